@@ -1,0 +1,37 @@
+# novalite: `make run` starts the all-in-one cloud, `make test` runs every test.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+ARGS ?=
+
+.PHONY: run test lint unit functional integration bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@
+
+run: $(BIN)/.installed
+	$(BIN)/novalite all-in-one $(ARGS)
+
+lint: $(BIN)/.installed
+	$(BIN)/ruff check novalite tests benchmarks
+
+test: lint
+	$(BIN)/pytest -q tests
+
+unit: $(BIN)/.installed
+	$(BIN)/pytest -q tests/unit
+
+functional: $(BIN)/.installed
+	$(BIN)/pytest -q tests/functional
+
+integration: $(BIN)/.installed
+	$(BIN)/pytest -q tests/integration
+
+bench: $(BIN)/.installed
+	$(BIN)/python benchmarks/rpc.py
+	$(BIN)/python benchmarks/boot_storm.py --servers 200
+
+clean:
+	rm -rf $(VENV) .novalite .pytest_cache

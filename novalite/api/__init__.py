@@ -1,0 +1,1 @@
+"""The HTTP APIs. See README.md for how a request flows."""

@@ -1,0 +1,1 @@
+"""The Compute API v2.1 (Nova's), served under /compute."""

@@ -1,0 +1,88 @@
+"""Handlers of /servers."""
+
+from __future__ import annotations
+
+from novalite import exception
+from novalite.api.compute.schemas import servers as schema
+from novalite.api.compute.schemas import validate
+from novalite.api.compute.views import links
+from novalite.api.compute.views import servers as view
+from novalite.api.faults import HTTPFault
+from novalite.api.request import ApiRequest, ApiResponse
+from novalite.compute.api import API
+from novalite.db.api import actions, instances
+
+
+def _project(req: ApiRequest) -> str | None:
+    """Admins see every project's servers; everyone else only their own."""
+    return None if req.ctx.is_admin else req.ctx.project_id
+
+
+def _bool(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def create(req: ApiRequest) -> ApiResponse:
+    validate(schema.create, req.body)
+    server = req.body["server"]
+    hints = req.body.get("os:scheduler_hints") or req.body.get("OS-SCH-HNT:scheduler_hints")
+    image_ref = server.get("imageRef") or next(
+        (b.get("uuid") for b in server.get("block_device_mapping_v2", [])
+         if b.get("source_type") == "image" and str(b.get("boot_index")) == "0"), None)
+    if not image_ref:
+        raise HTTPFault(400, "Missing imageRef attribute")
+    uuids = API().create(
+        req.ctx, name=server["name"], flavor_ref=str(server["flavorRef"]),
+        image_ref=image_ref, min_count=int(server.get("min_count", 1)),
+        max_count=int(server.get("max_count", server.get("min_count", 1))),
+        metadata=server.get("metadata"), availability_zone=server.get("availability_zone"),
+        key_name=server.get("key_name"), user_data=server.get("user_data"),
+        scheduler_hints=hints,
+    )
+    if _bool(str(server.get("return_reservation_id", ""))):
+        inst = instances.instance_get_view(uuids[0])
+        return ApiResponse(202, {"reservation_id": inst["reservation_id"]})
+    body = {"id": uuids[0], "links": links(req.base_url, "servers", uuids[0]),
+            "OS-DCF:diskConfig": server.get("OS-DCF:diskConfig", "MANUAL"),
+            "security_groups": server.get("security_groups") or [{"name": "default"}],
+            "adminPass": server.get("adminPass") or ""}
+    return ApiResponse(202, {"server": body})
+
+
+def _list(req: ApiRequest) -> list[dict]:
+    deleted = _bool(req.query.get("deleted"))
+    if deleted and not req.ctx.is_admin:
+        deleted = False  # only admins may list deleted servers, as in Nova
+    limit = req.query.get("limit")
+    if limit is not None and not limit.isdigit():
+        raise HTTPFault(400, f"Invalid input for query parameters limit. Value: {limit}.")
+    return instances.instance_get_all_view(
+        project_id=_project(req), name=req.query.get("name"), deleted=deleted,
+        limit=int(limit) if limit is not None else None)
+
+
+def index(req: ApiRequest) -> ApiResponse:
+    return ApiResponse(200, {"servers": [view.basic(i, req.base_url) for i in _list(req)]})
+
+
+def detail(req: ApiRequest) -> ApiResponse:
+    rows = _list(req)
+    faults = actions.fault_get_latest([r["uuid"] for r in rows if r["vm_state"] == "error"])
+    return ApiResponse(200, {"servers": [
+        view.detail(r, req.base_url, faults.get(r["uuid"]), req.ctx.is_admin) for r in rows]})
+
+
+def show(req: ApiRequest) -> ApiResponse:
+    uuid = req.params["server_id"]
+    try:
+        inst = instances.instance_get_view(uuid, project_id=_project(req))
+    except exception.InstanceNotFound:
+        raise HTTPFault(404, f"Instance {uuid} could not be found.") from None
+    fault = actions.fault_get_latest([uuid]).get(uuid)
+    return ApiResponse(200, {"server": view.detail(inst, req.base_url, fault,
+                                                   req.ctx.is_admin)})
+
+
+def delete(req: ApiRequest) -> ApiResponse:
+    API().delete(req.ctx, req.params["server_id"])
+    return ApiResponse(204)

@@ -1,0 +1,87 @@
+"""Server views at 2.1, and the API status derived from vm_state and task_state."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from novalite.api.compute.views import bookmark, isotime, links
+from novalite.compute import states
+
+# vm_state -> status, with task_state overrides (Nova's _STATE_MAP).
+_STATUS: dict[str, dict[str | None, str]] = {
+    states.ACTIVE: {"default": "ACTIVE", "rebooting": "REBOOT", "rebooting_hard": "HARD_REBOOT"},
+    states.BUILDING: {"default": "BUILD"},
+    states.STOPPED: {"default": "SHUTOFF"},
+    states.RESIZED: {"default": "VERIFY_RESIZE"},
+    states.PAUSED: {"default": "PAUSED"},
+    states.SUSPENDED: {"default": "SUSPENDED"},
+    states.RESCUED: {"default": "RESCUE"},
+    states.ERROR: {"default": "ERROR"},
+    states.DELETED: {"default": "DELETED"},
+    states.SOFT_DELETED: {"default": "SOFT_DELETED"},
+    states.SHELVED: {"default": "SHELVED"},
+    states.SHELVED_OFFLOADED: {"default": "SHELVED_OFFLOADED"},
+}
+_PROGRESS_STATUSES = {"ACTIVE", "BUILD", "REBUILD", "RESIZE", "VERIFY_RESIZE", "MIGRATING"}
+
+
+def status(vm_state: str | None, task_state: str | None) -> str:
+    by_task = _STATUS.get(vm_state or "", {"default": "UNKNOWN"})
+    return by_task.get(task_state, by_task["default"])
+
+
+def host_id(project_id: str | None, host: str | None) -> str:
+    """Hides the host name while letting a project see which servers share a host."""
+    if not host:
+        return ""
+    return hashlib.sha224(f"{project_id}{host}".encode()).hexdigest()
+
+
+def basic(inst: dict[str, Any], base_url: str) -> dict:
+    return {"id": inst["uuid"], "name": inst["display_name"],
+            "links": links(base_url, "servers", inst["uuid"])}
+
+
+def detail(inst: dict[str, Any], base_url: str, fault: dict | None, is_admin: bool) -> dict:
+    flavor_id = ((inst.get("flavor") or {}).get("cur") or {}).get("flavorid")
+    server_status = status(inst["vm_state"], inst["task_state"])
+    view = {
+        **basic(inst, base_url),
+        "status": server_status,
+        "tenant_id": inst["project_id"],
+        "user_id": inst["user_id"],
+        "metadata": inst["metadata"],
+        "hostId": host_id(inst["project_id"], inst["host"]),
+        "image": ({"id": inst["image_ref"],
+                   "links": [bookmark(base_url, "images", inst["image_ref"])]}
+                  if inst["image_ref"] else ""),
+        "flavor": {"id": flavor_id, "links": [bookmark(base_url, "flavors", flavor_id)]},
+        "created": isotime(inst["created_at"]),
+        "updated": isotime(inst["updated_at"] or inst["created_at"]),
+        "addresses": {},
+        "accessIPv4": inst["access_ip_v4"] or "",
+        "accessIPv6": inst["access_ip_v6"] or "",
+        "OS-DCF:diskConfig": "MANUAL",
+        "OS-EXT-AZ:availability_zone": inst["availability_zone"] or "",
+        "config_drive": inst["config_drive"] or "",
+        "key_name": inst["key_name"],
+        "OS-SRV-USG:launched_at": isotime(inst["launched_at"]),
+        "OS-SRV-USG:terminated_at": isotime(inst["terminated_at"]),
+        "OS-EXT-STS:task_state": inst["task_state"],
+        "OS-EXT-STS:vm_state": inst["vm_state"],
+        "OS-EXT-STS:power_state": inst["power_state"],
+        "os-extended-volumes:volumes_attached": [],
+    }
+    if server_status in _PROGRESS_STATUSES:
+        view["progress"] = inst["progress"] or 0
+    if is_admin:
+        view["OS-EXT-SRV-ATTR:host"] = inst["host"]
+        view["OS-EXT-SRV-ATTR:hypervisor_hostname"] = inst["node"]
+        view["OS-EXT-SRV-ATTR:instance_name"] = f"instance-{inst['id']:08x}"
+    if fault and server_status in ("ERROR", "DELETED"):
+        view["fault"] = {"code": fault["code"], "message": fault["message"],
+                         "created": isotime(fault["created"])}
+        if is_admin or fault["code"] != 500:
+            view["fault"]["details"] = fault["details"] or ""
+    return view

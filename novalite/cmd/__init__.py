@@ -1,0 +1,1 @@
+"""Entry points: one per service, the all-in-one, and novalite-manage."""

@@ -1,0 +1,12 @@
+"""novalite-conductor: the conductor service, on its own."""
+
+from novalite import services
+from novalite.cmd import service_main
+
+
+def main() -> None:
+    service_main.run(services.conductor)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""`novalite`: the all-in-one cloud (`novalite all-in-one`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from novalite import http_server
+from novalite.cmd import common
+from novalite.conf import CONF
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="novalite", description="novalite: an OpenStack-compatible compute cloud.",
+        epilog="oslo.config options such as --config-file FILE and --debug are accepted too.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    aio = sub.add_parser("all-in-one", help="run every service in this process on SQLite, "
+                         "in-process messaging and simulated hosts")
+    aio.add_argument("--state-dir", help="directory for the database and state "
+                     "(default ./.novalite, or [DEFAULT] state_path)")
+    aio.add_argument("--port", type=int, help="port of the HTTP APIs (default 8774, or "
+                     "[DEFAULT] osapi_compute_listen_port)")
+    aio.add_argument("--hosts", type=int, help="number of simulated compute hosts "
+                     "(default 4, or [fake_driver] hosts)")
+    aio.add_argument("--listen", help="address to listen on (default 0.0.0.0)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args, rest = _parser().parse_known_args(sys.argv[1:] if argv is None else argv)
+    common.parse_args(rest)
+    if args.state_dir:
+        CONF.set_override("state_path", os.path.abspath(args.state_dir))
+    if args.port is not None:
+        CONF.set_override("osapi_compute_listen_port", args.port)
+    if args.hosts is not None:
+        CONF.set_override("hosts", args.hosts, group="fake_driver")
+    if args.listen:
+        CONF.set_override("osapi_compute_listen", args.listen)
+    run_all_in_one()
+
+
+def run_all_in_one() -> None:
+    from novalite.all_in_one import AllInOne
+
+    cloud = AllInOne(CONF.fake_driver.hosts)
+    cloud.prepare()
+    cloud.start()
+    server = http_server.make_server(CONF.osapi_compute_listen, CONF.osapi_compute_listen_port)
+    print(cloud.banner(CONF.osapi_compute_listen_port), flush=True)
+    try:
+        http_server.run_foreground(server)
+    finally:
+        cloud.stop()
+
+
+if __name__ == "__main__":
+    main()

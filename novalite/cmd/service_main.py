@@ -1,0 +1,17 @@
+"""The shared main of the RPC services (conductor, scheduler, compute)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from novalite.cmd import common
+from novalite.service import Service, run_until_signalled
+
+
+def run(make: Callable[[], Service], needs_database: bool = True) -> None:
+    common.parse_args()
+    if needs_database:
+        from novalite.db import session
+
+        session.wait_for_database()
+    run_until_signalled([make()])

@@ -1,0 +1,1 @@
+"""The compute service: one per hypervisor host; builds and deletes through a virt driver."""

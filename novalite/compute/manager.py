@@ -1,0 +1,156 @@
+"""The compute manager: builds and deletes instances on this host through the virt driver.
+
+Builds run under a per-instance lock (a delete waits for the build step in progress, and
+vice versa) and a semaphore of `max_concurrent_builds`. Every state change is a guarded
+update (expected task_state), so a delete that races a build wins cleanly: the build
+notices, undoes its work and stops.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import traceback
+
+from novalite import exception
+from novalite.compute import states
+from novalite.compute.resource_tracker import ResourceTracker
+from novalite.conductor.rpcapi import ComputeTaskAPI, ConductorAPI
+from novalite.conf import CONF
+from novalite.context import RequestContext, get_admin_context
+from novalite.db.models import utcnow
+from novalite.locks import KeyedLocks
+from novalite.manager import Manager
+from novalite.objects.instance import Instance
+from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
+from novalite.periodic import periodic_task
+from novalite.rpc import Target
+from novalite.virt.driver import load_driver
+
+LOG = logging.getLogger(__name__)
+
+BUILD_EVENT = "compute__do_build_and_run_instance"
+TERMINATE_EVENT = "compute_terminate_instance"
+_GONE = (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError)
+
+
+def _resources_interval() -> float:
+    return CONF.update_resources_interval or 60
+
+
+class ComputeManager(Manager):
+    target = Target(version="1.0")
+
+    def __init__(self, host: str, driver_name: str | None = None) -> None:
+        super().__init__(host)
+        self.driver = load_driver(driver_name or CONF.compute_driver)
+        self.conductor = ConductorAPI()
+        self.compute_task = ComputeTaskAPI()
+        self.rt = ResourceTracker(host, self.driver, self.conductor)
+        self._locks = KeyedLocks()
+        limit = CONF.max_concurrent_builds
+        self._build_semaphore = (threading.BoundedSemaphore(limit) if limit
+                                 else contextlib.nullcontext())
+
+    def init_host(self) -> None:
+        self.driver.init_host(self.host)
+
+    def post_start_hook(self) -> None:
+        self.rt.service_id = self.service_id
+        self.rt.update_available_resource(get_admin_context())
+
+    @periodic_task(spacing=_resources_interval)
+    def update_available_resource(self, ctx: RequestContext) -> None:
+        self.rt.update_available_resource(ctx)
+
+    def _update(self, ctx: RequestContext, instance: Instance, expected: list | None,
+                **values) -> Instance:
+        """Guarded update; `expected=None` means "whatever the task state is"."""
+        return self.conductor.instance_update(ctx, instance.uuid, values,
+                                              expected_task_state=expected,
+                                              check_task_state=expected is not None)
+
+    # --- build -----------------------------------------------------------------------
+
+    def build_and_run_instance(self, ctx: RequestContext, instance: Instance,
+                               request_spec: RequestSpec, filter_properties: FilterProperties,
+                               host_list: list[Selection], node: str) -> None:
+        with self._build_semaphore, self._locks(instance.uuid):
+            self.conductor.action_event_start(ctx, instance.uuid, BUILD_EVENT, self.host)
+            result = self._do_build(ctx, instance, request_spec, filter_properties,
+                                    host_list, node)
+            LOG.info("Build of instance %s on %s: %s", instance.uuid, self.host, result)
+
+    def _do_build(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
+                  props: FilterProperties, host_list: list[Selection], node: str) -> str:
+        try:
+            instance = self._update(ctx, instance, [states.SCHEDULING], task_state=None)
+        except _GONE:
+            return "skipped: deleted before the build started"
+        spawned = False
+        try:
+            self.rt.instance_claim(ctx, instance, node)
+            instance = self._update(ctx, instance, [None], task_state=states.SPAWNING)
+            self.driver.spawn(ctx, instance, spec.image)
+            spawned = True
+            self._update(ctx, instance, [states.SPAWNING], vm_state=states.ACTIVE,
+                         task_state=None, power_state=states.RUNNING, launched_at=utcnow())
+        except _GONE:
+            self._undo(ctx, instance, spawned)
+            return "aborted: deleted during the build"
+        except exception.BuildAbortException as exc:
+            self._undo(ctx, instance, spawned)
+            self._fail(ctx, instance, exc)
+            return f"aborted: {exc}"
+        except Exception as exc:
+            self._undo(ctx, instance, spawned)
+            return self._reschedule(ctx, instance, spec, props, host_list, exc)
+        self.conductor.action_event_finish(ctx, instance.uuid, BUILD_EVENT, "Success")
+        return "active"
+
+    def _undo(self, ctx: RequestContext, instance: Instance, spawned: bool) -> None:
+        if spawned:
+            self.driver.destroy(ctx, instance)
+        self.rt.release(ctx, instance.uuid)
+
+    def _reschedule(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
+                    props: FilterProperties, host_list: list[Selection], exc: Exception
+                    ) -> str:
+        reason = exc.format_message() if isinstance(exc, exception.NovaliteException) \
+            else f"{type(exc).__name__}: {exc}"
+        if CONF.scheduler.max_attempts <= 1:
+            self._fail(ctx, instance, exc)
+            return f"failed: {reason}"
+        try:
+            self._update(ctx, instance, [None, states.SPAWNING], host=None, node=None,
+                         task_state=states.SCHEDULING)
+        except _GONE:
+            return "aborted: deleted during the build"
+        self.conductor.action_event_finish(ctx, instance.uuid, BUILD_EVENT, "Error",
+                                           "".join(traceback.format_exception(exc)))
+        props.last_error = reason
+        self.compute_task.build_instances(ctx, instance.uuid, spec, props, host_list)
+        return f"rescheduled: {reason}"
+
+    def _fail(self, ctx: RequestContext, instance: Instance, exc: Exception) -> None:
+        tb = "".join(traceback.format_exception(exc))
+        message = exc.format_message() if isinstance(exc, exception.NovaliteException) \
+            else str(exc)
+        with contextlib.suppress(*_GONE):
+            self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
+                         **{"host": None, "node": None})
+        self.conductor.instance_fault_create(ctx, instance.uuid, 500, message, tb, self.host)
+        self.conductor.action_event_finish(ctx, instance.uuid, BUILD_EVENT, "Error", tb)
+
+    # --- delete ----------------------------------------------------------------------
+
+    def terminate_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        with self._locks(instance.uuid):
+            self.conductor.action_event_start(ctx, instance.uuid, TERMINATE_EVENT, self.host)
+            self.driver.destroy(ctx, instance)
+            self.rt.release(ctx, instance.uuid)
+            with contextlib.suppress(exception.InstanceNotFound):
+                self.conductor.instance_destroy(ctx, instance.uuid)
+            self.conductor.action_event_finish(ctx, instance.uuid, TERMINATE_EVENT, "Success")
+        LOG.info("Deleted instance %s on %s", instance.uuid, self.host)

@@ -1,0 +1,29 @@
+"""Client of the compute service's RPC API; messages go to one host's server.
+
+Version history:
+  1.0: build_and_run_instance, terminate_instance
+"""
+
+from __future__ import annotations
+
+from novalite.context import RequestContext
+from novalite.objects.instance import Instance
+from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
+from novalite.rpcapi import make_client
+
+TOPIC = "compute"
+
+
+class ComputeAPI:
+    def __init__(self) -> None:
+        self.client = make_client(TOPIC, "1.0")
+
+    def build_and_run_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                               request_spec: RequestSpec, filter_properties: FilterProperties,
+                               host_list: list[Selection], node: str) -> None:
+        self.client.prepare(server=host).cast(
+            ctx, "build_and_run_instance", instance=instance, request_spec=request_spec,
+            filter_properties=filter_properties, host_list=host_list, node=node)
+
+    def terminate_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
+        self.client.prepare(server=host).cast(ctx, "terminate_instance", instance=instance)

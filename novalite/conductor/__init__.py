@@ -1,0 +1,1 @@
+"""The conductor: orchestrates builds and is the database for compute services."""

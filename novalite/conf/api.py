@@ -1,0 +1,37 @@
+"""Compute API options: where it listens ([DEFAULT], Nova's names) and how it authenticates."""
+
+from oslo_config import cfg
+
+api_group = cfg.OptGroup("api", title="API options")
+
+default_opts = [
+    cfg.HostAddressOpt(
+        "osapi_compute_listen", default="0.0.0.0", help="Address the API listens on."
+    ),
+    cfg.PortOpt("osapi_compute_listen_port", default=8774, help="Port the API listens on."),
+]
+
+api_opts = [
+    cfg.StrOpt(
+        "auth_strategy",
+        default="noauth2",
+        choices=[("noauth2", "No authentication: a token 'user:project' names the caller; "
+                  "no token means the admin user in the admin project. For development.")],
+        help="How the API authenticates requests.",
+    ),
+    cfg.IntOpt("max_limit", default=1000, min=0, help="Largest page a list request returns."),
+    cfg.StrOpt(
+        "public_endpoint",
+        help="Base URL clients should use (e.g. behind a proxy). Default: the request's host.",
+    ),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(default_opts)
+    conf.register_group(api_group)
+    conf.register_opts(api_opts, group=api_group)
+
+
+def list_opts() -> dict:
+    return {"DEFAULT": default_opts, api_group: api_opts}

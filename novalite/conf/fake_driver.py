@@ -1,0 +1,32 @@
+"""[fake_driver]: the simulated hypervisor's size, and how many the all-in-one runs."""
+
+from oslo_config import cfg
+
+group = cfg.OptGroup("fake_driver", title="Fake (simulated) virt driver")
+
+opts = [
+    cfg.IntOpt("vcpus", default=16, min=1, help="Physical CPUs each simulated host has."),
+    cfg.IntOpt("memory_mb", default=65536, min=1, help="RAM (MiB) of each simulated host."),
+    cfg.IntOpt("local_gb", default=1024, min=1, help="Disk (GiB) of each simulated host."),
+    cfg.FloatOpt(
+        "spawn_seconds",
+        default=0.0,
+        min=0.0,
+        help="Simulated time a spawn takes, to make builds observable.",
+    ),
+    cfg.IntOpt(
+        "hosts",
+        default=4,
+        min=0,
+        help="Number of simulated compute hosts the all-in-one starts (host1 ... hostN).",
+    ),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_group(group)
+    conf.register_opts(opts, group=group)
+
+
+def list_opts() -> dict:
+    return {group: opts}

@@ -1,0 +1,23 @@
+"""Every option module, in sample order: registered on CONF by novalite.conf, and listed for
+oslo-config-generator and `novalite-manage config sample`."""
+
+from novalite.conf import (
+    api,
+    compute,
+    database,
+    fake_driver,
+    rpc,
+    scheduler,
+    service,
+    upgrade_levels,
+)
+
+MODULES = (service, rpc, api, compute, database, scheduler, fake_driver, upgrade_levels)
+
+
+def list_opts() -> list[tuple]:
+    merged: dict = {}
+    for module in MODULES:
+        for group, opts in module.list_opts().items():
+            merged.setdefault(group, []).extend(opts)
+    return list(merged.items())

@@ -1,0 +1,50 @@
+"""Service identity, heartbeat and state directory options ([DEFAULT])."""
+
+import os
+import socket
+
+from oslo_config import cfg
+
+opts = [
+    cfg.StrOpt(
+        "host",
+        default=socket.gethostname(),
+        sample_default="<current_hostname>",
+        help="Name of this node. Compute services are addressed by it over RPC and it is "
+        "the host a server is placed on.",
+    ),
+    cfg.StrOpt(
+        "state_path",
+        default=os.path.abspath(".novalite"),
+        sample_default="$cwd/.novalite",
+        help="Directory for the embedded database and other local state.",
+    ),
+    cfg.IntOpt(
+        "report_interval",
+        default=10,
+        min=1,
+        help="Seconds between service heartbeats written to the services table.",
+    ),
+    cfg.IntOpt(
+        "service_down_time",
+        default=60,
+        min=1,
+        help="A service whose last heartbeat is older than this many seconds is down.",
+    ),
+    cfg.BoolOpt("debug", default=False, help="Log at DEBUG level."),
+    cfg.StrOpt("log_file", help="Log to this file instead of standard error."),
+    cfg.IntOpt(
+        "graceful_shutdown_timeout",
+        default=60,
+        min=0,
+        help="Seconds a stopping service waits for in-flight RPCs and requests to finish.",
+    ),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(opts)
+
+
+def list_opts() -> dict:
+    return {"DEFAULT": opts}

@@ -1,0 +1,1 @@
+"""The SQL database: models, engine/session set-up, migrations and query functions."""

@@ -1,0 +1,55 @@
+"""Compute node records: what each hypervisor has and uses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from novalite.db import models
+from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.objects.compute_node import ComputeNode
+
+_FIELDS = [f for f in ComputeNode.__dataclass_fields__ if f not in ("updated_at", "id")]
+
+
+def _to_obj(row: models.ComputeNode) -> ComputeNode:
+    data = {f: getattr(row, f) for f in _FIELDS}
+    data["supported_instances"] = data["supported_instances"] or []
+    data["stats"] = data["stats"] or {}
+    return ComputeNode(**data, updated_at=row.updated_at or row.created_at, id=row.id)
+
+
+@retry_on_deadlock
+def compute_node_save(node: ComputeNode, service_id: int | None = None) -> ComputeNode:
+    """Create or update the node identified by its uuid (stable per hypervisor node)."""
+    values: dict[str, Any] = {f: getattr(node, f) for f in _FIELDS}
+    values["free_ram_mb"] = node.memory_mb - node.memory_mb_used
+    values["free_disk_gb"] = node.local_gb - node.local_gb_used
+    with writer() as s:
+        row = s.scalar(select(models.ComputeNode).filter_by(uuid=node.uuid))
+        if row is None:
+            row = models.ComputeNode(service_id=service_id, **values)
+            s.add(row)
+        else:
+            for key, value in values.items():
+                setattr(row, key, value)
+            row.updated_at = models.utcnow()
+            row.deleted, row.deleted_at = 0, None
+            if service_id is not None:
+                row.service_id = service_id
+        s.flush()
+        return _to_obj(row)
+
+
+def compute_node_get_all() -> list[ComputeNode]:
+    with reader() as s:
+        rows = s.scalars(select(models.ComputeNode).filter_by(deleted=0)
+                         .order_by(models.ComputeNode.id))
+        return [_to_obj(r) for r in rows]
+
+
+def compute_node_get_by_host(host: str) -> list[ComputeNode]:
+    with reader() as s:
+        rows = s.scalars(select(models.ComputeNode).filter_by(host=host, deleted=0))
+        return [_to_obj(r) for r in rows]

@@ -1,0 +1,160 @@
+"""Instances: create, read, guarded state transitions, soft delete."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import or_, select, update
+
+from novalite import exception
+from novalite.compute import states
+from novalite.db import models
+from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.objects.flavor import Flavor
+from novalite.objects.instance import Instance
+
+# Sentinel: "don't check the current task_state".
+ANY = object()
+
+
+def _to_obj(row: models.Instance) -> Instance:
+    flavor = (row.flavor or {}).get("cur")
+    return Instance(
+        uuid=row.uuid, display_name=row.display_name, project_id=row.project_id,
+        user_id=row.user_id, image_ref=row.image_ref,
+        flavor=Flavor.from_fields(flavor) if flavor else None, host=row.host, node=row.node,
+        vm_state=row.vm_state, task_state=row.task_state, power_state=row.power_state,
+        availability_zone=row.availability_zone, key_name=row.key_name,
+        launch_index=row.launch_index, launched_at=row.launched_at,
+        created_at=row.created_at, updated_at=row.updated_at, deleted=bool(row.deleted),
+        metadata={m.key: m.value for m in row.metadata_items},
+    )
+
+
+def to_view(row: models.Instance) -> dict[str, Any]:
+    """Every column, for API views (which show more than services pass around)."""
+    data = {c.key: getattr(row, c.key) for c in models.Instance.__table__.columns}
+    data["metadata"] = {m.key: m.value for m in row.metadata_items}
+    return data
+
+
+@retry_on_deadlock
+def instance_create(values: dict[str, Any], metadata: dict[str, str] | None = None) -> Instance:
+    values = dict(values)  # a retried transaction must see the same arguments
+    flavor: Flavor = values.pop("flavor")
+    with writer() as s:
+        row = models.Instance(
+            **values, flavor={"cur": flavor.fields(), "old": None, "new": None},
+            instance_type_id=flavor.id, vcpus=flavor.vcpus, memory_mb=flavor.memory_mb,
+            root_gb=flavor.root_gb, ephemeral_gb=flavor.ephemeral_gb,
+        )
+        s.add(row)
+        for key, value in (metadata or {}).items():
+            s.add(models.InstanceMetadata(instance_uuid=values["uuid"], key=key, value=value))
+        s.flush()
+        s.refresh(row)
+        return _to_obj(row)
+
+
+def _get_row(s: Any, uuid: str, project_id: str | None, read_deleted: bool) -> models.Instance:
+    query = select(models.Instance).filter_by(uuid=uuid)
+    if not read_deleted:
+        query = query.filter_by(deleted=0)
+    if project_id is not None:
+        query = query.filter_by(project_id=project_id)
+    row = s.scalars(query.order_by(models.Instance.deleted)).first()
+    if row is None:
+        raise exception.InstanceNotFound(instance_id=uuid)
+    return row
+
+
+def instance_get(uuid: str, project_id: str | None = None,
+                 read_deleted: bool = False) -> Instance:
+    with reader() as s:
+        return _to_obj(_get_row(s, uuid, project_id, read_deleted))
+
+
+def instance_get_view(uuid: str, project_id: str | None = None) -> dict[str, Any]:
+    with reader() as s:
+        return to_view(_get_row(s, uuid, project_id, read_deleted=False))
+
+
+def instance_get_all_view(
+    project_id: str | None = None,
+    name: str | None = None,
+    deleted: bool = False,
+    limit: int | None = None,
+) -> list[dict[str, Any]]:
+    """Newest first, as Nova lists; `name` is a regular expression, as in Nova."""
+    with reader() as s:
+        query = select(models.Instance)
+        query = query.where(models.Instance.deleted != 0) if deleted else query.filter_by(deleted=0)
+        if project_id is not None:
+            query = query.filter_by(project_id=project_id)
+        query = query.order_by(models.Instance.created_at.desc(), models.Instance.id.desc())
+        rows = [to_view(r) for r in s.scalars(query)]
+    if name:
+        pattern = re.compile(name)
+        rows = [r for r in rows if pattern.search(r["display_name"] or "")]
+    return rows[:limit] if limit is not None else rows
+
+
+def instance_get_all_by_host(host: str) -> list[Instance]:
+    with reader() as s:
+        rows = s.scalars(select(models.Instance).filter_by(host=host, deleted=0))
+        return [_to_obj(r) for r in rows]
+
+
+@retry_on_deadlock
+def instance_update(
+    uuid: str,
+    values: dict[str, Any],
+    expected_task_state: Any = ANY,
+    expected_vm_state: Iterable[str] | None = None,
+) -> Instance:
+    """Update atomically, only if the instance is in the expected states.
+
+    The check and the write are one UPDATE, so two services racing on one instance (a
+    delete during a build, say) cannot both win: the loser gets UnexpectedTaskStateError.
+    """
+    with writer() as s:
+        stmt = update(models.Instance).where(models.Instance.uuid == uuid,
+                                             models.Instance.deleted == 0)
+        if expected_task_state is not ANY:
+            allowed = (expected_task_state if isinstance(expected_task_state, list | tuple)
+                       else [expected_task_state])
+            clauses = [models.Instance.task_state.in_([t for t in allowed if t is not None])]
+            if None in allowed:
+                clauses.append(models.Instance.task_state.is_(None))
+            stmt = stmt.where(or_(*clauses))
+        if expected_vm_state is not None:
+            stmt = stmt.where(models.Instance.vm_state.in_(list(expected_vm_state)))
+        result = s.execute(stmt.values(**values, updated_at=models.utcnow())
+                           .execution_options(synchronize_session=False))
+        if not result.rowcount:
+            row = _get_row(s, uuid, None, read_deleted=False)  # raises InstanceNotFound
+            error = (exception.UnexpectedDeletingTaskStateError
+                     if row.task_state == states.DELETING else exception.UnexpectedTaskStateError)
+            raise error(instance_uuid=uuid, expected=expected_task_state,
+                        actual=row.task_state)
+        return _to_obj(_get_row(s, uuid, None, read_deleted=False))
+
+
+@retry_on_deadlock
+def instance_destroy(uuid: str) -> Instance:
+    """Soft-delete as Nova does: the row stays, `deleted` takes the row id."""
+    now = models.utcnow()
+    with writer() as s:
+        row = _get_row(s, uuid, None, read_deleted=False)
+        row.vm_state, row.task_state = states.DELETED, None
+        row.power_state = states.NOSTATE
+        row.terminated_at = row.terminated_at or now
+        row.deleted, row.deleted_at = row.id, now
+        s.execute(update(models.InstanceMetadata)
+                  .where(models.InstanceMetadata.instance_uuid == uuid,
+                         models.InstanceMetadata.deleted == 0)
+                  .values(deleted=models.InstanceMetadata.id, deleted_at=now))
+        s.flush()
+        return _to_obj(row)

@@ -1,0 +1,1 @@
+"""Alembic environment of the novalite database (driven by novalite.db.migration)."""

@@ -1,0 +1,164 @@
+"""Engine and transactions for SQLite, PostgreSQL and MariaDB.
+
+Every unit of work is `with reader() as s:` or `with writer() as s:`. On SQLite (the
+embedded default, where every service of the all-in-one writes to one file) a writer
+takes the write lock up front (`BEGIN IMMEDIATE`), so two writers never deadlock on a lock
+upgrade; WAL lets readers run beside the writer; the busy timeout makes a writer wait its
+turn; and "database is locked" that still escapes is retried. Together they mean
+concurrent writers never surface as an error. Writers of one process also queue on a
+Python lock first: SQLite's own busy handler sleeps in growing steps (up to 100 ms), which
+under a burst of writers costs far more than the writes themselves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from novalite.conf import CONF
+
+LOG = logging.getLogger(__name__)
+T = TypeVar("T")
+
+_lock = threading.Lock()
+_sqlite_writer = threading.Lock()
+_engine: Engine | None = None
+_factory: sessionmaker | None = None
+
+
+def connection_url() -> str:
+    if CONF.database.connection:
+        return CONF.database.connection
+    os.makedirs(CONF.state_path, exist_ok=True)
+    return f"sqlite:///{os.path.join(CONF.state_path, 'novalite.sqlite')}"
+
+
+def _sqlite_setup(engine: Engine, busy_timeout: int) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we emit BEGIN ourselves
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={busy_timeout * 1000}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        immediate = conn.get_execution_options().get("novalite_writer")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": CONF.database.sqlite_busy_timeout},
+            pool_size=CONF.database.max_pool_size,
+            max_overflow=CONF.database.max_overflow,
+            echo=CONF.database.connection_debug,
+        )
+        _sqlite_setup(engine, CONF.database.sqlite_busy_timeout)
+        return engine
+    return create_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=CONF.database.max_pool_size,
+        max_overflow=CONF.database.max_overflow,
+        pool_recycle=3600,
+        echo=CONF.database.connection_debug,
+    )
+
+
+def get_engine() -> Engine:
+    global _engine, _factory
+    with _lock:
+        if _engine is None:
+            _engine = make_engine(connection_url())
+            _factory = sessionmaker(bind=_engine, expire_on_commit=False)
+        return _engine
+
+
+def dispose() -> None:
+    """Forget the engine (after a configuration change, and at shutdown)."""
+    global _engine, _factory
+    with _lock:
+        if _engine is not None:
+            _engine.dispose()
+        _engine = _factory = None
+
+
+def wait_for_database() -> None:
+    """Connect at start-up, retrying with a clear log line while the database is away."""
+    attempts = CONF.database.max_retries
+    tried = 0
+    while True:
+        try:
+            with get_engine().connect() as conn:
+                conn.exec_driver_sql("SELECT 1")
+            return
+        except OperationalError as exc:
+            tried += 1
+            if attempts != -1 and tried > attempts:
+                raise
+            LOG.error("Database at %s is unreachable: %s. Trying again in %d seconds.",
+                      get_engine().url.render_as_string(hide_password=True),
+                      exc.orig, CONF.database.retry_interval)
+            time.sleep(CONF.database.retry_interval)
+
+
+def _is_retryable(exc: DBAPIError) -> bool:
+    text = str(exc.orig).lower()
+    return any(s in text for s in ("database is locked", "deadlock", "lock wait timeout",
+                                    "could not serialize"))
+
+
+def retry_on_deadlock(func: Callable[..., T]) -> Callable[..., T]:
+    """Re-run a whole transaction that lost a lock race (SQLite busy, MySQL deadlock)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        for attempt in range(20):
+            try:
+                return func(*args, **kwargs)
+            except DBAPIError as exc:
+                if not _is_retryable(exc) or attempt == 19:
+                    raise
+                LOG.debug("Retrying %s after lock conflict: %s", func.__name__, exc.orig)
+                time.sleep(min(0.5, 0.01 * 2**attempt) * random.uniform(0.5, 1.5))
+        raise AssertionError("unreachable")
+
+    return wrapper
+
+
+@contextlib.contextmanager
+def reader() -> Iterator[Session]:
+    get_engine()
+    assert _factory is not None
+    with _factory() as session:
+        yield session
+        session.rollback()
+
+
+@contextlib.contextmanager
+def writer() -> Iterator[Session]:
+    """A transaction that commits on success; callers wrap the unit in retry_on_deadlock."""
+    engine = get_engine()
+    assert _factory is not None
+    serialise = _sqlite_writer if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+    with serialise, _factory(bind=engine.execution_options(novalite_writer=True)) as session, \
+            session.begin():
+        yield session

@@ -1,0 +1,146 @@
+"""Exceptions with a user-facing message and an HTTP code, in Nova's manner.
+
+`msg_fmt` is formatted with the keyword arguments; `code` is what the API answers when the
+exception reaches it. Exceptions of this module cross RPC boundaries intact (the RPC layer
+re-raises them by class name), so a NoValidHost raised in the scheduler is a NoValidHost
+in the conductor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class NovaliteException(Exception):
+    msg_fmt = "An unknown exception occurred."
+    code = 500
+    safe = False
+
+    def __init__(self, message: str | None = None, **kwargs: Any) -> None:
+        self.kwargs = kwargs
+        if "code" in kwargs:
+            self.code = kwargs["code"]
+        if message is None:
+            try:
+                message = self.msg_fmt % kwargs
+            except (KeyError, TypeError, ValueError):
+                message = self.msg_fmt
+        self.message = message
+        super().__init__(message)
+
+    def format_message(self) -> str:
+        return self.message
+
+
+class Invalid(NovaliteException):
+    msg_fmt = "Bad Request - Invalid Parameters"
+    code = 400
+    safe = True
+
+
+class ValidationError(Invalid):
+    msg_fmt = "%(detail)s"
+
+
+class NotFound(NovaliteException):
+    msg_fmt = "Resource could not be found."
+    code = 404
+    safe = True
+
+
+class Forbidden(NovaliteException):
+    msg_fmt = "Forbidden"
+    code = 403
+    safe = True
+
+
+class Conflict(NovaliteException):
+    msg_fmt = "Conflict"
+    code = 409
+    safe = True
+
+
+class InstanceNotFound(NotFound):
+    msg_fmt = "Instance %(instance_id)s could not be found."
+
+
+class FlavorNotFound(NotFound):
+    msg_fmt = "Flavor %(flavor_id)s could not be found."
+
+
+class ImageNotFound(NotFound):
+    msg_fmt = "Image %(image_id)s could not be found."
+
+
+class ComputeHostNotFound(NotFound):
+    msg_fmt = "Compute host %(host)s could not be found."
+
+
+class ComputeNodeNotFound(NotFound):
+    msg_fmt = "Compute node %(node)s could not be found."
+
+
+class ServiceNotFound(NotFound):
+    msg_fmt = "Service %(service_id)s could not be found."
+
+
+class FlavorNotFoundForCreate(Invalid):
+    msg_fmt = "Flavor '%(flavor_id)s' could not be found."
+
+
+class ImageNotFoundForCreate(Invalid):
+    msg_fmt = "Can not find requested image"
+
+
+class ImageNotActive(Invalid):
+    msg_fmt = "Image %(image_id)s is not active."
+
+
+class InstanceInvalidState(Conflict):
+    msg_fmt = "Cannot '%(action)s' instance %(instance_uuid)s while it is in %(attr)s %(state)s"
+
+
+class UnexpectedTaskStateError(Conflict):
+    msg_fmt = (
+        "Conflict updating instance %(instance_uuid)s. Expected: %(expected)s. Actual: %(actual)s"
+    )
+
+
+class UnexpectedDeletingTaskStateError(UnexpectedTaskStateError):
+    pass
+
+
+class NoValidHost(NovaliteException):
+    msg_fmt = "No valid host was found. %(reason)s"
+
+
+class MaxRetriesExceeded(NoValidHost):
+    msg_fmt = "Exceeded maximum number of retries. %(reason)s"
+
+
+class ComputeResourcesUnavailable(NovaliteException):
+    msg_fmt = "Insufficient compute resources: %(reason)s."
+
+
+class RescheduledException(NovaliteException):
+    msg_fmt = "Build of instance %(instance_uuid)s was re-scheduled: %(reason)s"
+
+
+class BuildAbortException(NovaliteException):
+    msg_fmt = "Build of instance %(instance_uuid)s aborted: %(reason)s"
+
+
+class InstanceExists(NovaliteException):
+    msg_fmt = "Instance %(name)s already exists."
+
+
+class VirtDriverNotFound(NovaliteException):
+    msg_fmt = "Could not load virt driver '%(name)s'. Known drivers: %(known)s"
+
+
+class ConfigInvalid(NovaliteException):
+    msg_fmt = "Invalid configuration: %(reason)s"
+
+
+class DBNotConfigured(NovaliteException):
+    msg_fmt = "The database is not configured: set [database] connection (%(reason)s)"

@@ -1,0 +1,49 @@
+"""Serving the ASGI app with uvicorn, in the foreground or on a background thread."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import uvicorn
+
+from novalite.api.app import build_app
+
+
+def make_server(host: str, port: int) -> uvicorn.Server:
+    config = uvicorn.Config(build_app(), host=host, port=port, log_config=None,
+                            access_log=False, lifespan="off", timeout_graceful_shutdown=30)
+    return uvicorn.Server(config)
+
+
+def run_foreground(server: uvicorn.Server) -> None:
+    """Serve until SIGINT/SIGTERM; return (not die) so the caller can stop its services.
+
+    uvicorn re-raises the signal it caught once it has shut down; with our own handlers in
+    place that lands here instead of killing the process before a graceful stop.
+    """
+    previous = {sig: signal.signal(sig, lambda *_: None) for sig in (signal.SIGINT,
+                                                                     signal.SIGTERM)}
+    try:
+        server.run()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def start_in_thread(server: uvicorn.Server, timeout: float = 30) -> threading.Thread:
+    thread = threading.Thread(target=server.run, name="http", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"The HTTP server did not start on port "
+                               f"{server.config.port}; is the port already in use?")
+        time.sleep(0.02)
+    return thread
+
+
+def bound_port(server: uvicorn.Server) -> int:
+    """The port actually bound (useful when asked for port 0)."""
+    return server.servers[0].sockets[0].getsockname()[1]

@@ -1,0 +1,33 @@
+"""Logging set-up: every line carries the request id of the work it belongs to."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from novalite import context
+
+FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s [%(request_id)s] %(message)s"
+
+
+class RequestIdFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        ctx = context.current()
+        record.request_id = ctx.request_id if ctx else "-"
+        return True
+
+
+def setup(debug: bool = False, log_file: str | None = None) -> None:
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        if getattr(handler, "_novalite", False):
+            root.removeHandler(handler)
+    handler: logging.Handler
+    handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler(sys.stderr)
+    handler._novalite = True  # type: ignore[attr-defined]
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.addFilter(RequestIdFilter())
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG if debug else logging.INFO)
+    for noisy in ("amqp", "kombu", "uvicorn.access", "alembic.runtime.migration"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -1,0 +1,1 @@
+"""Plain versioned objects: what crosses RPC boundaries (never ORM rows)."""

@@ -1,0 +1,43 @@
+"""Versioned dataclass objects with a name registry, so RPC can rebuild them by name.
+
+An object's VERSION says which fields it carries. A receiver rebuilding an object ignores
+fields it does not know (sent by a newer peer) and leaves fields it knows but did not get
+at their defaults (sent by an older peer), which is what rolling upgrades need.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
+
+_registry: dict[str, type] = {}
+
+
+def register(cls: type[T]) -> type[T]:
+    """Class decorator: make `cls` a dataclass known to the RPC serializer by its name."""
+    cls = dataclasses.dataclass(cls)
+    _registry[cls.__name__] = cls
+    return cls
+
+
+def lookup(name: str) -> type:
+    try:
+        return _registry[name]
+    except KeyError:
+        raise ValueError(f"Unknown object type '{name}' in RPC payload") from None
+
+
+class NovaliteObject:
+    """Mixin for registered objects: field access helpers shared by all."""
+
+    VERSION: ClassVar[str] = "1.0"
+
+    def fields(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+    @classmethod
+    def from_fields(cls: type[T], data: dict[str, Any]) -> T:
+        known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        return cls(**{k: v for k, v in data.items() if k in known})

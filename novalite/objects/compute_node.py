@@ -1,0 +1,40 @@
+"""A hypervisor node's resources as its compute service reports them."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+
+from novalite.objects import base
+
+
+@base.register
+class ComputeNode(base.NovaliteObject):
+    VERSION = "1.0"
+
+    uuid: str
+    host: str
+    hypervisor_hostname: str
+    hypervisor_type: str
+    hypervisor_version: int
+    vcpus: int
+    memory_mb: int
+    local_gb: int
+    vcpus_used: int = 0
+    memory_mb_used: int = 0
+    local_gb_used: int = 0
+    running_vms: int = 0
+    current_workload: int = 0
+    cpu_info: str = "{}"
+    host_ip: str | None = None
+    supported_instances: list = dataclasses.field(default_factory=list)
+    stats: dict = dataclasses.field(default_factory=dict)
+    cpu_allocation_ratio: float = 1.0
+    ram_allocation_ratio: float = 1.0
+    disk_allocation_ratio: float = 1.0
+    reserved_host_cpus: int = 0
+    reserved_host_memory_mb: int = 0
+    reserved_host_disk_mb: int = 0
+    disk_available_least: int | None = None
+    updated_at: datetime.datetime | None = None
+    id: int | None = None

@@ -1,0 +1,34 @@
+"""An instance as services pass it around: identity, placement and state, no ORM."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+
+from novalite.objects import base
+from novalite.objects.flavor import Flavor
+
+
+@base.register
+class Instance(base.NovaliteObject):
+    VERSION = "1.0"
+
+    uuid: str
+    display_name: str | None = None
+    project_id: str | None = None
+    user_id: str | None = None
+    image_ref: str | None = None
+    flavor: Flavor | None = None
+    host: str | None = None
+    node: str | None = None
+    vm_state: str | None = None
+    task_state: str | None = None
+    power_state: int = 0
+    availability_zone: str | None = None
+    key_name: str | None = None
+    launch_index: int | None = None
+    launched_at: datetime.datetime | None = None
+    created_at: datetime.datetime | None = None
+    updated_at: datetime.datetime | None = None
+    deleted: bool = False
+    metadata: dict[str, str] = dataclasses.field(default_factory=dict)

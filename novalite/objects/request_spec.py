@@ -1,0 +1,55 @@
+"""What the scheduler is asked to place, and what it answers (RequestSpec, Selection)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from novalite.objects import base
+from novalite.objects.flavor import Flavor
+from novalite.objects.image import ImageMeta
+
+
+@base.register
+class RequestSpec(base.NovaliteObject):
+    """Everything that decides where instances may go, stored for later moves."""
+
+    VERSION = "1.0"
+
+    instance_uuid: str
+    flavor: Flavor
+    image: ImageMeta | None = None
+    project_id: str | None = None
+    user_id: str | None = None
+    num_instances: int = 1
+    min_count: int = 1
+    availability_zone: str | None = None
+    scheduler_hints: dict[str, list] = dataclasses.field(default_factory=dict)
+    force_hosts: list[str] = dataclasses.field(default_factory=list)
+    force_nodes: list[str] = dataclasses.field(default_factory=list)
+    ignore_hosts: list[str] = dataclasses.field(default_factory=list)
+    instance_group: dict | None = None
+
+
+@base.register
+class Selection(base.NovaliteObject):
+    """One host the scheduler chose (or an alternate to reschedule onto)."""
+
+    VERSION = "1.0"
+
+    service_host: str
+    nodename: str
+    compute_node_uuid: str
+    instance_uuid: str
+    availability_zone: str | None = None
+    limits: dict = dataclasses.field(default_factory=dict)
+
+
+@base.register
+class FilterProperties(base.NovaliteObject):
+    """Per-build bookkeeping that rides along a reschedule: attempts and hosts tried."""
+
+    VERSION = "1.0"
+
+    num_attempts: int = 1
+    hosts: list[list[str]] = dataclasses.field(default_factory=list)
+    last_error: str | None = None

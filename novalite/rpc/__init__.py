@@ -1,0 +1,26 @@
+"""RPC between services: call / cast / fanout addressed by Target, over a pluggable transport."""
+
+from novalite.rpc.client import RPCClient
+from novalite.rpc.errors import (
+    MessagingTimeout,
+    NoSuchMethod,
+    RemoteError,
+    RPCVersionCapError,
+    UnsupportedVersion,
+)
+from novalite.rpc.server import RPCServer
+from novalite.rpc.target import Target
+from novalite.rpc.transport import Transport, get_transport
+
+__all__ = [
+    "MessagingTimeout",
+    "NoSuchMethod",
+    "RPCClient",
+    "RPCServer",
+    "RPCVersionCapError",
+    "RemoteError",
+    "Target",
+    "Transport",
+    "UnsupportedVersion",
+    "get_transport",
+]

@@ -1,0 +1,368 @@
+"""RabbitMQ transport, with oslo.messaging's topology so operators find familiar queues.
+
+On the durable topic exchange `control_exchange`:
+
+- `<topic>`: a durable queue shared by every server of the topic (the broker round-robins),
+- `<topic>.<server>`: a durable queue for one server,
+- `<topic>_fanout`: a fanout exchange; each listener binds an exclusive queue of its own.
+
+Senders declare the queue they publish to (once per process), so a cast waits in the
+queue until a server starts, as the transport contract asks. Replies travel through the
+default exchange to the caller's exclusive `reply_<uuid>` queue, matched by correlation_id.
+
+py-amqp connections are not thread-safe, hence the threading model: each listener and the
+one reply reader own a connection, and senders (callers, and servers' executor threads
+sending replies) borrow a connection from a pool, one thread at a time.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import Future, InvalidStateError
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import suppress
+from typing import Any
+
+import amqp
+import amqp.exceptions
+import kombu
+
+from novalite.rpc.amqp_connection import (
+    CONNECT_TIMEOUT,
+    CONNECTION_ERRORS,
+    Backoff,
+    ConsumerLoop,
+    Publisher,
+    close_quietly,
+    connect,
+    mask_url,
+    unavailable,
+)
+from novalite.rpc.errors import MessagingTimeout, TransportUnavailable
+from novalite.rpc.target import Target
+from novalite.rpc.transport import IncomingHandler, Listener, Message, Reply, Transport
+
+LOG = logging.getLogger(__name__)
+
+PREFETCH = 64  # enough to keep a server's executor busy, few enough to share work fairly
+JSON_PROPERTIES = {"content_type": "application/json", "content_encoding": "utf-8"}
+TRANSIENT, PERSISTENT = 1, 2
+
+
+def _option(name: str, default: Any) -> Any:
+    """CONF's value, or `default` when the options are not registered (library use)."""
+    try:
+        from novalite.conf import CONF
+
+        return getattr(CONF, name)
+    except Exception:  # whatever the trouble with the configuration, use the default
+        return default
+
+
+class _ServerConsumer(ConsumerLoop):
+    """Feeds a listener's handler from the topic, server and fanout queues."""
+
+    def __init__(
+        self, transport: AMQPTransport, target: Target, handler: IncomingHandler
+    ) -> None:
+        super().__init__(transport.url, f"amqp-listen-{target.topic}.{target.server or '*'}")
+        self.transport = transport
+        self.target = target
+        self.handler = handler
+        self.channel: amqp.Channel | None = None
+        self._batch: list[amqp.Message] = []
+
+    def setup(self, channel: amqp.Channel) -> None:
+        topic, server = self.target.topic, self.target.server
+        self.channel, self._batch = channel, []
+        channel.basic_qos(0, PREFETCH, False)
+        queues = [topic] + ([f"{topic}.{server}"] if server else [])
+        for queue in queues:
+            self.transport._declare_queue(channel, queue)
+        fanout = f"{topic}_fanout_{uuid.uuid4().hex}"  # new name: no clash with a dying one
+        self.transport._declare_fanout(channel, topic)
+        channel.queue_declare(fanout, exclusive=True, auto_delete=True)
+        channel.queue_bind(fanout, f"{topic}_fanout")
+        for queue in [*queues, fanout]:
+            channel.basic_consume(queue, callback=self._on_message)
+
+    def _on_message(self, msg: amqp.Message) -> None:
+        if not self.stopping.is_set():  # else not acked: the broker requeues it on close
+            self._batch.append(msg)
+
+    def flush(self) -> None:
+        """Ack what arrived in one go (one frame, not one per message), then deliver it."""
+        batch, self._batch = self._batch, []
+        if not batch or self.stopping.is_set():
+            return
+        self.channel.basic_ack(batch[-1].delivery_tag, multiple=True)
+        for msg in batch:
+            self._deliver(msg)
+
+    def _deliver(self, msg: amqp.Message) -> None:
+        try:
+            message = json.loads(msg.body)
+        except ValueError as exc:
+            LOG.error("Dropping a message on topic %s that is not JSON: %s",
+                      self.target.topic, exc)
+            return
+        props = msg.properties
+        reply_to, msg_id = props.get("reply_to"), props.get("correlation_id")
+        reply = (self.transport._replier(reply_to, msg_id, props.get("expiration"))
+                 if reply_to and msg_id else None)
+        try:
+            self.handler.deliver(message, reply)
+        except Exception:  # a handler bug must not cost the connection
+            LOG.exception("RPC server on topic %s could not take a message",
+                          self.target.topic)
+
+
+class _ReplyConsumer(ConsumerLoop):
+    """Resolves callers' futures from the transport's reply queue."""
+
+    def __init__(self, transport: AMQPTransport) -> None:
+        super().__init__(transport.url, "amqp-replies")
+        self.pending = transport._pending
+        self.queue: str | None = None
+
+    def setup(self, channel: amqp.Channel) -> None:
+        # A new name per connection: the broker may not have dropped the old one yet.
+        queue = f"reply_{uuid.uuid4().hex}"
+        channel.queue_declare(queue, exclusive=True, auto_delete=True)
+        channel.basic_consume(queue, callback=self._on_reply, no_ack=True)
+        self.queue = queue
+
+    def _on_reply(self, msg: amqp.Message) -> None:
+        future = self.pending.get(msg.properties.get("correlation_id"))
+        if future is None or future.done():
+            return  # the caller gave up already, or this is a duplicate
+        try:
+            future.set_result(json.loads(msg.body))
+        except ValueError as exc:
+            future.set_exception(TransportUnavailable(f"Reply is not JSON: {exc}"))
+        except InvalidStateError:
+            pass  # resolved meanwhile by cleanup()
+
+
+class _AMQPListener(Listener):
+    def __init__(self, transport: AMQPTransport, consumer: _ServerConsumer) -> None:
+        self.transport = transport
+        self.consumer = consumer
+
+    def stop(self) -> None:
+        self.consumer.stop()
+        with self.transport._lock:
+            self.transport._consumers.discard(self.consumer)
+
+
+class AMQPTransport(Transport):
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.exchange = _option("control_exchange", "novalite") or "novalite"
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._consumers: set[_ServerConsumer] = set()
+        self._replies: _ReplyConsumer | None = None
+        self._pending: dict[str, Future] = {}
+        self._idle: list[Publisher] = []
+        self._declared: set[str] = set()  # queues this process has declared (broker-wide)
+
+    # Declarations, shared by senders and consumers so their arguments always match.
+
+    def _declare_queue(self, channel: amqp.Channel, queue: str) -> None:
+        channel.exchange_declare(self.exchange, "topic", durable=True, auto_delete=False)
+        channel.queue_declare(queue, durable=True, auto_delete=False)
+        channel.queue_bind(queue, self.exchange, routing_key=queue)
+        self._declared.add(queue)
+
+    @staticmethod
+    def _declare_fanout(channel: amqp.Channel, topic: str) -> None:
+        channel.exchange_declare(f"{topic}_fanout", "fanout", durable=False, auto_delete=True)
+
+    # Sending.
+
+    def send(
+        self,
+        target: Target,
+        message: Message,
+        wait_for_reply: bool,
+        timeout: float | None = None,
+    ) -> Message | None:
+        if timeout is None:
+            timeout = float(_option("rpc_response_timeout", 60))
+        deadline = time.monotonic() + timeout
+        body = json.dumps(message).encode()
+        declare: Callable[[amqp.Channel], None] | None = None
+        if target.fanout:
+            exchange, routing_key = f"{target.topic}_fanout", ""
+            declare = functools.partial(self._declare_fanout, topic=target.topic)
+        else:
+            exchange = self.exchange
+            routing_key = f"{target.topic}.{target.server}" if target.server else target.topic
+            if routing_key not in self._declared:
+                declare = functools.partial(self._declare_queue, queue=routing_key)
+        if not wait_for_reply:
+            self._publish(exchange, routing_key, body, deadline, declare,
+                          delivery_mode=PERSISTENT)
+            return None
+
+        reply_queue = self._reply_queue(deadline)
+        msg_id = uuid.uuid4().hex
+        future: Future = Future()
+        self._pending[msg_id] = future
+        try:
+            # The broker drops a call nobody took in time rather than run it for nobody.
+            expiration = str(max(1, int((deadline - time.monotonic()) * 1000)))
+            self._publish(exchange, routing_key, body, deadline, declare,
+                          delivery_mode=TRANSIENT, correlation_id=msg_id,
+                          reply_to=reply_queue, expiration=expiration)
+            return future.result(max(0.0, deadline - time.monotonic()))
+        except FutureTimeout:
+            raise MessagingTimeout(
+                f"Timed out after {timeout:g}s waiting for a reply to "
+                f"{message.get('method')} on topic {target.topic}"
+                + (f" server {target.server}" if target.server else "")
+            ) from None
+        finally:
+            self._pending.pop(msg_id, None)
+
+    def _reply_queue(self, deadline: float) -> str:
+        with self._lock:
+            self._check_open()
+            if self._replies is None:
+                self._replies = _ReplyConsumer(self)
+                self._replies.start()
+            replies = self._replies
+        if not replies.ready.wait(max(0.0, deadline - time.monotonic())):
+            raise unavailable(self.url, None)
+        return replies.queue
+
+    def _replier(self, reply_to: str, msg_id: str, expiration: str | None) -> Reply:
+        """The reply callable for one call; safe from any thread, it never raises."""
+        budget = int(expiration) / 1000 if expiration else _option("rpc_response_timeout", 60)
+
+        def reply(body: Message) -> None:
+            try:
+                self._publish("", reply_to, json.dumps(body).encode(),
+                              time.monotonic() + min(budget, 60), None,
+                              delivery_mode=TRANSIENT, correlation_id=msg_id)
+            except Exception as exc:  # the server's executor could do no better with it
+                LOG.error("Could not send the reply to call %s: %s", msg_id, exc)
+
+        return reply
+
+    def _publish(
+        self,
+        exchange: str,
+        routing_key: str,
+        body: bytes,
+        deadline: float,
+        declare: Callable[[amqp.Channel], None] | None,
+        **properties: Any,
+    ) -> None:
+        """Publish on a pooled connection; on a lost one, reconnect and publish again."""
+        backoff, failures = Backoff(), 0
+        while True:
+            publisher = self._acquire(deadline)
+            try:
+                if declare:
+                    declare(publisher.channel)
+                publisher.channel.basic_publish(
+                    amqp.Message(body, **JSON_PROPERTIES, **properties),
+                    exchange=exchange, routing_key=routing_key)
+            except amqp.exceptions.IrrecoverableChannelError as exc:
+                close_quietly(publisher.conn)  # the broker refused: retrying cannot help
+                raise TransportUnavailable(
+                    f"RabbitMQ at {mask_url(self.url)} refused a message to {exchange!r} "
+                    f"with routing key {routing_key!r}: {exc}") from exc
+            except CONNECTION_ERRORS as exc:
+                close_quietly(publisher.conn)
+                self._declared.clear()  # the broker may have lost them (a restart)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise unavailable(self.url, exc) from exc
+                # Reconnect at once after a first failure, then back off.
+                delay = min(backoff.next(), remaining) if failures else 0
+                failures += 1
+                LOG.warning("Lost connection to AMQP server on %s while publishing: %s. "
+                            "Trying again in %g seconds.", publisher.conn.host, exc, delay)
+                self._closed.wait(delay)
+                continue
+            with self._lock:
+                if not self._closed.is_set():
+                    self._idle.append(publisher)
+                    return
+            close_quietly(publisher.conn, graceful=True)
+            return
+
+    def _acquire(self, deadline: float) -> Publisher:
+        while True:
+            with self._lock:
+                self._check_open()
+                publisher = self._idle.pop() if self._idle else None
+            if publisher is None:
+                break
+            if publisher.usable():
+                return publisher
+            close_quietly(publisher.conn)
+        conn = connect(self.url, self._closed, deadline=deadline)
+        if conn is None:
+            self._check_open()
+        try:
+            return Publisher(conn)
+        except CONNECTION_ERRORS as exc:
+            close_quietly(conn)
+            raise unavailable(self.url, exc) from exc
+
+    def _check_open(self) -> None:
+        if self._closed.is_set():
+            raise TransportUnavailable(f"The transport to {mask_url(self.url)} was cleaned up")
+
+    # Receiving.
+
+    def listen(self, target: Target, handler: IncomingHandler) -> Listener:
+        """Start consuming in a thread of its own; return once it consumes, or once the
+        first connection attempt failed (it keeps trying in the background then)."""
+        if not target.topic:
+            raise ValueError("A listener needs a topic")
+        with self._lock:
+            self._check_open()
+            consumer = _ServerConsumer(self, target, handler)
+            self._consumers.add(consumer)
+        consumer.start()
+        consumer.settled.wait(CONNECT_TIMEOUT + 5)
+        return _AMQPListener(self, consumer)
+
+    def cleanup(self) -> None:
+        with self._lock:
+            if self._closed.is_set():
+                return
+            self._closed.set()
+            loops: list[ConsumerLoop] = [*self._consumers]
+            if self._replies:
+                loops.append(self._replies)
+            idle, self._idle = self._idle, []
+            self._consumers.clear()
+            self._replies = None
+        for loop in loops:  # all at once, then wait: each closes in parallel
+            loop.signal_stop()
+        for loop in loops:
+            loop.stop()
+        for publisher in idle:
+            close_quietly(publisher.conn, graceful=True)
+        for future in list(self._pending.values()):
+            with suppress(Exception):
+                future.set_exception(TransportUnavailable("The transport was cleaned up"))
+
+    def _connections(self) -> list[kombu.Connection]:
+        """Every live connection (tests break them to exercise reconnecting)."""
+        with self._lock:
+            loops: list[ConsumerLoop] = [*self._consumers, *filter(None, [self._replies])]
+            conns = [p.conn for p in self._idle]
+        return [loop.conn for loop in loops if loop.conn is not None] + conns

@@ -1,0 +1,106 @@
+"""The transport contract: move JSON-able message dicts to listeners and replies back.
+
+A transport knows nothing of methods, versions or objects (that is the client's and the
+server's job); it only routes. Addressing, shared by every transport:
+
+- `Target(topic, server=None)`: one of the listeners on `topic` (work sharing).
+- `Target(topic, server=S)`: the listener that registered as server S on `topic`.
+- `Target(topic, fanout=True)`: every listener on `topic`.
+
+A message for which no listener exists yet waits until one registers (a queue on a
+broker does the same), so a call to a service that is down ends in MessagingTimeout.
+"""
+
+from __future__ import annotations
+
+import abc
+import threading
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+from novalite.rpc.target import Target
+
+Message = dict[str, Any]
+Reply = Callable[[Message], None]
+
+
+class IncomingHandler(Protocol):
+    """What a listener hands messages to (the RPC server implements it)."""
+
+    def deliver(self, message: Message, reply: Reply | None) -> None:
+        """Queue `message` for the server's executor; `reply` is None for casts.
+        Returns at once, so a transport's consumer thread is never blocked."""
+
+    def run_inline(self, message: Message) -> Message:
+        """Run a call in the sender's own thread and return the reply. Only transports
+        whose sender and server share a process use this (it saves two thread hops)."""
+
+TRANSPORT_NAMESPACE = "novalite.rpc.transports"
+
+
+class Listener(abc.ABC):
+    @abc.abstractmethod
+    def stop(self) -> None:
+        """Stop receiving new messages; messages already handed over are not affected."""
+
+
+class Transport(abc.ABC):
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    @abc.abstractmethod
+    def send(
+        self,
+        target: Target,
+        message: Message,
+        wait_for_reply: bool,
+        timeout: float | None = None,
+    ) -> Message | None:
+        """Deliver `message`; for a call, block for the reply and return it.
+
+        Raises MessagingTimeout when `wait_for_reply` and no reply came within `timeout`.
+        """
+
+    @abc.abstractmethod
+    def listen(self, target: Target, handler: IncomingHandler) -> Listener:
+        """Receive messages for `target.topic`, `target.topic` + `target.server`, and the
+        topic's fanout."""
+
+    def cleanup(self) -> None:  # noqa: B027 (optional hook)
+        """Release connections and threads."""
+
+
+_transports: dict[str, Transport] = {}
+_lock = threading.Lock()
+
+
+def get_transport(url: str) -> Transport:
+    """The process-wide transport for `url` (one per URL, so in-process peers meet)."""
+    with _lock:
+        transport = _transports.get(url)
+        if transport is None:
+            transport = _load(url)
+            _transports[url] = transport
+        return transport
+
+
+def reset_transports() -> None:
+    """Tear down every transport of this process (tests, and all-in-one shutdown)."""
+    with _lock:
+        for transport in _transports.values():
+            transport.cleanup()
+        _transports.clear()
+
+
+def _load(url: str) -> Transport:
+    scheme = urlsplit(url).scheme
+    found = entry_points(group=TRANSPORT_NAMESPACE, name=scheme)
+    if not found:
+        known = sorted(ep.name for ep in entry_points(group=TRANSPORT_NAMESPACE))
+        raise ValueError(
+            f"Unknown transport_url scheme '{scheme}' in '{url}'. Known schemes: {known}"
+        )
+    cls = next(iter(found)).load()
+    return cls(url)

@@ -1,0 +1,1 @@
+"""The scheduler: where should each instance go? See README.md for the flow."""

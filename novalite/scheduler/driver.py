@@ -1,0 +1,35 @@
+"""The scheduler driver contract, and loading a driver by its entry-point name."""
+
+from __future__ import annotations
+
+import abc
+from importlib.metadata import entry_points
+
+from novalite import exception
+from novalite.context import RequestContext
+from novalite.objects.request_spec import RequestSpec, Selection
+from novalite.scheduler.host_manager import HostManager
+
+NAMESPACE = "novalite.scheduler.driver"
+
+
+class Scheduler(abc.ABC):
+    def __init__(self, host_manager: HostManager | None = None) -> None:
+        self.host_manager = host_manager or HostManager()
+
+    @abc.abstractmethod
+    def select_destinations(self, ctx: RequestContext, spec: RequestSpec,
+                            instance_uuids: list[str], return_alternates: bool
+                            ) -> list[list[Selection]]:
+        """Per instance: [chosen, *alternates]. Raises NoValidHost when fewer than
+        spec.min_count instances can be placed."""
+
+
+def load_scheduler(name: str) -> Scheduler:
+    found = entry_points(group=NAMESPACE, name=name)
+    if not found:
+        known = sorted(ep.name for ep in entry_points(group=NAMESPACE))
+        raise exception.ConfigInvalid(
+            reason=f"[scheduler] driver = {name} is not a known scheduler driver "
+            f"(known: {', '.join(known)})")
+    return next(iter(found)).load()()

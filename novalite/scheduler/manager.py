@@ -1,0 +1,24 @@
+"""The scheduler's RPC endpoint."""
+
+from __future__ import annotations
+
+from novalite.conf import CONF
+from novalite.context import RequestContext
+from novalite.manager import Manager
+from novalite.objects.request_spec import RequestSpec, Selection
+from novalite.rpc import Target
+from novalite.scheduler.driver import load_scheduler
+
+
+class SchedulerManager(Manager):
+    target = Target(version="1.0")
+
+    def __init__(self, host: str) -> None:
+        super().__init__(host)
+        self.driver = load_scheduler(CONF.scheduler.driver)
+
+    def select_destinations(self, ctx: RequestContext, request_spec: RequestSpec,
+                            instance_uuids: list[str], return_alternates: bool = False
+                            ) -> list[list[Selection]]:
+        return self.driver.select_destinations(ctx, request_spec, instance_uuids,
+                                               return_alternates)

@@ -1,0 +1,1 @@
+"""Virt drivers: how a compute service runs instances on its hypervisor."""

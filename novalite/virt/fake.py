@@ -1,0 +1,77 @@
+"""A simulated hypervisor: instances are records in memory, spawns take configurable time.
+
+It runs the embedded default, the tests and scale runs, many hosts per process.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from typing import Any
+
+from novalite import exception
+from novalite.compute import states
+from novalite.conf import CONF
+from novalite.objects.image import ImageMeta
+from novalite.objects.instance import Instance
+from novalite.virt.driver import ComputeDriver, InstanceInfo
+
+_NODE_NAMESPACE = uuid.UUID("7b6a2f4e-3c4d-4f5e-8a9b-0c1d2e3f4a5b")
+
+
+class FakeDriver(ComputeDriver):
+    capabilities = {"supports_image_type_qcow2": True, "supports_image_type_raw": True}
+
+    def __init__(self) -> None:
+        self.host = ""
+        self.instances: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def init_host(self, host: str) -> None:
+        self.host = host
+
+    def get_available_nodes(self, refresh: bool = False) -> list[str]:
+        return [self.host]
+
+    def node_uuid(self, nodename: str) -> str:
+        return str(uuid.uuid5(_NODE_NAMESPACE, f"{self.host}/{nodename}"))
+
+    def get_available_resource(self, nodename: str) -> dict[str, Any]:
+        return {
+            "vcpus": CONF.fake_driver.vcpus,
+            "memory_mb": CONF.fake_driver.memory_mb,
+            "local_gb": CONF.fake_driver.local_gb,
+            "hypervisor_type": "fake",
+            "hypervisor_version": 1000,
+            "hypervisor_hostname": nodename,
+            "cpu_info": json.dumps({"arch": "x86_64", "model": "fake", "vendor": "novalite",
+                                    "topology": {"sockets": 1, "cores":
+                                                 CONF.fake_driver.vcpus, "threads": 1}}),
+            "supported_instances": [["x86_64", "fake", "hvm"]],
+            "disk_available_least": CONF.fake_driver.local_gb,
+        }
+
+    def list_instances(self) -> list[str]:
+        with self._lock:
+            return list(self.instances)
+
+    def get_info(self, instance: Instance) -> InstanceInfo:
+        with self._lock:
+            if instance.uuid not in self.instances:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            return InstanceInfo(state=self.instances[instance.uuid])
+
+    def spawn(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
+              power_on: bool = True) -> None:
+        if CONF.fake_driver.spawn_seconds:
+            time.sleep(CONF.fake_driver.spawn_seconds)
+        with self._lock:
+            if instance.uuid in self.instances:
+                raise exception.InstanceExists(name=instance.uuid)
+            self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
+
+    def destroy(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:
+        with self._lock:
+            self.instances.pop(instance.uuid, None)

@@ -1,0 +1,29 @@
+"""Shared fixtures: a clean configuration per test, a migrated database, a running cloud."""
+
+from __future__ import annotations
+
+import pytest
+
+from novalite.conf import CONF
+from novalite.db import session
+from novalite.rpc.transport import reset_transports
+
+
+@pytest.fixture
+def conf(tmp_path):
+    """The global CONF, parsed with no files, with state under a fresh temp directory."""
+    CONF([], project="novalite", default_config_files=[])
+    CONF.set_override("state_path", str(tmp_path))
+    yield CONF
+    reset_transports()
+    session.dispose()
+    CONF.reset()
+
+
+@pytest.fixture
+def db(conf):
+    """A migrated SQLite database under the test's state directory."""
+    from novalite.db import migration
+
+    migration.db_sync()
+    return session.get_engine()

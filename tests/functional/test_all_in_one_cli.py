@@ -1,0 +1,63 @@
+"""`novalite all-in-one` as a user starts it: a process, a port, a state directory."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+
+from novalite.db.api import images
+from tests.ports import free_port
+
+
+def _start(state_dir, port: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "novalite.cmd.novalite", "all-in-one", "--state-dir",
+         str(state_dir), "--port", str(port), "--hosts", "2", "--listen", "127.0.0.1"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _wait_up(proc: subprocess.Popen, base: str) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.stdout.read()
+        try:
+            if httpx.get(f"{base}/compute/", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise AssertionError("the all-in-one did not start")
+
+
+def _stop(proc: subprocess.Popen) -> str:
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0, out
+    return out
+
+
+def test_start_boot_stop_and_restart_keeps_state(tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    api = httpx.Client(base_url=f"{base}/compute/v2.1", timeout=30)
+    proc = _start(tmp_path, port)
+    _wait_up(proc, base)
+    created = api.post("/servers", json={"server": {
+        "name": "persist", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID}})
+    server_id = created.json()["server"]["id"]
+    deadline = time.monotonic() + 30
+    while api.get(f"/servers/{server_id}").json()["server"]["status"] != "ACTIVE":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    out = _stop(proc)
+    assert f"Compute API: http://127.0.0.1:{port}/compute/v2.1" in out
+    assert (tmp_path / "novalite.sqlite").exists()
+
+    proc = _start(tmp_path, port)
+    _wait_up(proc, base)
+    assert api.get(f"/servers/{server_id}").json()["server"]["status"] == "ACTIVE"
+    assert len(api.get("/flavors").json()["flavors"]) == 5  # seeding is idempotent
+    _stop(proc)

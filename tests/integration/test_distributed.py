@@ -1,0 +1,73 @@
+"""The distributed cloud: api, conductor, scheduler and three computes as separate
+processes over RabbitMQ, sharing PostgreSQL or MariaDB."""
+
+from __future__ import annotations
+
+import collections
+import time
+
+from novalite.db.api import images
+
+COMPUTES = ("compute1", "compute2", "compute3")
+
+
+def _start_all(topo) -> None:
+    assert "0001" in topo.manage("db", "sync")
+    topo.start("conductor", "novalite-conductor")
+    topo.start("scheduler", "novalite-scheduler")
+    for host in COMPUTES:
+        topo.start(host, "novalite-compute", "--host", host)
+    topo.start("api", "novalite-api")
+    topo.wait(lambda: topo.api.get("/flavors").status_code == 200, what="the API answering")
+    topo.wait(lambda: len(topo.query("SELECT id FROM compute_nodes WHERE deleted = 0")) == 3,
+              what="three compute nodes reporting")
+
+
+
+def test_boot_and_delete_across_processes(topology):
+    topo = topology
+    _start_all(topo)
+    # seeding is an operator step in a distributed cloud; the all-in-one does it itself
+    topo.manage("db", "seed")
+    body = {"server": {"name": "dist", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID,
+                       "min_count": 6, "max_count": 6}}
+    response = topo.api.post("/servers", json=body)
+    assert response.status_code == 202, response.text
+    request_id = response.headers["x-openstack-request-id"]
+
+    def all_active():
+        servers = topo.api.get("/servers/detail").json()["servers"]
+        return len(servers) == 6 and all(s["status"] == "ACTIVE" for s in servers) and servers
+
+    servers = topo.wait(all_active, what="six servers ACTIVE")
+    per_host = collections.Counter(s["OS-EXT-SRV-ATTR:host"] for s in servers)
+    assert set(per_host) == set(COMPUTES) and set(per_host.values()) == {2}
+
+    # the request id of the POST is in every service's log line for that work
+    for name in ("conductor", "scheduler", *COMPUTES):
+        assert request_id in topo.log(name), name
+
+    for server in servers:
+        assert topo.api.delete(f"/servers/{server['id']}").status_code == 204
+    topo.wait(lambda: topo.api.get("/servers").json()["servers"] == [], what="all deleted")
+    topo.wait(lambda: all(row[0] == 0 for row in topo.query(
+        "SELECT memory_mb_used FROM compute_nodes")), what="resources freed")
+    assert topo.query("SELECT COUNT(*) FROM instances WHERE deleted = 0")[0][0] == 0
+
+    codes = topo.stop()
+    assert set(codes.values()) == {0}, codes  # every service shut down gracefully
+
+
+def test_a_service_started_before_the_broker_retries_with_a_clear_log(tmp_path, database_url):
+    from tests.integration.conftest import Topology
+
+    topo = Topology(tmp_path, "rabbit://guest:guest@127.0.0.1:1/", database_url)
+    topo.manage("db", "sync")
+    topo.start("conductor", "novalite-conductor")
+    deadline = time.monotonic() + 20
+    while "unreachable" not in topo.log("conductor") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    log = topo.log("conductor")
+    assert topo.procs["conductor"].poll() is None, log  # still running, still trying
+    assert "127.0.0.1:1 is unreachable" in log and "Trying again in" in log
+    topo.stop()

@@ -1,0 +1,66 @@
+"""The real services integration tests need, with one policy for when one is missing:
+outside CI the test skips and says how to start it; under CI=true it fails."""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+import sqlalchemy as sa
+
+START = {
+    "PostgreSQL": "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start",
+    "MariaDB": "start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd",
+    "RabbitMQ": "rabbitmq-server -detached",
+}
+PORTS = {"PostgreSQL": 5432, "MariaDB": 3306, "RabbitMQ": 5672}
+ADMIN_URLS = {
+    "postgresql": "postgresql+psycopg://postgres@127.0.0.1:5432/postgres",
+    "mysql": "mysql+pymysql://root@127.0.0.1:3306/test",
+}
+NAMES = {"postgresql": "PostgreSQL", "mysql": "MariaDB"}
+
+
+def require(service: str) -> None:
+    try:
+        socket.create_connection(("127.0.0.1", PORTS[service]), timeout=2).close()
+    except OSError as exc:
+        reason = (f"{service} is not reachable on 127.0.0.1:{PORTS[service]} ({exc}); "
+                  f"start it with: {START[service]}")
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+def require_rabbitmq() -> str:
+    require("RabbitMQ")
+    return "rabbit://guest:guest@127.0.0.1:5672/"
+
+
+@contextmanager
+def temporary_database(backend: str) -> Iterator[str]:
+    """A new, empty database on the real server; dropped afterwards. Yields its URL."""
+    if backend == "sqlite":
+        raise ValueError("SQLite needs no server: use a file under tmp_path")
+    require(NAMES[backend])
+    name = f"novalite_test_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(ADMIN_URLS[backend], isolation_level="AUTOCOMMIT")
+    if backend == "postgresql":
+        url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+        create, drop = f'CREATE DATABASE "{name}"', f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
+    else:
+        url = f"mysql+pymysql://root@127.0.0.1:3306/{name}?charset=utf8mb4"
+        create = f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4"
+        drop = f"DROP DATABASE IF EXISTS `{name}`"
+    with admin.connect() as conn:
+        conn.exec_driver_sql(create)
+    try:
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(drop)
+        admin.dispose()

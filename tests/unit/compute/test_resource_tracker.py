@@ -1,0 +1,82 @@
+"""The resource tracker's claims, with a recording stand-in for the conductor."""
+
+import pytest
+
+from novalite import context, exception
+from novalite.compute.resource_tracker import ResourceTracker
+from novalite.virt.fake import FakeDriver
+from tests import builders
+
+
+class RecordingConductor:
+    def __init__(self, placed=()):
+        self.placed = list(placed)
+        self.saved = []
+
+    def instance_get_all_by_host(self, ctx, host):
+        return self.placed
+
+    def compute_node_save(self, ctx, node, service_id=None):
+        self.saved.append((node.vcpus_used, node.memory_mb_used, node.running_vms))
+        return node
+
+
+@pytest.fixture
+def tracker(conf):
+    conf.set_override("memory_mb", 4096, group="fake_driver")
+    conf.set_override("vcpus", 2, group="fake_driver")
+    driver = FakeDriver()
+    driver.init_host("host1")
+    rt = ResourceTracker("host1", driver, RecordingConductor())
+    rt.update_available_resource(context.get_admin_context())
+    return rt
+
+
+def test_claims_count_against_capacity_with_reserved_memory(tracker):
+    ctx = context.get_admin_context()
+    big = builders.flavor(memory_mb=1792)
+    tracker.instance_claim(ctx, builders.instance(flavor=big), "host1")
+    tracker.instance_claim(ctx, builders.instance(flavor=big), "host1")
+    with pytest.raises(exception.ComputeResourcesUnavailable, match="memory_mb"):
+        tracker.instance_claim(ctx, builders.instance(flavor=big), "host1")  # 512 reserved
+    assert tracker.conductor.saved[-1] == (2, 3584, 2)
+
+
+def test_cpu_allocation_ratio_allows_overcommit(tracker):
+    ctx = context.get_admin_context()
+    for _ in range(8):  # 2 pCPUs x 4.0
+        tracker.instance_claim(ctx, builders.instance(flavor=builders.flavor(memory_mb=1)),
+                               "host1")
+    with pytest.raises(exception.ComputeResourcesUnavailable, match="vcpus"):
+        tracker.instance_claim(ctx, builders.instance(flavor=builders.flavor(memory_mb=1)),
+                               "host1")
+
+
+def test_release_happens_exactly_once(tracker):
+    ctx = context.get_admin_context()
+    inst = builders.instance()
+    tracker.instance_claim(ctx, inst, "host1")
+    tracker.release(ctx, inst.uuid)
+    reports = len(tracker.conductor.saved)
+    tracker.release(ctx, inst.uuid)
+    assert len(tracker.conductor.saved) == reports
+    assert tracker.conductor.saved[-1] == (0, 0, 0)
+
+
+def test_claiming_twice_for_one_instance_does_not_double_count(tracker):
+    ctx = context.get_admin_context()
+    inst = builders.instance()
+    tracker.instance_claim(ctx, inst, "host1")
+    tracker.instance_claim(ctx, inst, "host1")
+    assert tracker.conductor.saved[-1] == (1, 512, 1)
+
+
+def test_usage_is_rebuilt_from_the_instances_placed_here(tracker):
+    tracker.conductor.placed = [builders.instance(host="host1", node="host1")] * 1
+    tracker.update_available_resource(context.get_admin_context())
+    assert tracker.conductor.saved[-1] == (1, 512, 1)
+
+
+def test_unknown_node_is_refused(tracker):
+    with pytest.raises(exception.ComputeResourcesUnavailable, match="not managed"):
+        tracker.instance_claim(context.get_admin_context(), builders.instance(), "elsewhere")

@@ -1,0 +1,61 @@
+"""Instance queries: guarded transitions and Nova-style soft delete."""
+
+import pytest
+
+from novalite import exception
+from novalite.db.api import instances
+from tests import builders
+
+
+def _create(**values):
+    inst = builders.instance()
+    data = {"uuid": inst.uuid, "display_name": "vm", "project_id": "p1", "user_id": "u1",
+            "flavor": builders.flavor(), "vm_state": "building", "task_state": "scheduling",
+            **values}
+    return instances.instance_create(data, {"role": "web"})
+
+
+def test_create_and_read_back(db):
+    created = _create()
+    got = instances.instance_get(created.uuid)
+    assert got.flavor.name == "m1.tiny" and got.metadata == {"role": "web"}
+    with pytest.raises(exception.InstanceNotFound):
+        instances.instance_get(created.uuid, project_id="someone-else")
+
+
+def test_update_only_from_the_expected_task_state(db):
+    inst = _create()
+    updated = instances.instance_update(inst.uuid, {"task_state": None, "host": "h1"},
+                                        expected_task_state=["scheduling"])
+    assert updated.host == "h1" and updated.task_state is None
+    with pytest.raises(exception.UnexpectedTaskStateError):
+        instances.instance_update(inst.uuid, {"task_state": "spawning"},
+                                  expected_task_state=["scheduling"])
+
+
+def test_a_delete_in_progress_is_reported_as_such(db):
+    inst = _create()
+    instances.instance_update(inst.uuid, {"task_state": "deleting"})
+    with pytest.raises(exception.UnexpectedDeletingTaskStateError):
+        instances.instance_update(inst.uuid, {"vm_state": "active"},
+                                  expected_task_state=["spawning"])
+
+
+def test_soft_delete_keeps_the_row_and_hides_it(db):
+    inst = _create()
+    gone = instances.instance_destroy(inst.uuid)
+    assert gone.vm_state == "deleted" and gone.deleted
+    with pytest.raises(exception.InstanceNotFound):
+        instances.instance_get(inst.uuid)
+    assert instances.instance_get(inst.uuid, read_deleted=True).deleted
+    assert instances.instance_get_all_view(deleted=True)[0]["uuid"] == inst.uuid
+    with pytest.raises(exception.InstanceNotFound):
+        instances.instance_update(inst.uuid, {"task_state": None})
+
+
+def test_listing_filters_by_project_and_name_regex(db):
+    _create(display_name="web-1")
+    _create(display_name="db-1", project_id="p2")
+    assert [i["display_name"] for i in instances.instance_get_all_view(project_id="p1")] == \
+        ["web-1"]
+    assert [i["display_name"] for i in instances.instance_get_all_view(name="^db")] == ["db-1"]
