@@ -110,3 +110,12 @@ def test_multi_create_names_and_lists(cloud):
     assert sorted(s["name"] for s in listed) == ["batch-1", "batch-2", "batch-3"]
     detail = cloud.api.get("/servers/detail").json()["servers"]
     assert len(detail) == 3 and all("status" in s for s in detail)
+
+
+def test_list_filters_by_status(cloud):
+    server_id = cloud.boot()
+    cloud.wait_status(server_id, "ACTIVE")
+    listed = lambda status: [s["id"] for s in  # noqa: E731
+                             cloud.api.get("/servers", params={"status": status}).json()["servers"]]
+    assert listed("ACTIVE") == [server_id] and listed("active") == [server_id]
+    assert listed("ERROR") == [] and listed("NO-SUCH-STATUS") == []

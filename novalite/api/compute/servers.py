@@ -56,9 +56,11 @@ def _list(req: ApiRequest) -> list[dict]:
     limit = req.query.get("limit")
     if limit is not None and not limit.isdigit():
         raise HTTPFault(400, f"Invalid input for query parameters limit. Value: {limit}.")
+    status = req.query.get("status")
     return instances.instance_get_all_view(
         project_id=_project(req), name=req.query.get("name"), deleted=deleted,
-        limit=int(limit) if limit is not None else None)
+        limit=int(limit) if limit is not None else None,
+        vm_states=view.vm_states_for_status(status) if status else None)
 
 
 def index(req: ApiRequest) -> ApiResponse:

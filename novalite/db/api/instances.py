@@ -86,6 +86,7 @@ def instance_get_all_view(
     name: str | None = None,
     deleted: bool = False,
     limit: int | None = None,
+    vm_states: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Newest first, as Nova lists; `name` is a regular expression, as in Nova."""
     with reader() as s:
@@ -93,6 +94,8 @@ def instance_get_all_view(
         query = query.where(models.Instance.deleted != 0) if deleted else query.filter_by(deleted=0)
         if project_id is not None:
             query = query.filter_by(project_id=project_id)
+        if vm_states is not None:
+            query = query.where(models.Instance.vm_state.in_(vm_states))
         query = query.order_by(models.Instance.created_at.desc(), models.Instance.id.desc())
         rows = [to_view(r) for r in s.scalars(query)]
     if name:

@@ -26,6 +26,12 @@ _STATUS: dict[str, dict[str | None, str]] = {
 _PROGRESS_STATUSES = {"ACTIVE", "BUILD", "REBUILD", "RESIZE", "VERIFY_RESIZE", "MIGRATING"}
 
 
+def vm_states_for_status(status_filter: str) -> list[str]:
+    """The vm_states a `?status=` filter selects (none for an unknown status, as Nova)."""
+    wanted = status_filter.upper()
+    return [vm for vm, by_task in _STATUS.items() if by_task["default"] == wanted]
+
+
 def status(vm_state: str | None, task_state: str | None) -> str:
     by_task = _STATUS.get(vm_state or "", {"default": "UNKNOWN"})
     return by_task.get(task_state, by_task["default"])
