@@ -2,7 +2,7 @@
 
 Registered objects travel as {"nl.object": name, "nl.version": v, "nl.data": {...}} and
 datetimes as {"nl.datetime": iso}; everything else must already be JSON-able. Exceptions
-from novalite.exception are re-raised by class on the caller's side.
+from novalite.exception and novalite.rpc.errors are re-raised by class on the caller's side.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from novalite import exception
 from novalite.objects import base
+from novalite.rpc import errors
 from novalite.rpc.errors import RemoteError
 
 LOG = logging.getLogger(__name__)
@@ -61,9 +62,11 @@ def serialize_exception(exc: BaseException) -> dict[str, Any]:
 
 
 def deserialize_exception(failure: dict[str, Any]) -> Exception:
-    cls = None
-    if failure["module"] == exception.__name__:
-        cls = getattr(exception, failure["class"], None)
+    """Our exceptions (domain and RPC ones) come back as themselves; others as RemoteError."""
+    module = {exception.__name__: exception, errors.__name__: errors}.get(failure["module"])
+    cls = getattr(module, failure["class"], None) if module else None
     if isinstance(cls, type) and issubclass(cls, exception.NovaliteException):
         return cls(failure["message"], **failure.get("kwargs", {}))
+    if isinstance(cls, type) and issubclass(cls, errors.MessagingError) and cls is not RemoteError:
+        return cls(failure["message"])
     return RemoteError(failure["class"], failure["message"])
