@@ -65,6 +65,16 @@ def test_bad_create_bodies_are_400_naming_the_problem(cloud, body, message):
     assert message in response.json()["badRequest"]["message"]
 
 
+def test_create_answers_202_with_novas_fields(cloud):
+    response = cloud.api.post("/servers", json={"server": {
+        "name": "vm", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID}})
+    assert response.status_code == 202
+    server = response.json()["server"]
+    assert set(server) == {"id", "links", "OS-DCF:diskConfig", "security_groups", "adminPass"}
+    assert len(server["adminPass"]) == 12
+    assert server["links"][0]["href"].endswith(f"/compute/v2.1/servers/{server['id']}")
+
+
 def test_malformed_json_is_400(cloud):
     response = cloud.api.post("/servers", content=b'{"server": ',
                               headers={"Content-Type": "application/json"})

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import secrets
+import string
+
 from novalite import exception
 from novalite.api.compute.schemas import servers as schema
 from novalite.api.compute.schemas import validate
@@ -16,6 +19,12 @@ from novalite.db.api import actions, instances
 def _project(req: ApiRequest) -> str | None:
     """Admins see every project's servers; everyone else only their own."""
     return None if req.ctx.is_admin else req.ctx.project_id
+
+
+def _password(length: int = 12) -> str:
+    """Nova answers a create with a generated admin password when none was given."""
+    alphabet = string.ascii_letters + string.digits
+    return "".join(secrets.choice(alphabet) for _ in range(length))
 
 
 def _bool(value: str | None) -> bool:
@@ -45,7 +54,7 @@ def create(req: ApiRequest) -> ApiResponse:
     body = {"id": uuids[0], "links": links(req.base_url, "servers", uuids[0]),
             "OS-DCF:diskConfig": server.get("OS-DCF:diskConfig", "MANUAL"),
             "security_groups": server.get("security_groups") or [{"name": "default"}],
-            "adminPass": server.get("adminPass") or ""}
+            "adminPass": server.get("adminPass") or _password()}
     return ApiResponse(202, {"server": body})
 
 
