@@ -29,5 +29,5 @@ def setup(debug: bool = False, log_file: str | None = None) -> None:
     handler.addFilter(RequestIdFilter())
     root.addHandler(handler)
     root.setLevel(logging.DEBUG if debug else logging.INFO)
-    for noisy in ("amqp", "kombu", "uvicorn.access", "alembic.runtime.migration"):
+    for noisy in ("amqp", "kombu", "uvicorn.access", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
