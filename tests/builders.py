@@ -37,3 +37,14 @@ def request_spec(**kw) -> RequestSpec:
             "image": ImageMeta(id="img-1", name="cirros"), "project_id": "p1",
             "user_id": "u1"}
     return RequestSpec(**{**data, **kw})
+
+
+def host_state(host: str = "host1", **kw):
+    """A HostState as the host manager builds it from a compute node report."""
+    from novalite.scheduler.host_state import HostState
+
+    node_fields = {k: kw.pop(k) for k in list(kw) if k in ComputeNode.__dataclass_fields__}
+    state = HostState.from_compute_node(node(host, **node_fields))
+    for key, value in kw.items():
+        setattr(state, key, value)
+    return state

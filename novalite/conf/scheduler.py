@@ -8,7 +8,9 @@ filter_scheduler_group = cfg.OptGroup("filter_scheduler", title="Filter schedule
 scheduler_opts = [
     cfg.StrOpt(
         "driver",
-        default="fit_scheduler",
+        default="filter_scheduler",
+        deprecated_name="scheduler_driver",
+        deprecated_group="DEFAULT",
         help="Scheduler driver, by entry-point name in 'novalite.scheduler.driver'.",
     ),
     cfg.IntOpt(
@@ -20,13 +22,50 @@ scheduler_opts = [
     ),
 ]
 
+# Nova's defaults, plus the resource filters that placement replaces upstream: until
+# novalite has placement, RAM, vCPU and disk are filtered here.
+DEFAULT_FILTERS = ["ComputeFilter", "RamFilter", "CoreFilter", "DiskFilter",
+                   "ServerGroupAntiAffinityFilter", "ServerGroupAffinityFilter"]
+
 filter_scheduler_opts = [
     cfg.IntOpt(
         "host_subset_size",
         default=1,
         min=1,
+        deprecated_name="scheduler_host_subset_size",
+        deprecated_group="DEFAULT",
         help="Choose at random among this many of the best-weighed hosts.",
     ),
+    cfg.MultiStrOpt(
+        "available_filters",
+        default=["novalite.scheduler.filters.all_filters"],
+        deprecated_name="scheduler_available_filters",
+        deprecated_group="DEFAULT",
+        help="Filter classes the scheduler may use, by dotted path to a class or to a "
+        "function returning classes; may be repeated. Nova's "
+        "'nova.scheduler.filters.all_filters' means the built-in set.",
+    ),
+    cfg.ListOpt(
+        "enabled_filters",
+        default=DEFAULT_FILTERS,
+        deprecated_name="scheduler_default_filters",
+        deprecated_group="DEFAULT",
+        help="Filters to run, by class name, in order; each must be available.",
+    ),
+    cfg.ListOpt(
+        "weight_classes",
+        default=["novalite.scheduler.weighers.all_weighers"],
+        deprecated_name="scheduler_weight_classes",
+        deprecated_group="DEFAULT",
+        help="Weighers to use, by dotted path to a class or to a function returning "
+        "classes. Nova's 'nova.scheduler.weights.all_weighers' means the built-in set.",
+    ),
+    cfg.FloatOpt("ram_weight_multiplier", default=1.0,
+                 help="Multiplier of free RAM; negative values stack instead of spread."),
+    cfg.FloatOpt("cpu_weight_multiplier", default=1.0,
+                 help="Multiplier of free vCPUs; negative values stack instead of spread."),
+    cfg.FloatOpt("disk_weight_multiplier", default=1.0,
+                 help="Multiplier of free disk; negative values stack instead of spread."),
 ]
 
 

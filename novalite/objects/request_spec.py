@@ -29,6 +29,13 @@ class RequestSpec(base.NovaliteObject):
     ignore_hosts: list[str] = dataclasses.field(default_factory=list)
     instance_group: dict | None = None
 
+    def get_scheduler_hint(self, name: str, default: object = None) -> object:
+        """A hint's value as Nova's filters read it: a one-item list is its item."""
+        value = self.scheduler_hints.get(name)
+        if value is None:
+            return default
+        return value[0] if isinstance(value, list) and len(value) == 1 else value
+
 
 @base.register
 class Selection(base.NovaliteObject):

@@ -1,37 +1,20 @@
-"""Host states: the scheduler's view of each compute node, cached between requests.
+"""The host manager: host states cached between requests.
 
 A node's state is rebuilt from its database record only when the record changed since
-the last look (a compute report); otherwise the cached state, with the resources this
-scheduler consumed for its own recent choices, stays. Consuming in the cache keeps
-back-to-back requests from all landing on a host before its compute reports the claims.
+the last look (a compute report); otherwise the cached state, with what this scheduler
+consumed for its own recent choices, stays. Consuming in the cache keeps back-to-back
+requests from all landing on a host before its compute reports the claims.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 
 from novalite import servicegroup
-from novalite.compute import capacity
 from novalite.conf import CONF
-from novalite.db.api import compute_nodes, services
+from novalite.db.api import compute_nodes, instances, services
 from novalite.objects.compute_node import ComputeNode
-
-
-@dataclasses.dataclass
-class HostState:
-    host: str
-    nodename: str
-    uuid: str
-    node: ComputeNode
-    free: capacity.Resources
-    service_up: bool = True
-    service_disabled: bool = False
-    num_instances: int = 0
-
-    def consume(self, wanted: capacity.Resources) -> None:
-        self.free = self.free - wanted
-        self.num_instances += 1
+from novalite.scheduler.host_state import HostState
 
 
 class HostManager:
@@ -51,9 +34,7 @@ class HostManager:
         for node in compute_nodes.compute_node_get_all():
             state = self._states.get(node.uuid)
             if state is None or self._seen.get(node.uuid) != node:
-                state = HostState(host=node.host, nodename=node.hypervisor_hostname,
-                                  uuid=node.uuid, node=node, free=capacity.free(node),
-                                  num_instances=node.running_vms)
+                state = HostState.from_compute_node(node)
                 self._states[node.uuid] = state
                 self._seen[node.uuid] = node
             svc = svcs.get(node.host)
@@ -61,6 +42,13 @@ class HostManager:
             state.service_disabled = svc is None or svc.disabled
             states.append(state)
         return states
+
+    @staticmethod
+    def fill_instances(states: list[HostState]) -> None:
+        """Which instances each host holds (server group filters need it)."""
+        by_host = instances.instance_uuids_by_host()
+        for state in states:
+            state.instances = by_host.get(state.host, set())
 
     @staticmethod
     def availability_zone(state: HostState) -> str:

@@ -43,6 +43,7 @@ def test_no_valid_host_ends_in_error_with_a_fault(cloud):
     server = cloud.wait_status(server_id, "ERROR")
     assert server["fault"]["code"] == 500
     assert server["fault"]["message"].startswith("No valid host was found.")
+    assert "RamFilter removed 2 (compute1, compute2)" in server["fault"]["message"]
     assert server["OS-EXT-STS:task_state"] is None
 
 

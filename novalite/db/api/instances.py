@@ -104,6 +104,16 @@ def instance_get_all_view(
     return rows[:limit] if limit is not None else rows
 
 
+def instance_uuids_by_host() -> dict[str, set[str]]:
+    with reader() as s:
+        rows = s.execute(select(models.Instance.host, models.Instance.uuid)
+                         .where(models.Instance.deleted == 0, models.Instance.host.is_not(None)))
+        by_host: dict[str, set[str]] = {}
+        for host, uuid in rows:
+            by_host.setdefault(host, set()).add(uuid)
+        return by_host
+
+
 def instance_get_all_by_host(host: str) -> list[Instance]:
     with reader() as s:
         rows = s.scalars(select(models.Instance).filter_by(host=host, deleted=0))

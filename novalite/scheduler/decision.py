@@ -1,0 +1,43 @@
+"""The decision record: how many hosts each filter removed, and which (a capped list), so
+"No valid host was found" always comes with why."""
+
+from __future__ import annotations
+
+import dataclasses
+
+SAMPLE = 5  # hosts named per filter
+
+
+@dataclasses.dataclass
+class FilterStep:
+    name: str
+    removed: int
+    sample: list[str]
+
+
+@dataclasses.dataclass
+class Decision:
+    hosts: int
+    steps: list[FilterStep] = dataclasses.field(default_factory=list)
+
+    def record(self, name: str, before: list, after: list) -> None:
+        """Add what `name` removed; a filter that runs again (the next instance of a
+        multi-create) adds to its own step."""
+        kept = {id(h) for h in after}
+        removed = [h.host for h in before if id(h) not in kept]
+        step = next((s for s in self.steps if s.name == name), None)
+        if step is None:
+            self.steps.append(FilterStep(name, len(removed), removed[:SAMPLE]))
+            return
+        step.removed += len(removed)
+        step.sample = (step.sample + removed)[:SAMPLE]
+
+    def summary(self) -> str:
+        parts = []
+        for step in self.steps:
+            if step.removed:
+                more = ", ..." if step.removed > len(step.sample) else ""
+                parts.append(f"{step.name} removed {step.removed} "
+                             f"({', '.join(step.sample)}{more})")
+        funnel = "; ".join(parts) or "no filter removed any"
+        return f"{self.hosts} hosts: {funnel}."

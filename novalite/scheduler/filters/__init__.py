@@ -1,0 +1,38 @@
+"""Host filters: the contract every filter implements, and the built-in set.
+
+A filter answers one question per host: may this request land here? Built-in filters
+register under the entry-point group `novalite.scheduler.filters` by their Nova class
+name; an operator's own filter is a subclass of BaseHostFilter named by dotted path in
+`[filter_scheduler] available_filters` and by class name in `enabled_filters`.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+
+from novalite.objects.request_spec import RequestSpec
+from novalite.scheduler.host_state import HostState
+
+NAMESPACE = "novalite.scheduler.filters"
+
+
+class BaseHostFilter:
+    # True: only the first instance of a multi-create is checked (the answer cannot change).
+    run_filter_once_per_request = False
+    # True: the filter also runs when a rebuild re-checks the current host.
+    RUN_ON_REBUILD = False
+
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
+        raise NotImplementedError
+
+    def run_filter_for_index(self, index: int) -> bool:
+        return not (self.run_filter_once_per_request and index > 0)
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+
+def all_filters() -> list[type[BaseHostFilter]]:
+    """Every built-in filter class (Nova's `nova.scheduler.filters.all_filters`)."""
+    return [ep.load() for ep in entry_points(group=NAMESPACE)]

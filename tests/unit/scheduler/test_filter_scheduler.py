@@ -1,0 +1,99 @@
+"""The FilterScheduler's selection contract, on hand-built host states."""
+
+import random
+
+import pytest
+
+from novalite import context, exception
+from novalite.scheduler.filter_scheduler import FilterScheduler
+from novalite.scheduler.host_manager import HostManager
+from tests import builders
+
+
+class StaticHostManager(HostManager):
+    def __init__(self, states):
+        super().__init__()
+        self.states = states
+
+    def get_host_states(self):
+        return self.states
+
+    @staticmethod
+    def fill_instances(states):
+        pass  # the states carry their instances already
+
+
+def state(host, used_mb=0, **kw):
+    return builders.host_state(host, memory_mb_used=used_mb, **kw)
+
+
+def select(states, spec=None, uuids=("i1",), alternates=True):
+    scheduler = FilterScheduler(StaticHostManager(states))
+    return scheduler.select_destinations(context.get_admin_context(),
+                                         spec or builders.request_spec(), list(uuids),
+                                         alternates)
+
+
+def test_most_free_ram_wins_and_alternates_follow_in_order(conf):
+    states = [state("a", 40000), state("b"), state("c", 20000), state("d", 60000)]
+    assert [s.service_host for s in select(states)[0]] == ["b", "c", "a"]  # max_attempts 3
+
+
+def test_no_alternates_when_not_asked(conf):
+    assert len(select([state("a"), state("b")], alternates=False)[0]) == 1
+
+
+def test_down_disabled_and_full_hosts_are_filtered(conf):
+    states = [state("down", service_up=False), state("off", service_disabled=True),
+              state("full", 64900), state("ok", 60000)]
+    assert [s.service_host for s in select(states)[0]] == ["ok"]
+
+
+def test_ignore_and_force_hosts_apply_before_filters(conf):
+    states = [state("a"), state("b", 1000), state("c", 2000)]
+    assert select(states, builders.request_spec(ignore_hosts=["a"]))[0][0].service_host == "b"
+    forced = select(states, builders.request_spec(force_hosts=["c"]))[0]
+    assert [s.service_host for s in forced] == ["c"]
+
+
+def test_multi_create_consumes_between_instances(conf):
+    states = [state("a", 63000), state("b", 63500)]  # 2024 and 1524 MB free
+    result = select(states, uuids=("i1", "i2", "i3"))
+    assert [r[0].service_host for r in result] == ["a", "b", "a"]
+    assert states[0].free_ram_mb == 2024 - 2 * 512
+
+
+def test_too_few_hosts_for_min_count_explains_and_gives_back(conf):
+    states = [state("a", 64000), state("down", service_up=False)]  # a: 1024 MB free
+    spec = builders.request_spec(min_count=3, num_instances=3)
+    with pytest.raises(exception.NoValidHost) as err:
+        select(states, spec, uuids=("i1", "i2", "i3"))
+    assert err.value.format_message() == (
+        "No valid host was found. There are not enough hosts available. "
+        "2 hosts: ComputeFilter removed 1 (down); RamFilter removed 1 (a).")
+    assert states[0].free_ram_mb == 1024
+
+
+def test_fewer_than_requested_but_at_least_min_count_succeeds(conf):
+    spec = builders.request_spec(min_count=1, num_instances=3)
+    assert len(select([state("a", 64500)], spec, uuids=("i1", "i2", "i3"))) == 1
+
+
+def test_host_subset_size_picks_among_the_best(conf):
+    conf.set_override("host_subset_size", 2, group="filter_scheduler")
+    random.seed(42)
+    chosen = {select([state("a"), state("b", 1000), state("c", 30000)])[0][0].service_host
+              for _ in range(30)}
+    assert chosen == {"a", "b"}
+
+
+def test_anti_affinity_group_spreads_members(conf):
+    states = [state("a", instances={"m1"}), state("b", 1000)]
+    spec = builders.request_spec(instance_group={"policy": "anti-affinity",
+                                                 "members": ["m1"]})
+    assert select(states, spec)[0][0].service_host == "b"
+
+
+def test_limits_travel_with_the_selection(conf):
+    limits = select([state("a")])[0][0].limits
+    assert limits["memory_mb"] == 65536 and limits["vcpu"] == 64
