@@ -25,6 +25,7 @@ scheduler_opts = [
 # Nova's defaults, plus the resource filters that placement replaces upstream: until
 # novalite has placement, RAM, vCPU and disk are filtered here.
 DEFAULT_FILTERS = ["ComputeFilter", "RamFilter", "CoreFilter", "DiskFilter",
+                   "ComputeCapabilitiesFilter", "ImagePropertiesFilter",
                    "ServerGroupAntiAffinityFilter", "ServerGroupAffinityFilter"]
 
 filter_scheduler_opts = [
@@ -59,6 +60,11 @@ filter_scheduler_opts = [
         deprecated_group="DEFAULT",
         help="Weighers to use, by dotted path to a class or to a function returning "
         "classes. Nova's 'nova.scheduler.weights.all_weighers' means the built-in set.",
+    ),
+    cfg.StrOpt(
+        "image_properties_default_architecture",
+        help="Architecture assumed for images without hw_architecture (e.g. x86_64); "
+        "unset: such images may go to any architecture.",
     ),
     cfg.FloatOpt("ram_weight_multiplier", default=1.0,
                  help="Multiplier of free RAM; negative values stack instead of spread."),
