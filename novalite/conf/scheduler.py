@@ -72,6 +72,21 @@ filter_scheduler_opts = [
                  help="Multiplier of free vCPUs; negative values stack instead of spread."),
     cfg.FloatOpt("disk_weight_multiplier", default=1.0,
                  help="Multiplier of free disk; negative values stack instead of spread."),
+    cfg.FloatOpt("io_ops_weight_multiplier", default=-1.0,
+                 help="Multiplier of a host's I/O-heavy instances; negative avoids busy hosts."),
+    cfg.FloatOpt("num_instances_weight_multiplier", default=0.0,
+                 help="Multiplier of a host's instance count; negative spreads, positive packs."),
+    cfg.FloatOpt("hypervisor_version_weight_multiplier", default=1.0,
+                 help="Multiplier of the hypervisor version; positive prefers newer hosts."),
+    cfg.FloatOpt("soft_affinity_weight_multiplier", default=1.0, min=0.0,
+                 help="Weight of soft-affinity server groups."),
+    cfg.FloatOpt("soft_anti_affinity_weight_multiplier", default=1.0, min=0.0,
+                 help="Weight of soft-anti-affinity server groups."),
+    cfg.IntOpt("max_instances_per_host", default=50, min=1,
+               help="NumInstancesFilter: most instances a host may run."),
+    cfg.IntOpt("max_io_ops_per_host", default=8, min=0,
+               help="IoOpsFilter: most I/O-heavy instances (building, migrating, ...) a "
+               "host may have."),
 ]
 
 

@@ -34,7 +34,7 @@ class FilterScheduler(Scheduler):
         results: list[list[Selection]] = []
         with self.host_manager.lock:
             states = self.host_manager.get_host_states()
-            if spec.instance_group:
+            if any(p.needs_instances(spec) for p in (*self.filters, *self.weighers)):
                 self.host_manager.fill_instances(states)
             hosts = self._candidates(states, spec)
             decision = Decision(len(hosts))

@@ -25,6 +25,11 @@ class BaseHostFilter:
     def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         raise NotImplementedError
 
+    def needs_instances(self, spec: RequestSpec) -> bool:
+        """True when this request makes the filter read host_state.instances, which the
+        scheduler then loads (it is a database query, so only on demand)."""
+        return False
+
     def run_filter_for_index(self, index: int) -> bool:
         return not (self.run_filter_once_per_request and index > 0)
 

@@ -1,8 +1,11 @@
-"""Server group filters: hard affinity and anti-affinity.
+"""Server group and instance affinity filters.
 
-The request spec carries the group as {"policy", "rules", "hosts", "members"}; the
+The request spec carries a server group as {"policy", "rules", "hosts", "members"}; the
+same_host / different_host / build_near_host_ip hints name instances or an address. The
 host's instances come from host_state.instances.
 """
+
+import ipaddress
 
 from novalite.scheduler.filters import BaseHostFilter
 
@@ -12,7 +15,12 @@ def _group(spec, policy: str) -> dict | None:
     return group if group and group.get("policy") == policy else None
 
 
-class ServerGroupAffinityFilter(BaseHostFilter):
+class _GroupFilter(BaseHostFilter):
+    def needs_instances(self, spec) -> bool:
+        return bool(spec.instance_group)
+
+
+class ServerGroupAffinityFilter(_GroupFilter):
     def host_passes(self, host_state, spec) -> bool:
         group = _group(spec, "affinity")
         if group is None or not group.get("hosts"):
@@ -20,7 +28,7 @@ class ServerGroupAffinityFilter(BaseHostFilter):
         return host_state.host in group["hosts"]
 
 
-class ServerGroupAntiAffinityFilter(BaseHostFilter):
+class ServerGroupAntiAffinityFilter(_GroupFilter):
     def host_passes(self, host_state, spec) -> bool:
         group = _group(spec, "anti-affinity")
         if group is None:
@@ -30,3 +38,54 @@ class ServerGroupAntiAffinityFilter(BaseHostFilter):
         limit = int((group.get("rules") or {}).get("max_server_per_host", 1))
         members = set(group.get("members") or [])
         return len(members & host_state.instances) < limit
+
+
+def _uuids(spec, hint: str) -> list[str]:
+    value = spec.get_scheduler_hint(hint)
+    if not value:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
+class _InstanceHintFilter(BaseHostFilter):
+    run_filter_once_per_request = True
+    hint = ""
+
+    def needs_instances(self, spec) -> bool:
+        return bool(_uuids(spec, self.hint))
+
+
+class SameHostFilter(_InstanceHintFilter):
+    """Hint same_host: only hosts holding at least one of the named instances."""
+
+    hint = "same_host"
+
+    def host_passes(self, host_state, spec) -> bool:
+        wanted = _uuids(spec, self.hint)
+        return not wanted or any(uuid in host_state.instances for uuid in wanted)
+
+
+class DifferentHostFilter(_InstanceHintFilter):
+    """Hint different_host: only hosts holding none of the named instances."""
+
+    hint = "different_host"
+
+    def host_passes(self, host_state, spec) -> bool:
+        return not any(uuid in host_state.instances for uuid in _uuids(spec, self.hint))
+
+
+class SimpleCIDRAffinityFilter(BaseHostFilter):
+    """Hints build_near_host_ip and cidr (default /24): hosts in that network."""
+
+    run_filter_once_per_request = True
+
+    def host_passes(self, host_state, spec) -> bool:
+        near = spec.get_scheduler_hint("build_near_host_ip")
+        if not near:
+            return True
+        cidr = spec.get_scheduler_hint("cidr", "/24")
+        try:
+            network = ipaddress.ip_network(f"{near}{cidr}", strict=False)
+            return ipaddress.ip_address(host_state.host_ip or "") in network
+        except ValueError:
+            return False  # an unusable address or prefix matches no host

@@ -27,6 +27,10 @@ class BaseHostWeigher:
     def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
         raise NotImplementedError
 
+    def needs_instances(self, spec: RequestSpec) -> bool:
+        """As BaseHostFilter.needs_instances."""
+        return False
+
     @property
     def name(self) -> str:
         return type(self).__name__

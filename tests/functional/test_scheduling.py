@@ -1,0 +1,45 @@
+"""Scheduler hints from the API to the filters, through the running cloud."""
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def hinted_cloud(conf, cloud_factory):
+    conf.set_override("enabled_filters", ["ComputeFilter", "RamFilter", "SameHostFilter",
+                                          "DifferentHostFilter", "JsonFilter"],
+                      group="filter_scheduler")
+    return cloud_factory(hosts=3)
+
+
+def _host(cloud, server_id):
+    return cloud.wait_status(server_id, "ACTIVE", "ERROR")["OS-EXT-SRV-ATTR:host"]
+
+
+def test_same_and_different_host_hints(hinted_cloud):
+    cloud = hinted_cloud
+    first = cloud.boot("first")
+    first_host = _host(cloud, first)
+    near_host = _host(cloud, cloud.boot("near"))
+    near = cloud.api.get("/servers", params={"name": "^near$"}).json()["servers"][0]["id"]
+    # hints sit beside "server" in the body, as Nova takes them
+    body = {"server": {"name": "with", "flavorRef": "1", "imageRef":
+                       cloud.server(first)["image"]["id"]},
+            "os:scheduler_hints": {"same_host": first}}
+    same = cloud.api.post("/servers", json=body).json()["server"]["id"]
+    body["os:scheduler_hints"] = {"different_host": [first, near]}
+    apart = cloud.api.post("/servers", json=body).json()["server"]["id"]
+    assert _host(cloud, same) == first_host
+    assert _host(cloud, apart) not in {first_host, near_host}
+
+
+def test_query_hint_that_no_host_satisfies_is_explained(hinted_cloud):
+    cloud = hinted_cloud
+    body = {"server": {"name": "picky", "flavorRef": "1",
+                       "imageRef": "a3c0d5e6-7d1f-4b3a-9b8e-6e0c1f0a1a01"},
+            "OS-SCH-HNT:scheduler_hints": {"query": json.dumps(
+                [">=", "$free_ram_mb", 10 ** 9])}}
+    server_id = cloud.api.post("/servers", json=body).json()["server"]["id"]
+    fault = cloud.wait_status(server_id, "ERROR")["fault"]["message"]
+    assert "JsonFilter removed 3 (compute1, compute2, compute3)" in fault
