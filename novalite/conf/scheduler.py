@@ -22,9 +22,10 @@ scheduler_opts = [
     ),
 ]
 
-# Nova's defaults, plus the resource filters that placement replaces upstream: until
-# novalite has placement, RAM, vCPU and disk are filtered here.
-DEFAULT_FILTERS = ["ComputeFilter", "RamFilter", "CoreFilter", "DiskFilter",
+# Nova's defaults, plus what placement does upstream: until novalite has placement, the
+# requested availability zone and RAM, vCPU and disk are filtered here.
+DEFAULT_FILTERS = ["AvailabilityZoneFilter", "ComputeFilter", "RamFilter", "CoreFilter",
+                   "DiskFilter",
                    "ComputeCapabilitiesFilter", "ImagePropertiesFilter",
                    "ServerGroupAntiAffinityFilter", "ServerGroupAffinityFilter"]
 

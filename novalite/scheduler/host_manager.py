@@ -12,7 +12,7 @@ import threading
 
 from novalite import servicegroup
 from novalite.conf import CONF
-from novalite.db.api import compute_nodes, instances, services
+from novalite.db.api import aggregates, compute_nodes, instances, services
 from novalite.objects.compute_node import ComputeNode
 from novalite.scheduler.host_state import HostState
 
@@ -30,6 +30,7 @@ class HostManager:
 
     def get_host_states(self) -> list[HostState]:
         svcs = {s.host: s for s in services.service_get_all(binary="novalite-compute")}
+        by_host = aggregates.aggregates_by_host()
         states = []
         for node in compute_nodes.compute_node_get_all():
             state = self._states.get(node.uuid)
@@ -40,6 +41,7 @@ class HostManager:
             svc = svcs.get(node.host)
             state.service_up = svc is not None and servicegroup.service_is_up(svc)
             state.service_disabled = svc is None or svc.disabled
+            state.aggregates = by_host.get(node.host, [])
             states.append(state)
         return states
 
@@ -52,4 +54,7 @@ class HostManager:
 
     @staticmethod
     def availability_zone(state: HostState) -> str:
-        return CONF.default_availability_zone
+        """The zone of the host's aggregates, else the default zone, as Nova names it."""
+        zones = sorted({a["metadata"]["availability_zone"] for a in state.aggregates
+                        if "availability_zone" in a["metadata"]})
+        return ",".join(zones) or CONF.default_availability_zone

@@ -43,3 +43,18 @@ def test_query_hint_that_no_host_satisfies_is_explained(hinted_cloud):
     server_id = cloud.api.post("/servers", json=body).json()["server"]["id"]
     fault = cloud.wait_status(server_id, "ERROR")["fault"]["message"]
     assert "JsonFilter removed 3 (compute1, compute2, compute3)" in fault
+
+
+def test_requested_availability_zone_is_honoured_and_shown(cloud_factory):
+    from novalite.db.api import aggregates
+
+    cloud = cloud_factory(hosts=3)
+    aggregates.aggregate_create("rack-b", {"availability_zone": "az-b"}, ["compute3"])
+    server_id = cloud.boot("zoned", availability_zone="az-b")
+    server = cloud.wait_status(server_id, "ACTIVE", "ERROR")
+    assert server["OS-EXT-SRV-ATTR:host"] == "compute3"
+    assert server["OS-EXT-AZ:availability_zone"] == "az-b"
+    unzoned = cloud.wait_status(cloud.boot("default"), "ACTIVE")
+    assert unzoned["OS-EXT-AZ:availability_zone"] == "nova"
+    missing = cloud.wait_status(cloud.boot("nowhere", availability_zone="az-x"), "ERROR")
+    assert "AvailabilityZoneFilter removed 3" in missing["fault"]["message"]

@@ -11,7 +11,9 @@ from __future__ import annotations
 import dataclasses
 from importlib.metadata import entry_points
 
+from novalite.conf import CONF
 from novalite.objects.request_spec import RequestSpec
+from novalite.scheduler import aggregates
 from novalite.scheduler.host_state import HostState
 
 NAMESPACE = "novalite.scheduler.weighers"
@@ -20,9 +22,15 @@ NAMESPACE = "novalite.scheduler.weighers"
 class BaseHostWeigher:
     minval: float | None = None
     maxval: float | None = None
+    # The [filter_scheduler] option holding the multiplier; host aggregates may override
+    # it with metadata of the same name (the smallest value wins), as in Nova.
+    multiplier_option: str | None = None
 
     def weight_multiplier(self, host_state: HostState) -> float:
-        return 1.0
+        if self.multiplier_option is None:
+            return 1.0
+        default = getattr(CONF.filter_scheduler, self.multiplier_option)
+        return aggregates.min_number(host_state, self.multiplier_option, default)
 
     def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
         raise NotImplementedError

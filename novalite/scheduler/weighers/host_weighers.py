@@ -1,6 +1,5 @@
 """Weighers on how busy, how full and how new a host is, and soft server-group policies."""
 
-from novalite.conf import CONF
 from novalite.scheduler.weighers import BaseHostWeigher
 
 
@@ -9,8 +8,7 @@ class IoOpsWeigher(BaseHostWeigher):
 
     minval = 0
 
-    def weight_multiplier(self, host_state) -> float:
-        return CONF.filter_scheduler.io_ops_weight_multiplier
+    multiplier_option = "io_ops_weight_multiplier"
 
     def weigh(self, host_state, spec) -> float:
         return host_state.num_io_ops
@@ -19,8 +17,7 @@ class IoOpsWeigher(BaseHostWeigher):
 class NumInstancesWeigher(BaseHostWeigher):
     """Off by default (0.0); negative spreads by instance count, positive packs."""
 
-    def weight_multiplier(self, host_state) -> float:
-        return CONF.filter_scheduler.num_instances_weight_multiplier
+    multiplier_option = "num_instances_weight_multiplier"
 
     def weigh(self, host_state, spec) -> float:
         return host_state.num_instances
@@ -29,8 +26,7 @@ class NumInstancesWeigher(BaseHostWeigher):
 class HypervisorVersionWeigher(BaseHostWeigher):
     """Prefer newer hypervisors (positive multiplier) or older ones (negative)."""
 
-    def weight_multiplier(self, host_state) -> float:
-        return CONF.filter_scheduler.hypervisor_version_weight_multiplier
+    multiplier_option = "hypervisor_version_weight_multiplier"
 
     def weigh(self, host_state, spec) -> float:
         return host_state.hypervisor_version or 0
@@ -55,8 +51,7 @@ class ServerGroupSoftAffinityWeigher(_SoftGroupWeigher):
 
     policy = "soft-affinity"
 
-    def weight_multiplier(self, host_state) -> float:
-        return CONF.filter_scheduler.soft_affinity_weight_multiplier
+    multiplier_option = "soft_affinity_weight_multiplier"
 
 
 class ServerGroupSoftAntiAffinityWeigher(_SoftGroupWeigher):
@@ -65,5 +60,4 @@ class ServerGroupSoftAntiAffinityWeigher(_SoftGroupWeigher):
     policy = "soft-anti-affinity"
     sign = -1
 
-    def weight_multiplier(self, host_state) -> float:
-        return CONF.filter_scheduler.soft_anti_affinity_weight_multiplier
+    multiplier_option = "soft_anti_affinity_weight_multiplier"

@@ -1,15 +1,13 @@
 """RAMWeigher, CPUWeigher, DiskWeigher: prefer the host with the most free of each
 (spread); a negative multiplier prefers the fullest (stack)."""
 
-from novalite.conf import CONF
 from novalite.scheduler.weighers import BaseHostWeigher
 
 
 class RAMWeigher(BaseHostWeigher):
     minval = 0
 
-    def weight_multiplier(self, host_state) -> float:
-        return CONF.filter_scheduler.ram_weight_multiplier
+    multiplier_option = "ram_weight_multiplier"
 
     def weigh(self, host_state, spec) -> float:
         return host_state.free_ram_mb
@@ -18,8 +16,7 @@ class RAMWeigher(BaseHostWeigher):
 class CPUWeigher(BaseHostWeigher):
     minval = 0
 
-    def weight_multiplier(self, host_state) -> float:
-        return CONF.filter_scheduler.cpu_weight_multiplier
+    multiplier_option = "cpu_weight_multiplier"
 
     def weigh(self, host_state, spec) -> float:
         return host_state.vcpus_total * host_state.cpu_allocation_ratio - host_state.vcpus_used
@@ -28,8 +25,7 @@ class CPUWeigher(BaseHostWeigher):
 class DiskWeigher(BaseHostWeigher):
     minval = 0
 
-    def weight_multiplier(self, host_state) -> float:
-        return CONF.filter_scheduler.disk_weight_multiplier
+    multiplier_option = "disk_weight_multiplier"
 
     def weigh(self, host_state, spec) -> float:
         return host_state.free_disk_mb

@@ -51,3 +51,12 @@ def test_weights_are_summed_with_each_weighers_share_recorded(conf):
 def test_a_single_host_is_not_weighed(conf):
     weighed = weigh_hosts([RAMWeigher()], [builders.host_state()], builders.request_spec())
     assert weighed[0].weight == 0.0
+
+
+def test_aggregate_metadata_overrides_the_multiplier(conf):
+    stacking = {"name": "pack", "metadata": {"ram_weight_multiplier": "-1.0"}, "hosts": []}
+    hosts = [builders.host_state("small", memory_mb_used=48000, aggregates=[stacking]),
+             builders.host_state("big", aggregates=[stacking])]
+    order = [w.host_state.host for w in weigh_hosts([RAMWeigher()], hosts,
+                                                    builders.request_spec())]
+    assert order == ["small", "big"]
