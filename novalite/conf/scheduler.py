@@ -11,7 +11,9 @@ scheduler_opts = [
         default="filter_scheduler",
         deprecated_name="scheduler_driver",
         deprecated_group="DEFAULT",
-        help="Scheduler driver, by entry-point name in 'novalite.scheduler.driver'.",
+        help="Scheduler driver, by entry-point name in 'novalite.scheduler.driver': "
+        "filter_scheduler (filters and weighers) or chance_scheduler (a random up host). "
+        "Nova's old class paths for these two are accepted.",
     ),
     cfg.IntOpt(
         "max_attempts",

@@ -12,6 +12,12 @@ from novalite.scheduler.host_manager import HostManager
 
 NAMESPACE = "novalite.scheduler.driver"
 
+# What [DEFAULT] scheduler_driver said in the releases that had the option.
+LEGACY_NAMES = {
+    "nova.scheduler.filter_scheduler.FilterScheduler": "filter_scheduler",
+    "nova.scheduler.chance.ChanceScheduler": "chance_scheduler",
+}
+
 
 class Scheduler(abc.ABC):
     def __init__(self, host_manager: HostManager | None = None) -> None:
@@ -26,6 +32,7 @@ class Scheduler(abc.ABC):
 
 
 def load_scheduler(name: str) -> Scheduler:
+    name = LEGACY_NAMES.get(name, name)
     found = entry_points(group=NAMESPACE, name=name)
     if not found:
         known = sorted(ep.name for ep in entry_points(group=NAMESPACE))

@@ -36,7 +36,7 @@ class FilterScheduler(Scheduler):
             states = self.host_manager.get_host_states()
             if any(p.needs_instances(spec) for p in (*self.filters, *self.weighers)):
                 self.host_manager.fill_instances(states)
-            hosts = self._candidates(states, spec)
+            hosts = self.candidates(states, spec)
             decision = Decision(len(hosts))
             for index, instance_uuid in enumerate(instance_uuids):
                 # Each instance filters the survivors of the previous one, as in Nova, so
@@ -62,7 +62,7 @@ class FilterScheduler(Scheduler):
         return results
 
     @staticmethod
-    def _candidates(states: list[HostState], spec: RequestSpec) -> list[HostState]:
+    def candidates(states: list[HostState], spec: RequestSpec) -> list[HostState]:
         """Forced and ignored hosts apply before any filter, as in Nova."""
         hosts = [s for s in states if s.host not in spec.ignore_hosts]
         if spec.force_hosts:
