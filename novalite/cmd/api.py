@@ -12,6 +12,7 @@ from novalite.db import session
 LOG = logging.getLogger(__name__)
 
 
+@common.exits_cleanly_on_bad_config
 def main() -> None:
     common.parse_args()
     session.wait_for_database()

@@ -28,6 +28,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+@common.exits_cleanly_on_bad_config
 def main(argv: list[str] | None = None) -> None:
     args, rest = _parser().parse_known_args(sys.argv[1:] if argv is None else argv)
     common.parse_args(rest)

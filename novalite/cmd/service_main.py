@@ -8,6 +8,7 @@ from novalite.cmd import common
 from novalite.service import Service, run_until_signalled
 
 
+@common.exits_cleanly_on_bad_config
 def run(make: Callable[[], Service], needs_database: bool = True) -> None:
     common.parse_args()
     if needs_database:

@@ -61,3 +61,15 @@ def test_start_boot_stop_and_restart_keeps_state(tmp_path):
     assert api.get(f"/servers/{server_id}").json()["server"]["status"] == "ACTIVE"
     assert len(api.get("/flavors").json()["flavors"]) == 5  # seeding is idempotent
     _stop(proc)
+
+
+def test_an_unknown_filter_stops_start_up_with_a_clear_message(tmp_path):
+    config = tmp_path / "novalite.conf"
+    config.write_text("[filter_scheduler]\nenabled_filters = ComputeFilter,NoSuchFilter\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "novalite.cmd.novalite", "all-in-one", "--state-dir",
+         str(tmp_path), "--port", str(free_port()), "--config-file", str(config)],
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "enabled_filters names NoSuchFilter" in result.stderr
+    assert "Traceback" not in result.stderr
