@@ -134,13 +134,14 @@ class ComputeManager(Manager):
         return f"rescheduled: {reason}"
 
     def _fail(self, ctx: RequestContext, instance: Instance, exc: Exception) -> None:
+        """ERROR with a fault, the fault first (see BuildTasks.bury)."""
         tb = "".join(traceback.format_exception(exc))
         message = exc.format_message() if isinstance(exc, exception.NovaliteException) \
             else str(exc)
+        self.conductor.instance_fault_create(ctx, instance.uuid, 500, message, tb, self.host)
         with contextlib.suppress(*_GONE):
             self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
                          **{"host": None, "node": None})
-        self.conductor.instance_fault_create(ctx, instance.uuid, 500, message, tb, self.host)
         self.conductor.action_event_finish(ctx, instance.uuid, BUILD_EVENT, "Error", tb)
 
     # --- delete ----------------------------------------------------------------------

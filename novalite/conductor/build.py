@@ -76,23 +76,24 @@ class BuildTasks:
         except (exception.InstanceNotFound, exception.UnexpectedTaskStateError):
             LOG.info("Instance %s was deleted while it was being scheduled", uuid)
             return
-        actions.action_event_finish(ctx, uuid, event, "Success")
+        actions.action_event_finish(ctx, uuid, event, "Success", details=selection.decision)
         props.hosts.append([selection.service_host, selection.nodename])
         self.compute.build_and_run_instance(ctx, selection.service_host, instance, spec,
                                             props, alternates, selection.nodename)
 
     def bury(self, ctx: RequestContext, instance_uuid: str, exc: Exception, event: str) -> None:
-        """Put the instance in ERROR with a fault that says why."""
+        """Put the instance in ERROR with a fault that says why. The fault is written
+        first, so nobody ever sees ERROR without its reason."""
         LOG.warning("Setting instance %s to ERROR: %s", instance_uuid, exc)
+        message = exc.format_message() if isinstance(exc, exception.NovaliteException) \
+            else str(exc)
+        code = getattr(exc, "code", 500)
+        details = "".join(traceback.format_exception(exc))
+        actions.fault_create(instance_uuid, code if isinstance(code, int) else 500, message,
+                             details)
         try:
             instances.instance_update(instance_uuid, {"vm_state": states.ERROR,
                                                       "task_state": None})
         except exception.InstanceNotFound:
             return  # deleted meanwhile: nothing to report on
-        message = exc.format_message() if isinstance(exc, exception.NovaliteException) \
-            else str(exc)
-        code = getattr(exc, "code", 500)
-        actions.fault_create(instance_uuid, code if isinstance(code, int) else 500, message,
-                             "".join(traceback.format_exception(exc)))
-        actions.action_event_finish(ctx, instance_uuid, event, "Error",
-                                    traceback="".join(traceback.format_exception(exc)))
+        actions.action_event_finish(ctx, instance_uuid, event, "Error", traceback=details)

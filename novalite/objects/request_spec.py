@@ -41,7 +41,7 @@ class RequestSpec(base.NovaliteObject):
 class Selection(base.NovaliteObject):
     """One host the scheduler chose (or an alternate to reschedule onto)."""
 
-    VERSION = "1.0"
+    VERSION = "1.1"  # 1.1: decision
 
     service_host: str
     nodename: str
@@ -49,6 +49,7 @@ class Selection(base.NovaliteObject):
     instance_uuid: str
     availability_zone: str | None = None
     limits: dict = dataclasses.field(default_factory=dict)
+    decision: str | None = None  # why this host: the filter funnel and the top weights
 
 
 @base.register

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 SAMPLE = 5  # hosts named per filter
+TOP = 3  # weighed hosts shown
 
 
 @dataclasses.dataclass
@@ -41,3 +42,14 @@ class Decision:
                              f"({', '.join(step.sample)}{more})")
         funnel = "; ".join(parts) or "no filter removed any"
         return f"{self.hosts} hosts: {funnel}."
+
+
+def top_weights(weighed: list) -> str:
+    """The best weighed hosts with each weigher's share, e.g.
+    'compute2 1.80 (RAMWeigher 1.00, CPUWeigher 0.80)'."""
+    parts = []
+    for item in weighed[:TOP]:
+        shares = ", ".join(f"{name} {score:.2f}" for name, score in item.by_weigher.items())
+        parts.append(f"{item.host_state.host} {item.weight:.2f}" +
+                     (f" ({shares})" if shares else ""))
+    return "; ".join(parts)

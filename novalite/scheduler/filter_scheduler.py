@@ -12,7 +12,7 @@ from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.objects.request_spec import RequestSpec, Selection
 from novalite.scheduler import loader
-from novalite.scheduler.decision import Decision
+from novalite.scheduler.decision import Decision, top_weights
 from novalite.scheduler.driver import Scheduler
 from novalite.scheduler.host_manager import HostManager
 from novalite.scheduler.host_state import HostState
@@ -49,8 +49,12 @@ class FilterScheduler(Scheduler):
                 chosen = random.choice(best)
                 chosen.host_state.consume_from_request(spec)
                 alternates = [w.host_state for w in weighed if w is not chosen][:num_alts]
-                results.append([self._selection(h, instance_uuid)
-                                for h in [chosen.host_state, *alternates]])
+                why = f"{decision.summary()} Top weights: {top_weights(weighed)}."
+                LOG.debug("Chose %s for %s. %s", chosen.host_state.host, instance_uuid, why)
+                host_list = [self._selection(h, instance_uuid)
+                             for h in [chosen.host_state, *alternates]]
+                host_list[0].decision = why
+                results.append(host_list)
             if len(results) < spec.min_count:
                 by_uuid = {s.uuid: s for s in states}
                 for host_list in results:

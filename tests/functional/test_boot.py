@@ -36,6 +36,11 @@ def test_build_records_its_steps_as_action_events(cloud):
     events = {e["event"]: e["result"] for e in create["events"]}
     assert events == {"conductor_schedule_and_build_instances": "Success",
                       "compute__do_build_and_run_instance": "Success"}
+    schedule = next(e for e in create["events"]
+                    if e["event"] == "conductor_schedule_and_build_instances")
+    # why this host: the funnel, then the best hosts with each weigher's share
+    assert schedule["details"].startswith("2 hosts: no filter removed any. Top weights: ")
+    assert "RAMWeigher 1.00" in schedule["details"]
 
 
 def test_no_valid_host_ends_in_error_with_a_fault(cloud):

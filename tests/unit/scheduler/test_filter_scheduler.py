@@ -97,3 +97,9 @@ def test_anti_affinity_group_spreads_members(conf):
 def test_limits_travel_with_the_selection(conf):
     limits = select([state("a")])[0][0].limits
     assert limits["memory_mb"] == 65536 and limits["vcpu"] == 64
+
+
+def test_the_chosen_selection_explains_itself(conf):
+    chosen = select([state("a", service_up=False), state("b"), state("c", 30000)])[0]
+    assert chosen[0].decision.startswith("3 hosts: ComputeFilter removed 1 (a). Top weights: b ")
+    assert "RAMWeigher 1.00" in chosen[0].decision and chosen[1].decision is None
