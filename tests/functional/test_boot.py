@@ -32,7 +32,9 @@ def test_boot_goes_active_and_delete_frees_the_host(cloud):
 def test_build_records_its_steps_as_action_events(cloud):
     server_id = cloud.boot()
     cloud.wait_status(server_id, "ACTIVE")
-    create = actions.actions_get(server_id)[0]
+    # the compute closes its event just after the server turns ACTIVE
+    create = cloud.wait(lambda: (a := actions.actions_get(server_id)[0])["finish_time"] and
+                        all(e["result"] for e in a["events"]) and a)
     events = {e["event"]: e["result"] for e in create["events"]}
     assert events == {"conductor_schedule_and_build_instances": "Success",
                       "compute__do_build_and_run_instance": "Success"}

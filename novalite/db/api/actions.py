@@ -66,7 +66,8 @@ def actions_get(instance_uuid: str) -> list[dict[str, Any]]:
                          .order_by(models.InstanceAction.id))
         return [{
             "action": a.action, "request_id": a.request_id, "user_id": a.user_id,
-            "project_id": a.project_id, "start_time": a.start_time, "message": a.message,
+            "project_id": a.project_id, "start_time": a.start_time,
+            "finish_time": a.finish_time, "message": a.message,
             "events": [{"event": e.event, "start_time": e.start_time,
                         "finish_time": e.finish_time, "result": e.result, "host": e.host,
                         "traceback": e.traceback, "details": e.details} for e in a.events],
