@@ -1,5 +1,6 @@
-"""The real services integration tests need, with one policy for when one is missing:
-outside CI the test skips and says how to start it; under CI=true it fails."""
+"""The real services tests need, with one policy for when one is missing: outside CI the
+test skips and says how to start it; under CI=true it fails, so a broken CI machine can
+never pass by skipping everything."""
 
 from __future__ import annotations
 
@@ -25,15 +26,32 @@ ADMIN_URLS = {
 NAMES = {"postgresql": "PostgreSQL", "mysql": "MariaDB"}
 
 
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
 def require(service: str) -> None:
+    """Skip (fail under CI=true) unless `service` accepts TCP connections on localhost."""
     try:
         socket.create_connection(("127.0.0.1", PORTS[service]), timeout=2).close()
     except OSError as exc:
         reason = (f"{service} is not reachable on 127.0.0.1:{PORTS[service]} ({exc}); "
                   f"start it with: {START[service]}")
-        if os.environ.get("CI") == "true":
+        if in_ci():
             pytest.fail(reason)
         pytest.skip(reason)
+
+
+def require_postgresql() -> str:
+    """The admin URL (database `postgres`), for creating and dropping test databases."""
+    require("PostgreSQL")
+    return ADMIN_URLS["postgresql"]
+
+
+def require_mysql() -> str:
+    """The admin URL of MariaDB (root, database `test`)."""
+    require("MariaDB")
+    return ADMIN_URLS["mysql"]
 
 
 def require_rabbitmq() -> str:
@@ -41,14 +59,19 @@ def require_rabbitmq() -> str:
     return "rabbit://guest:guest@127.0.0.1:5672/"
 
 
+REQUIRE = {"postgresql": require_postgresql, "mysql": require_mysql}
+
+
 @contextmanager
 def temporary_database(backend: str) -> Iterator[str]:
-    """A new, empty database on the real server; dropped afterwards. Yields its URL."""
+    """A new, empty database on the real server; dropped afterwards. Yields its URL.
+
+    A unique name per test keeps parallel runs and leftovers of killed runs apart."""
     if backend == "sqlite":
         raise ValueError("SQLite needs no server: use a file under tmp_path")
-    require(NAMES[backend])
+    admin_url = REQUIRE[backend]()
     name = f"novalite_test_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(ADMIN_URLS[backend], isolation_level="AUTOCOMMIT")
+    admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
     if backend == "postgresql":
         url = f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
         create, drop = f'CREATE DATABASE "{name}"', f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'
@@ -56,11 +79,13 @@ def temporary_database(backend: str) -> Iterator[str]:
         url = f"mysql+pymysql://root@127.0.0.1:3306/{name}?charset=utf8mb4"
         create = f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4"
         drop = f"DROP DATABASE IF EXISTS `{name}`"
-    with admin.connect() as conn:
-        conn.exec_driver_sql(create)
     try:
-        yield url
-    finally:
         with admin.connect() as conn:
-            conn.exec_driver_sql(drop)
+            conn.exec_driver_sql(create)
+        try:
+            yield url
+        finally:
+            with admin.connect() as conn:
+                conn.exec_driver_sql(drop)
+    finally:
         admin.dispose()

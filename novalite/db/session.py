@@ -17,6 +17,7 @@ import functools
 import logging
 import os
 import random
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -45,12 +46,27 @@ def connection_url() -> str:
     return f"sqlite:///{os.path.join(CONF.state_path, 'novalite.sqlite')}"
 
 
+def _set_wal(cursor: Any, busy_timeout: int) -> None:
+    """SQLite answers "database is locked" at once, without its busy handler, when a
+    connection switches to WAL while another process does the same on a new file (several
+    services starting together); so wait here as the busy timeout would."""
+    deadline = time.monotonic() + busy_timeout
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def _sqlite_setup(engine: Engine, busy_timeout: int) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # we emit BEGIN ourselves
         cursor = dbapi_conn.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _set_wal(cursor, busy_timeout)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute(f"PRAGMA busy_timeout={busy_timeout * 1000}")
         cursor.execute("PRAGMA foreign_keys=ON")

@@ -1,9 +1,10 @@
 """SQLite under concurrent writers: no error ever escapes, no update is lost."""
 
 import threading
+import time
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.exc import OperationalError
 
 from novalite.db import models, session
@@ -47,8 +48,12 @@ def test_readers_are_not_blocked_by_a_writer(db):
     _service()
     with writer() as s:
         s.execute(update(models.Service).values(host="changing"))
+        s.flush()
         with reader() as r:  # WAL: sees the last committed state at once
+            assert r.execute(text("PRAGMA journal_mode")).scalar() == "wal"
             assert r.scalar(select(models.Service.host)) == "h"
+    with reader() as r:
+        assert r.scalar(select(models.Service.host)) == "changing"
 
 
 def test_writer_rolls_back_on_error(db):
@@ -60,7 +65,14 @@ def test_writer_rolls_back_on_error(db):
         assert s.scalars(select(models.Service)).all() == []
 
 
-def test_unreachable_database_is_retried_then_reported(conf):
+def test_wait_for_database_returns_at_once_when_it_is_there(conf, tmp_path):
+    conf.set_override("connection", f"sqlite:///{tmp_path / 'up.sqlite'}", group="database")
+    started = time.monotonic()
+    session.wait_for_database()
+    assert time.monotonic() - started < 1
+
+
+def test_unreachable_database_is_retried_then_reported(conf, caplog):
     conf.set_override("connection", "postgresql+psycopg://postgres@127.0.0.1:1/x",
                       group="database")
     conf.set_override("max_retries", 1, group="database")
@@ -68,3 +80,5 @@ def test_unreachable_database_is_retried_then_reported(conf):
     session.dispose()
     with pytest.raises(OperationalError):
         session.wait_for_database()
+    retries = [r for r in caplog.records if "Trying again in 1 seconds" in r.getMessage()]
+    assert len(retries) == 1

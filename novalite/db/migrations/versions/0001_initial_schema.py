@@ -1,6 +1,7 @@
-"""Initial schema: every table of the foundation (services, compute nodes, flavors,
-images, instances and their metadata, faults, actions and events, request specs,
-aggregates, server groups).
+"""Initial schema
+
+Every table of the foundation: services, compute nodes, flavors, images, instances and
+their metadata, faults, actions and events, request specs, aggregates, server groups.
 
 Revision ID: 0001
 Revises: (none)
@@ -14,6 +15,10 @@ down_revision = None
 branch_labels = None
 depends_on = None
 
+# Explicit so that a database created with another default (MariaDB's upstream default is
+# latin1) still stores any name a user types; ignored by PostgreSQL and SQLite.
+TABLE_OPTIONS = {"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"}
+
 
 def upgrade() -> None:
     op.create_table(
@@ -26,6 +31,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_aggregates")),
         sa.UniqueConstraint("name", name=op.f("uniq_aggregates0name")),
         sa.UniqueConstraint("uuid", name=op.f("uniq_aggregates0uuid")),
+        **TABLE_OPTIONS,
     )
     op.create_table(
         "compute_nodes",
@@ -72,6 +78,7 @@ def upgrade() -> None:
             name=op.f("uniq_compute_nodes0host_hypervisor_hostname_deleted"),
         ),
         sa.UniqueConstraint("uuid", name=op.f("uniq_compute_nodes0uuid")),
+        **TABLE_OPTIONS,
     )
     op.create_table(
         "flavors",
@@ -93,6 +100,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_flavors")),
         sa.UniqueConstraint("flavorid", name=op.f("uniq_flavors0flavorid")),
         sa.UniqueConstraint("name", name=op.f("uniq_flavors0name")),
+        **TABLE_OPTIONS,
     )
     op.create_table(
         "images",
@@ -117,9 +125,9 @@ def upgrade() -> None:
         sa.Column("deleted_at", sa.DateTime(), nullable=True),
         sa.Column("deleted", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_images")),
+        **TABLE_OPTIONS,
     )
-    with op.batch_alter_table("images", schema=None) as batch_op:
-        batch_op.create_index(batch_op.f("ix_images_name"), ["name"], unique=False)
+    op.create_index(op.f("ix_images_name"), "images", ["name"], unique=False)
 
     op.create_table(
         "instance_actions",
@@ -135,13 +143,14 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(), nullable=True),
         sa.Column("updated_at", sa.DateTime(), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_instance_actions")),
+        **TABLE_OPTIONS,
     )
-    with op.batch_alter_table("instance_actions", schema=None) as batch_op:
-        batch_op.create_index(
-            "ix_instance_actions_instance_uuid_request_id",
-            ["instance_uuid", "request_id"],
-            unique=False,
-        )
+    op.create_index(
+        op.f("ix_instance_actions_instance_uuid_request_id"),
+        "instance_actions",
+        ["instance_uuid", "request_id"],
+        unique=False,
+    )
 
     op.create_table(
         "instance_faults",
@@ -156,9 +165,11 @@ def upgrade() -> None:
         sa.Column("deleted_at", sa.DateTime(), nullable=True),
         sa.Column("deleted", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_instance_faults")),
+        **TABLE_OPTIONS,
     )
-    with op.batch_alter_table("instance_faults", schema=None) as batch_op:
-        batch_op.create_index("ix_instance_faults_instance_uuid", ["instance_uuid"], unique=False)
+    op.create_index(
+        op.f("ix_instance_faults_instance_uuid"), "instance_faults", ["instance_uuid"], unique=False
+    )
 
     op.create_table(
         "instance_groups",
@@ -171,6 +182,7 @@ def upgrade() -> None:
         sa.Column("updated_at", sa.DateTime(), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_instance_groups")),
         sa.UniqueConstraint("uuid", name=op.f("uniq_instance_groups0uuid")),
+        **TABLE_OPTIONS,
     )
     op.create_table(
         "instance_metadata",
@@ -183,9 +195,14 @@ def upgrade() -> None:
         sa.Column("deleted_at", sa.DateTime(), nullable=True),
         sa.Column("deleted", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_instance_metadata")),
+        **TABLE_OPTIONS,
     )
-    with op.batch_alter_table("instance_metadata", schema=None) as batch_op:
-        batch_op.create_index("ix_instance_metadata_instance_uuid", ["instance_uuid"], unique=False)
+    op.create_index(
+        op.f("ix_instance_metadata_instance_uuid"),
+        "instance_metadata",
+        ["instance_uuid"],
+        unique=False,
+    )
 
     op.create_table(
         "instances",
@@ -230,12 +247,17 @@ def upgrade() -> None:
         sa.Column("deleted", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_instances")),
         sa.UniqueConstraint("uuid", "deleted", name=op.f("uniq_instances0uuid_deleted")),
+        **TABLE_OPTIONS,
     )
-    with op.batch_alter_table("instances", schema=None) as batch_op:
-        batch_op.create_index("ix_instances_host_deleted", ["host", "deleted"], unique=False)
-        batch_op.create_index(
-            "ix_instances_project_id_deleted", ["project_id", "deleted"], unique=False
-        )
+    op.create_index(
+        op.f("ix_instances_host_deleted"), "instances", ["host", "deleted"], unique=False
+    )
+    op.create_index(
+        op.f("ix_instances_project_id_deleted"),
+        "instances",
+        ["project_id", "deleted"],
+        unique=False,
+    )
 
     op.create_table(
         "request_specs",
@@ -246,6 +268,7 @@ def upgrade() -> None:
         sa.Column("updated_at", sa.DateTime(), nullable=True),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_request_specs")),
         sa.UniqueConstraint("instance_uuid", name=op.f("uniq_request_specs0instance_uuid")),
+        **TABLE_OPTIONS,
     )
     op.create_table(
         "services",
@@ -269,6 +292,7 @@ def upgrade() -> None:
             "host", "binary", "deleted", name=op.f("uniq_services0host_binary_deleted")
         ),
         sa.UniqueConstraint("uuid", name=op.f("uniq_services0uuid")),
+        **TABLE_OPTIONS,
     )
     op.create_table(
         "aggregate_hosts",
@@ -286,6 +310,7 @@ def upgrade() -> None:
         sa.UniqueConstraint(
             "host", "aggregate_id", name=op.f("uniq_aggregate_hosts0host_aggregate_id")
         ),
+        **TABLE_OPTIONS,
     )
     op.create_table(
         "aggregate_metadata",
@@ -304,6 +329,7 @@ def upgrade() -> None:
         sa.UniqueConstraint(
             "aggregate_id", "key", name=op.f("uniq_aggregate_metadata0aggregate_id_key")
         ),
+        **TABLE_OPTIONS,
     )
     op.create_table(
         "flavor_extra_specs",
@@ -318,11 +344,11 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_flavor_extra_specs")),
         sa.UniqueConstraint("flavor_id", "key", name=op.f("uniq_flavor_extra_specs0flavor_id_key")),
+        **TABLE_OPTIONS,
     )
-    with op.batch_alter_table("flavor_extra_specs", schema=None) as batch_op:
-        batch_op.create_index(
-            batch_op.f("ix_flavor_extra_specs_flavor_id"), ["flavor_id"], unique=False
-        )
+    op.create_index(
+        op.f("ix_flavor_extra_specs_flavor_id"), "flavor_extra_specs", ["flavor_id"], unique=False
+    )
 
     op.create_table(
         "flavor_projects",
@@ -338,6 +364,7 @@ def upgrade() -> None:
         sa.UniqueConstraint(
             "flavor_id", "project_id", name=op.f("uniq_flavor_projects0flavor_id_project_id")
         ),
+        **TABLE_OPTIONS,
     )
     op.create_table(
         "instance_actions_events",
@@ -358,11 +385,14 @@ def upgrade() -> None:
             name=op.f("fk_instance_actions_events_action_id_instance_actions"),
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_instance_actions_events")),
+        **TABLE_OPTIONS,
     )
-    with op.batch_alter_table("instance_actions_events", schema=None) as batch_op:
-        batch_op.create_index(
-            batch_op.f("ix_instance_actions_events_action_id"), ["action_id"], unique=False
-        )
+    op.create_index(
+        op.f("ix_instance_actions_events_action_id"),
+        "instance_actions_events",
+        ["action_id"],
+        unique=False,
+    )
 
     op.create_table(
         "instance_group_member",
@@ -382,6 +412,7 @@ def upgrade() -> None:
             "instance_uuid",
             name=op.f("uniq_instance_group_member0group_id_instance_uuid"),
         ),
+        **TABLE_OPTIONS,
     )
     op.create_table(
         "instance_group_policy",
@@ -397,11 +428,14 @@ def upgrade() -> None:
             name=op.f("fk_instance_group_policy_group_id_instance_groups"),
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_instance_group_policy")),
+        **TABLE_OPTIONS,
     )
-    with op.batch_alter_table("instance_group_policy", schema=None) as batch_op:
-        batch_op.create_index(
-            batch_op.f("ix_instance_group_policy_group_id"), ["group_id"], unique=False
-        )
+    op.create_index(
+        op.f("ix_instance_group_policy_group_id"),
+        "instance_group_policy",
+        ["group_id"],
+        unique=False,
+    )
 
 
 def downgrade() -> None:
