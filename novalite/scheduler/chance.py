@@ -20,9 +20,9 @@ class ChanceScheduler(Scheduler):
                             ) -> list[list[Selection]]:
         num_alts = CONF.scheduler.max_attempts - 1 if return_alternates else 0
         with self.host_manager.lock:
-            hosts = [h for h in FilterScheduler.candidates(self.host_manager.get_host_states(),
-                                                           spec)
-                     if h.service_up and not h.service_disabled]
+            table = self.host_manager.refresh()
+            hosts = [table.states[row] for row in FilterScheduler.candidates(table, spec)
+                     if table.states[row].service_up and not table.states[row].service_disabled]
         if not hosts:
             raise exception.NoValidHost(reason="There are not enough hosts available.")
         results = []

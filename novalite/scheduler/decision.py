@@ -21,17 +21,15 @@ class Decision:
     hosts: int
     steps: list[FilterStep] = dataclasses.field(default_factory=list)
 
-    def record(self, name: str, before: list, after: list) -> None:
-        """Add what `name` removed; a filter that runs again (the next instance of a
-        multi-create) adds to its own step."""
-        kept = {id(h) for h in after}
-        removed = [h.host for h in before if id(h) not in kept]
+    def record(self, name: str, removed: int, sample: list[str]) -> None:
+        """Add that `name` removed `removed` hosts, `sample` naming the first of them; a
+        filter that runs again (the next instance of a multi-create) adds to its step."""
         step = next((s for s in self.steps if s.name == name), None)
         if step is None:
-            self.steps.append(FilterStep(name, len(removed), removed[:SAMPLE]))
+            self.steps.append(FilterStep(name, removed, sample[:SAMPLE]))
             return
-        step.removed += len(removed)
-        step.sample = (step.sample + removed)[:SAMPLE]
+        step.removed += removed
+        step.sample = (step.sample + sample)[:SAMPLE]
 
     def summary(self) -> str:
         parts = []

@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 import random
 
+import numpy as np
+
 from novalite import exception
 from novalite.conf import CONF
 from novalite.context import RequestContext
@@ -14,82 +16,84 @@ from novalite.objects.request_spec import RequestSpec, Selection
 from novalite.scheduler import loader
 from novalite.scheduler.decision import Decision, top_weights
 from novalite.scheduler.driver import Scheduler
+from novalite.scheduler.engine import Engine
 from novalite.scheduler.host_manager import HostManager
 from novalite.scheduler.host_state import HostState
-from novalite.scheduler.weighers import weigh_hosts
+from novalite.scheduler.host_table import HostTable
 
 LOG = logging.getLogger(__name__)
 
 
 class FilterScheduler(Scheduler):
-    def __init__(self, host_manager: HostManager | None = None) -> None:
+    def __init__(self, host_manager: HostManager | None = None,
+                 vectorized: bool = True) -> None:
         super().__init__(host_manager)
         self.filters = loader.load_filters()  # a bad name stops start-up, saying which
         self.weighers = loader.load_weighers()
+        self.engine = Engine(self.filters, self.weighers, vectorized)
 
     def select_destinations(self, ctx: RequestContext, spec: RequestSpec,
                             instance_uuids: list[str], return_alternates: bool
                             ) -> list[list[Selection]]:
-        num_alts = CONF.scheduler.max_attempts - 1 if return_alternates else 0
-        results: list[list[Selection]] = []
         with self.host_manager.lock:
-            states = self.host_manager.get_host_states()
+            table = self.host_manager.refresh()
             if any(p.needs_instances(spec) for p in (*self.filters, *self.weighers)):
-                self.host_manager.fill_instances(states)
-            hosts = self.candidates(states, spec)
-            decision = Decision(len(hosts))
-            for index, instance_uuid in enumerate(instance_uuids):
-                # Each instance filters the survivors of the previous one, as in Nova, so
-                # what a run-once filter removed stays removed.
-                hosts = self._filter(hosts, spec, index, decision)
-                if not hosts:
-                    break
-                weighed = weigh_hosts(self.weighers, hosts, spec)
-                best = weighed[: CONF.filter_scheduler.host_subset_size]
-                chosen = random.choice(best)
-                chosen.host_state.consume_from_request(spec)
-                alternates = [w.host_state for w in weighed if w is not chosen][:num_alts]
-                why = f"{decision.summary()} Top weights: {top_weights(weighed)}."
-                LOG.debug("Chose %s for %s. %s", chosen.host_state.host, instance_uuid, why)
-                host_list = [self._selection(h, instance_uuid)
-                             for h in [chosen.host_state, *alternates]]
-                host_list[0].decision = why
-                results.append(host_list)
-            if len(results) < spec.min_count:
-                by_uuid = {s.uuid: s for s in states}
-                for host_list in results:
-                    by_uuid[host_list[0].compute_node_uuid].release_request(spec)
-                reason = f"There are not enough hosts available. {decision.summary()}"
-                LOG.info("No valid host for %d of %d instances: %s",
-                         len(instance_uuids) - len(results), len(instance_uuids), reason)
-                raise exception.NoValidHost(reason=reason)
+                self.host_manager.fill_instances(table)
+            return self.select(table, spec, instance_uuids, return_alternates)
+
+    def select(self, table: HostTable, spec: RequestSpec, instance_uuids: list[str],
+               return_alternates: bool) -> list[list[Selection]]:
+        """Choose for each instance in turn, consuming each choice in `table`."""
+        num_alts = CONF.scheduler.max_attempts - 1 if return_alternates else 0
+        subset = max(1, CONF.filter_scheduler.host_subset_size)
+        results: list[list[Selection]] = []
+        rows = self.candidates(table, spec)
+        decision = Decision(len(rows))
+        for index, instance_uuid in enumerate(instance_uuids):
+            # Each instance filters the survivors of the previous one, as in Nova, so
+            # what a run-once filter removed stays removed.
+            rows = self.engine.filter(table, rows, spec, index, decision)
+            if not len(rows):
+                break
+            weighed = self.engine.weigh(table, rows, spec, keep=subset + num_alts)
+            best = weighed.rows[:subset].tolist()
+            chosen = random.choice(best)
+            chosen_state = table.states[chosen]
+            alternates = [table.states[r] for r in weighed.rows.tolist() if r != chosen]
+            why = f"{decision.summary()} Top weights: {top_weights(weighed.hosts(table))}."
+            LOG.debug("Chose %s for %s. %s", chosen_state.host, instance_uuid, why)
+            host_list = [self._selection(state, spec, instance_uuid)
+                         for state in [chosen_state, *alternates[:num_alts]]]
+            chosen_state.consume_from_request(spec)
+            host_list[0].decision = why
+            results.append(host_list)
+        if len(results) < spec.min_count:
+            for host_list in results:
+                table.states[table.row_of[host_list[0].compute_node_uuid]] \
+                    .release_request(spec)
+            reason = f"There are not enough hosts available. {decision.summary()}"
+            LOG.info("No valid host for %d of %d instances: %s",
+                     len(instance_uuids) - len(results), len(instance_uuids), reason)
+            raise exception.NoValidHost(reason=reason)
         return results
 
     @staticmethod
-    def candidates(states: list[HostState], spec: RequestSpec) -> list[HostState]:
+    def candidates(table: HostTable, spec: RequestSpec) -> np.ndarray:
         """Forced and ignored hosts apply before any filter, as in Nova."""
-        hosts = [s for s in states if s.host not in spec.ignore_hosts]
+        keep = np.ones(len(table), dtype=bool)
+        if spec.ignore_hosts:
+            keep &= ~table.rows_named(spec.ignore_hosts)
         if spec.force_hosts:
-            hosts = [s for s in hosts if s.host in spec.force_hosts]
+            keep &= table.rows_named(spec.force_hosts)
         if spec.force_nodes:
-            hosts = [s for s in hosts if s.nodename in spec.force_nodes]
-        return hosts
+            nodes = set(spec.force_nodes)
+            keep &= np.fromiter((s.nodename in nodes for s in table.states), dtype=bool,
+                                count=len(table))
+        return np.flatnonzero(keep)
 
-    def _filter(self, hosts: list[HostState], spec: RequestSpec, index: int,
-                decision: Decision) -> list[HostState]:
-        for flt in self.filters:
-            if not flt.run_filter_for_index(index):
-                continue
-            passed = [h for h in hosts if flt.host_passes(h, spec)]
-            decision.record(flt.name, hosts, passed)
-            hosts = passed
-            if not hosts:
-                break
-        LOG.debug("Filter funnel for %s (instance %d): %s", spec.instance_uuid, index,
-                  decision.summary())
-        return hosts
-
-    def _selection(self, state: HostState, instance_uuid: str) -> Selection:
+    def _selection(self, state: HostState, spec: RequestSpec,
+                   instance_uuid: str) -> Selection:
+        self.engine.record_limits(state, spec)
         return Selection(service_host=state.host, nodename=state.nodename,
                          compute_node_uuid=state.uuid, instance_uuid=instance_uuid,
                          availability_zone=self.host_manager.availability_zone(state),

@@ -1,55 +1,120 @@
-"""The host manager: host states cached between requests.
+"""The host manager: host states cached between requests, refreshed by what changed.
 
-A node's state is rebuilt from its database record only when the record changed since
-the last look (a compute report); otherwise the cached state, with what this scheduler
-consumed for its own recent choices, stays. Consuming in the cache keeps back-to-back
-requests from all landing on a host before its compute reports the claims.
+Each refresh reads only the compute nodes and services written since the previous one
+(a compute report, a heartbeat, an enable/disable) and the aggregates only when their
+marker moved, so its cost follows the rate of change, not the number of hosts. A node's
+state is rebuilt only when its record changed; otherwise the cached state, with what this
+scheduler consumed for its own recent choices, stays. Consuming in the cache keeps
+back-to-back requests from all landing on a host before its compute reports the claims.
 """
 
 from __future__ import annotations
 
+import datetime
+import heapq
 import threading
+import time
+from typing import Any
 
 from novalite import servicegroup
 from novalite.conf import CONF
 from novalite.db.api import aggregates, compute_nodes, instances, services
+from novalite.db.models import utcnow
 from novalite.objects.compute_node import ComputeNode
+from novalite.objects.service import Service
 from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
+
+BINARY = "novalite-compute"
+# Rows are stamped by their writer's clock before commit; re-reading this much of the past
+# catches a row committed after our previous read (and MariaDB's whole-second DATETIME).
+CLOCK_MARGIN = datetime.timedelta(seconds=2)
+# Aggregates are re-read at least this often even when their marker did not move (two
+# edits of one row within a second leave the marker unchanged on MariaDB).
+AGGREGATES_MAX_AGE = 60.0
 
 
 class HostManager:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._states: dict[str, HostState] = {}
+        self.table = HostTable()
         self._seen: dict[str, ComputeNode] = {}
+        self._services: dict[str, Service] = {}
+        self._lapses: list[tuple[datetime.datetime, str]] = []  # (up until, host) heap
+        self._last_refresh: datetime.datetime | None = None
+        self._by_host: dict[str, list[dict[str, Any]]] = {}
+        self._aggregates_marker: tuple | None = None
+        self._aggregates_read = 0.0
 
     @property
     def lock(self) -> threading.Lock:
         """Held while one request chooses and consumes, so choices don't interleave."""
         return self._lock
 
-    def get_host_states(self) -> list[HostState]:
-        svcs = {s.host: s for s in services.service_get_all(binary="novalite-compute")}
-        by_host = aggregates.aggregates_by_host()
-        states = []
-        for node in compute_nodes.compute_node_get_all():
-            state = self._states.get(node.uuid)
-            if state is None or self._seen.get(node.uuid) != node:
+    def refresh(self) -> HostTable:
+        now = utcnow()
+        if self._last_refresh is None:
+            nodes, gone = compute_nodes.compute_node_get_all(), []
+            changed_services = services.service_get_all(binary=BINARY)
+        else:
+            since = self._last_refresh - CLOCK_MARGIN
+            nodes, gone = compute_nodes.compute_node_get_changed(since)
+            changed_services = services.service_get_all(binary=BINARY, changed_since=since)
+        self._last_refresh = now
+        self._refresh_aggregates()
+        touched = {svc.host for svc in changed_services}
+        self._services.update((svc.host, svc) for svc in changed_services)
+        for uuid in gone:
+            if uuid in self.table.row_of:
+                self.table.remove(uuid)
+                del self._seen[uuid]
+        for node in nodes:
+            if self._seen.get(node.uuid) != node:
                 state = HostState.from_compute_node(node)
-                self._states[node.uuid] = state
+                state.aggregates = self._by_host.get(node.host, [])
+                self.table.add(state)
                 self._seen[node.uuid] = node
-            svc = svcs.get(node.host)
-            state.service_up = svc is not None and servicegroup.service_is_up(svc)
-            state.service_disabled = svc is None or svc.disabled
-            state.aggregates = by_host.get(node.host, [])
-            states.append(state)
-        return states
+                touched.add(node.host)
+        self._refresh_service_status(touched, now)
+        return self.table
 
-    @staticmethod
-    def fill_instances(states: list[HostState]) -> None:
+    def _refresh_aggregates(self) -> None:
+        marker = aggregates.aggregates_marker()
+        if marker == self._aggregates_marker and \
+                time.monotonic() - self._aggregates_read < AGGREGATES_MAX_AGE:
+            return
+        self._aggregates_marker, self._aggregates_read = marker, time.monotonic()
+        self._by_host = aggregates.aggregates_by_host()
+        for state in self.table.states:
+            mine = self._by_host.get(state.host, [])
+            if mine != state.aggregates:
+                state.aggregates = mine
+
+    def _refresh_service_status(self, touched: set[str], now: datetime.datetime) -> None:
+        """Hosts whose service record changed, and those whose last heartbeat just grew
+        older than service_down_time (the heap of when each host's up status lapses)."""
+        down_time = datetime.timedelta(seconds=CONF.service_down_time)
+        for host in touched:
+            svc = self._services.get(host)
+            last = svc and (svc.last_seen_up or svc.updated_at or svc.created_at)
+            if last is not None:
+                heapq.heappush(self._lapses, (last + down_time, host))
+        while self._lapses and self._lapses[0][0] < now:
+            touched.add(heapq.heappop(self._lapses)[1])
+        for host in touched:
+            svc = self._services.get(host)
+            up = svc is not None and servicegroup.service_is_up(svc, now)
+            disabled = svc is None or svc.disabled
+            for state in self.table.states_of(host):
+                if state.service_up != up:
+                    state.service_up = up
+                if state.service_disabled != disabled:
+                    state.service_disabled = disabled
+
+    def fill_instances(self, table: HostTable) -> None:
         """Which instances each host holds (server group filters need it)."""
         by_host = instances.instance_uuids_by_host()
-        for state in states:
+        for state in table.states:
             state.instances = by_host.get(state.host, set())
 
     @staticmethod

@@ -1,5 +1,6 @@
 """HostState: the scheduler's per-node view, with Nova's attribute names, because filters
-(ours and operators' own) read them by those names."""
+(ours and operators' own) read them by those names. Bound to a HostTable, it mirrors its
+numeric fields into the table's columns as they are set (see host_table)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.request_spec import RequestSpec
+from novalite.scheduler.host_table import WATCHED, HostTable
 
 
 @dataclasses.dataclass
@@ -41,6 +43,17 @@ class HostState:
     aggregates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     instances: set[str] = dataclasses.field(default_factory=set)
     limits: dict[str, float] = dataclasses.field(default_factory=dict)
+
+    def bind(self, table: HostTable | None, row: int) -> None:
+        """Mirror this state into `row` of `table` (None: stop mirroring)."""
+        object.__setattr__(self, "_table", table)
+        object.__setattr__(self, "_row", row)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        table = self.__dict__.get("_table")
+        if table is not None and name in WATCHED:
+            table.write(self._row, name, value)
 
     @classmethod
     def from_compute_node(cls, node: ComputeNode) -> HostState:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid as uuidlib
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from novalite import exception
@@ -50,3 +50,16 @@ def aggregates_by_host() -> dict[str, list[dict[str, Any]]]:
         for host in aggregate["hosts"]:
             by_host.setdefault(host, []).append(aggregate)
     return by_host
+
+
+def aggregates_marker() -> tuple:
+    """Changes whenever an aggregate, its hosts or its metadata change (row counts, the
+    newest id and the newest timestamps of the three tables): the scheduler re-reads
+    aggregates only when this differs from its last look."""
+    with reader() as s:
+        marker: list[Any] = []
+        for table in (models.Aggregate, models.AggregateHost, models.AggregateMetadata):
+            marker.extend(s.execute(select(func.count(), func.max(table.id),
+                                           func.max(table.created_at),
+                                           func.max(table.updated_at))).one())
+        return tuple(marker)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, writer
@@ -47,6 +48,20 @@ def compute_node_get_all() -> list[ComputeNode]:
         rows = s.scalars(select(models.ComputeNode).filter_by(deleted=0)
                          .order_by(models.ComputeNode.id))
         return [_to_obj(r) for r in rows]
+
+
+def compute_node_get_changed(since: datetime.datetime
+                             ) -> tuple[list[ComputeNode], list[str]]:
+    """Nodes created, updated or deleted at or after `since`: (live nodes, deleted uuids).
+    The scheduler's refresh reads only these, so its cost follows the change rate."""
+    node = models.ComputeNode
+    with reader() as s:
+        rows = s.scalars(select(node).where(or_(node.updated_at >= since,
+                                                node.created_at >= since,
+                                                node.deleted_at >= since))
+                         .order_by(node.id)).all()
+        return ([_to_obj(r) for r in rows if not r.deleted],
+                [r.uuid for r in rows if r.deleted])
 
 
 def compute_node_get_by_host(host: str) -> list[ComputeNode]:

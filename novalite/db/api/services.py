@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
 import uuid as uuidlib
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from novalite import exception
 from novalite.db import models
@@ -47,11 +48,17 @@ def service_heartbeat(service_id: int) -> None:
             raise exception.ServiceNotFound(service_id=service_id)
 
 
-def service_get_all(binary: str | None = None) -> list[Service]:
+def service_get_all(binary: str | None = None,
+                    changed_since: datetime.datetime | None = None) -> list[Service]:
+    """Live services; with `changed_since`, only those created or updated (a heartbeat,
+    an enable/disable) since then."""
     with reader() as s:
         query = select(models.Service).filter_by(deleted=0)
         if binary:
             query = query.filter_by(binary=binary)
+        if changed_since is not None:
+            query = query.where(or_(models.Service.updated_at >= changed_since,
+                                    models.Service.created_at >= changed_since))
         return [_to_obj(r) for r in s.scalars(query.order_by(models.Service.id))]
 
 

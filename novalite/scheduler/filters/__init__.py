@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
+import numpy as np
+
 from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 
 NAMESPACE = "novalite.scheduler.filters"
 
@@ -24,6 +27,13 @@ class BaseHostFilter:
 
     def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         raise NotImplementedError
+
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray | None:
+        """The same answer as host_passes for every row in `rows`, as one boolean array
+        computed from the table's columns; None when this request needs the per-host
+        form (the default, so an operator's filter needs only host_passes)."""
+        return None
 
     def needs_instances(self, spec: RequestSpec) -> bool:
         """True when this request makes the filter read host_state.instances, which the

@@ -7,6 +7,8 @@ host's instances come from host_state.instances.
 
 import ipaddress
 
+import numpy as np
+
 from novalite.scheduler.filters import BaseHostFilter
 
 
@@ -27,6 +29,12 @@ class ServerGroupAffinityFilter(_GroupFilter):
             return True  # no group, or the first member: anywhere starts the group
         return host_state.host in group["hosts"]
 
+    def filter_array(self, table, rows, spec):
+        group = _group(spec, "affinity")
+        if group is None or not group.get("hosts"):
+            return np.ones(len(rows), dtype=bool)
+        return table.rows_named(group["hosts"])[rows]
+
 
 class ServerGroupAntiAffinityFilter(_GroupFilter):
     def host_passes(self, host_state, spec) -> bool:
@@ -35,9 +43,18 @@ class ServerGroupAntiAffinityFilter(_GroupFilter):
             return True
         if spec.instance_uuid in host_state.instances:
             return True  # a move: the instance's own host does not count against it
-        limit = int((group.get("rules") or {}).get("max_server_per_host", 1))
-        members = set(group.get("members") or [])
-        return len(members & host_state.instances) < limit
+        return len(set(group.get("members") or []) & host_state.instances) < _limit(group)
+
+    def filter_array(self, table, rows, spec):
+        group = _group(spec, "anti-affinity")
+        if group is None:
+            return np.ones(len(rows), dtype=bool)
+        own = table.rows_holding([spec.instance_uuid])[rows] > 0
+        return own | (table.rows_holding(group.get("members") or [])[rows] < _limit(group))
+
+
+def _limit(group: dict) -> int:
+    return int((group.get("rules") or {}).get("max_server_per_host", 1))
 
 
 def _uuids(spec, hint: str) -> list[str]:
@@ -64,6 +81,12 @@ class SameHostFilter(_InstanceHintFilter):
         wanted = _uuids(spec, self.hint)
         return not wanted or any(uuid in host_state.instances for uuid in wanted)
 
+    def filter_array(self, table, rows, spec):
+        wanted = _uuids(spec, self.hint)
+        if not wanted:
+            return np.ones(len(rows), dtype=bool)
+        return table.rows_holding(wanted)[rows] > 0
+
 
 class DifferentHostFilter(_InstanceHintFilter):
     """Hint different_host: only hosts holding none of the named instances."""
@@ -72,6 +95,9 @@ class DifferentHostFilter(_InstanceHintFilter):
 
     def host_passes(self, host_state, spec) -> bool:
         return not any(uuid in host_state.instances for uuid in _uuids(spec, self.hint))
+
+    def filter_array(self, table, rows, spec):
+        return table.rows_holding(_uuids(spec, self.hint))[rows] == 0
 
 
 class SimpleCIDRAffinityFilter(BaseHostFilter):
@@ -89,3 +115,8 @@ class SimpleCIDRAffinityFilter(BaseHostFilter):
             return ipaddress.ip_address(host_state.host_ip or "") in network
         except ValueError:
             return False  # an unusable address or prefix matches no host
+
+    def filter_array(self, table, rows, spec):
+        if spec.get_scheduler_hint("build_near_host_ip"):
+            return None
+        return np.ones(len(rows), dtype=bool)

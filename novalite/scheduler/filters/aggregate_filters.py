@@ -3,12 +3,21 @@ AvailabilityZoneFilter of the releases before placement took it over)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from novalite.conf import CONF
 from novalite.scheduler import aggregates
 from novalite.scheduler.filters import BaseHostFilter, extra_specs_ops
 from novalite.scheduler.filters.resource_filters import CoreFilter, DiskFilter, RamFilter
 
 _SCOPE = "aggregate_instance_extra_specs"
+_NO_VALUE = float("nan")  # one object, so the table's cache recognises it
+
+
+def _per_aggregate_set(self, table, rows, spec):
+    """For filters that read only the host's aggregates: once per distinct set."""
+    return table.per_aggregate_set(rows, lambda state: self.host_passes(state, spec))
+
 
 
 class AggregateInstanceExtraSpecsFilter(BaseHostFilter):
@@ -27,6 +36,8 @@ class AggregateInstanceExtraSpecsFilter(BaseHostFilter):
                 return False
         return True
 
+    filter_array = _per_aggregate_set
+
 
 class AggregateMultiTenancyIsolation(BaseHostFilter):
     """Hosts in aggregates with `filter_tenant_id*` keys take only those projects."""
@@ -39,6 +50,8 @@ class AggregateMultiTenancyIsolation(BaseHostFilter):
                     allowed.update(v.strip() for v in value.split(","))
         return not allowed or spec.project_id in allowed
 
+    filter_array = _per_aggregate_set
+
 
 class AggregateTypeAffinityFilter(BaseHostFilter):
     """Aggregates with `instance_type` (a comma list of flavor names) take only those."""
@@ -48,6 +61,8 @@ class AggregateTypeAffinityFilter(BaseHostFilter):
             if spec.flavor.name not in [v.strip() for v in value.split(",")]:
                 return False
         return True
+
+    filter_array = _per_aggregate_set
 
 
 class AggregateImagePropertiesIsolation(BaseHostFilter):
@@ -64,6 +79,8 @@ class AggregateImagePropertiesIsolation(BaseHostFilter):
                     return False
         return True
 
+    filter_array = _per_aggregate_set
+
 
 class AvailabilityZoneFilter(BaseHostFilter):
     """The requested zone: the host's aggregates' `availability_zone`, or
@@ -78,6 +95,13 @@ class AvailabilityZoneFilter(BaseHostFilter):
             {CONF.default_availability_zone}
         return spec.availability_zone in zones
 
+    def filter_array(self, table, rows, spec):
+        if not spec.availability_zone:
+            return np.ones(len(rows), dtype=bool)
+        return table.per_aggregate_set(
+            rows, lambda state: self.host_passes(state, spec), key=(
+                "zone", spec.availability_zone, CONF.default_availability_zone))
+
 
 class AggregateNumInstancesFilter(BaseHostFilter):
     def host_passes(self, host_state, spec) -> bool:
@@ -85,12 +109,22 @@ class AggregateNumInstancesFilter(BaseHostFilter):
                                       CONF.filter_scheduler.max_instances_per_host, int)
         return host_state.num_instances < limit
 
+    def filter_array(self, table, rows, spec):
+        limit = table.aggregate_min("max_instances_per_host",
+                                    CONF.filter_scheduler.max_instances_per_host, int)
+        return table.column("num_instances")[rows] < limit[rows]
+
 
 class AggregateIoOpsFilter(BaseHostFilter):
     def host_passes(self, host_state, spec) -> bool:
         limit = aggregates.min_number(host_state, "max_io_ops_per_host",
                                       CONF.filter_scheduler.max_io_ops_per_host, int)
         return host_state.num_io_ops < limit
+
+    def filter_array(self, table, rows, spec):
+        limit = table.aggregate_min("max_io_ops_per_host",
+                                    CONF.filter_scheduler.max_io_ops_per_host, int)
+        return table.column("num_io_ops")[rows] < limit[rows]
 
 
 def _with_ratio(base: type, key: str) -> type:
@@ -106,6 +140,11 @@ def _with_ratio(base: type, key: str) -> type:
                 return super().host_passes(host_state, spec)
             finally:
                 setattr(host_state, key, own)
+
+        def filter_array(self, table, rows, spec):
+            ratio = table.aggregate_min(key, _NO_VALUE)[rows]
+            own = table.column(key)[rows]
+            return super().filter_array(table, rows, spec, np.where(np.isnan(ratio), own, ratio))
 
     return Filter
 

@@ -1,5 +1,7 @@
 """AllHostsFilter: every host passes (a placeholder for an empty filter list)."""
 
+import numpy as np
+
 from novalite.scheduler.filters import BaseHostFilter
 
 
@@ -8,3 +10,6 @@ class AllHostsFilter(BaseHostFilter):
 
     def host_passes(self, host_state, spec) -> bool:
         return True
+
+    def filter_array(self, table, rows, spec):
+        return np.ones(len(rows), dtype=bool)

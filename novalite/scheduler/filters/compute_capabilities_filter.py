@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
+
 from novalite.scheduler.filters import BaseHostFilter, extra_specs_ops
 
 
@@ -57,3 +59,8 @@ class ComputeCapabilitiesFilter(BaseHostFilter):
             if cap is None or not extra_specs_ops.match(str(cap), req):
                 return False
         return True
+
+    def filter_array(self, table, rows, spec):
+        if _requirements(spec.flavor.extra_specs):
+            return None  # a capability may be any host field: host by host
+        return np.ones(len(rows), dtype=bool)

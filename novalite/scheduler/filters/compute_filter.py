@@ -8,3 +8,6 @@ class ComputeFilter(BaseHostFilter):
 
     def host_passes(self, host_state, spec) -> bool:
         return host_state.service_up and not host_state.service_disabled
+
+    def filter_array(self, table, rows, spec):
+        return table.column("service_up")[rows] & ~table.column("service_disabled")[rows]

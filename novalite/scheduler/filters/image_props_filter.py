@@ -67,6 +67,10 @@ class ImagePropertiesFilter(BaseHostFilter):
             all(w is None or w in [_canonical(v, {}) for v in supported] for w in wanted)
             for supported in host_state.supported_instances)
 
+    def filter_array(self, table, rows, spec):
+        # Reads only the hypervisor fields that define a host class: once per class.
+        return table.per_class(rows, lambda state: self.host_passes(state, spec))
+
     @staticmethod
     def _physaddr_fits(host_state, props: dict) -> bool:
         bits = props.get("hw_maxphysaddr_bits")

@@ -11,10 +11,13 @@ from __future__ import annotations
 import dataclasses
 from importlib.metadata import entry_points
 
+import numpy as np
+
 from novalite.conf import CONF
 from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler import aggregates
 from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 
 NAMESPACE = "novalite.scheduler.weighers"
 
@@ -35,6 +38,19 @@ class BaseHostWeigher:
     def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
         raise NotImplementedError
 
+    def weigh_array(self, table: HostTable, rows: np.ndarray,
+                    spec: RequestSpec) -> np.ndarray | None:
+        """weigh() for every row in `rows` at once, from the table's columns; None when
+        only the per-host form knows (the default, enough for an operator's weigher)."""
+        return None
+
+    def multipliers(self, table: HostTable, rows: np.ndarray) -> np.ndarray:
+        """weight_multiplier() for every row, from the aggregates cached in the table."""
+        if self.multiplier_option is None:
+            return np.ones(len(rows))
+        default = getattr(CONF.filter_scheduler, self.multiplier_option)
+        return table.aggregate_min(self.multiplier_option, default)[rows]
+
     def needs_instances(self, spec: RequestSpec) -> bool:
         """As BaseHostFilter.needs_instances."""
         return False
@@ -51,34 +67,41 @@ class WeighedHost:
     by_weigher: dict[str, float] = dataclasses.field(default_factory=dict)
 
 
-def normalize(weights: list[float], minval: float | None = None,
-              maxval: float | None = None) -> list[float]:
+def normalize(weights: np.ndarray, minval: float | None = None,
+              maxval: float | None = None) -> np.ndarray:
     """Scale to [0, 1]; equal weights all become 0, as in Nova."""
-    if not weights:
-        return []
-    low = min(weights) if minval is None else minval
-    high = max(weights) if maxval is None else maxval
+    weights = np.asarray(weights, dtype=np.float64)
+    if not len(weights):
+        return weights
+    low = weights.min() if minval is None else minval
+    high = weights.max() if maxval is None else maxval
     if low == high:
-        return [0.0] * len(weights)
-    span = high - low
-    return [(w - low) / span for w in weights]
+        return np.zeros(len(weights))
+    return (weights - low) / (high - low)
+
+
+def scores(weigher: BaseHostWeigher, raw: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
+    """One weigher's contribution per host: raw weights clamped to the weigher's bounds,
+    normalised, times each host's multiplier."""
+    raw = np.asarray(raw, dtype=np.float64)
+    if weigher.minval is not None:
+        raw = np.maximum(raw, weigher.minval)
+    if weigher.maxval is not None:
+        raw = np.minimum(raw, weigher.maxval)
+    return multipliers * normalize(raw, weigher.minval, weigher.maxval)
 
 
 def weigh_hosts(weighers: list[BaseHostWeigher], hosts: list[HostState],
                 spec: RequestSpec) -> list[WeighedHost]:
-    """The weighted sum per host, best first (stable for ties)."""
+    """The weighted sum per host, best first (stable for ties), one host at a time: the
+    readable definition the scheduler's array engine must match."""
     weighed = [WeighedHost(h) for h in hosts]
     if len(weighed) <= 1:
         return weighed
     for weigher in weighers:
-        raw = [weigher.weigh(w.host_state, spec) for w in weighed]
-        if weigher.minval is not None:
-            raw = [max(weigher.minval, r) for r in raw]
-        if weigher.maxval is not None:
-            raw = [min(weigher.maxval, r) for r in raw]
-        for item, value in zip(weighed, normalize(raw, weigher.minval, weigher.maxval),
-                               strict=True):
-            score = weigher.weight_multiplier(item.host_state) * value
+        raw = [weigher.weigh(h, spec) for h in hosts]
+        mult = np.array([weigher.weight_multiplier(h) for h in hosts], dtype=np.float64)
+        for item, score in zip(weighed, scores(weigher, raw, mult).tolist(), strict=True):
             item.weight += score
             item.by_weigher[weigher.name] = score
     return sorted(weighed, key=lambda w: w.weight, reverse=True)

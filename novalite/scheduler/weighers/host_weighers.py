@@ -1,5 +1,7 @@
 """Weighers on how busy, how full and how new a host is, and soft server-group policies."""
 
+import numpy as np
+
 from novalite.scheduler.weighers import BaseHostWeigher
 
 
@@ -13,6 +15,9 @@ class IoOpsWeigher(BaseHostWeigher):
     def weigh(self, host_state, spec) -> float:
         return host_state.num_io_ops
 
+    def weigh_array(self, table, rows, spec):
+        return table.column("num_io_ops")[rows]
+
 
 class NumInstancesWeigher(BaseHostWeigher):
     """Off by default (0.0); negative spreads by instance count, positive packs."""
@@ -22,6 +27,9 @@ class NumInstancesWeigher(BaseHostWeigher):
     def weigh(self, host_state, spec) -> float:
         return host_state.num_instances
 
+    def weigh_array(self, table, rows, spec):
+        return table.column("num_instances")[rows]
+
 
 class HypervisorVersionWeigher(BaseHostWeigher):
     """Prefer newer hypervisors (positive multiplier) or older ones (negative)."""
@@ -30,6 +38,9 @@ class HypervisorVersionWeigher(BaseHostWeigher):
 
     def weigh(self, host_state, spec) -> float:
         return host_state.hypervisor_version or 0
+
+    def weigh_array(self, table, rows, spec):
+        return table.column("hypervisor_version")[rows]
 
 
 class _SoftGroupWeigher(BaseHostWeigher):
@@ -44,6 +55,11 @@ class _SoftGroupWeigher(BaseHostWeigher):
             return 0
         members = set(spec.instance_group.get("members") or [])
         return self.sign * len(members & host_state.instances)
+
+    def weigh_array(self, table, rows, spec):
+        if not self.needs_instances(spec):
+            return np.zeros(len(rows))
+        return self.sign * table.rows_holding(spec.instance_group.get("members") or [])[rows]
 
 
 class ServerGroupSoftAffinityWeigher(_SoftGroupWeigher):

@@ -12,6 +12,9 @@ class RAMWeigher(BaseHostWeigher):
     def weigh(self, host_state, spec) -> float:
         return host_state.free_ram_mb
 
+    def weigh_array(self, table, rows, spec):
+        return table.column("free_ram_mb")[rows]
+
 
 class CPUWeigher(BaseHostWeigher):
     minval = 0
@@ -21,6 +24,10 @@ class CPUWeigher(BaseHostWeigher):
     def weigh(self, host_state, spec) -> float:
         return host_state.vcpus_total * host_state.cpu_allocation_ratio - host_state.vcpus_used
 
+    def weigh_array(self, table, rows, spec):
+        return (table.column("vcpus_total")[rows] * table.column("cpu_allocation_ratio")[rows]
+                - table.column("vcpus_used")[rows])
+
 
 class DiskWeigher(BaseHostWeigher):
     minval = 0
@@ -29,3 +36,6 @@ class DiskWeigher(BaseHostWeigher):
 
     def weigh(self, host_state, spec) -> float:
         return host_state.free_disk_mb
+
+    def weigh_array(self, table, rows, spec):
+        return table.column("free_disk_mb")[rows]

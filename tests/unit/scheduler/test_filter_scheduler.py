@@ -13,13 +13,13 @@ from tests import builders
 class StaticHostManager(HostManager):
     def __init__(self, states):
         super().__init__()
-        self.states = states
+        for host_state in states:
+            self.table.add(host_state)
 
-    def get_host_states(self):
-        return self.states
+    def refresh(self):
+        return self.table
 
-    @staticmethod
-    def fill_instances(states):
+    def fill_instances(self, table):
         pass  # the states carry their instances already
 
 

@@ -1,8 +1,18 @@
-"""Host states built from the database: nodes, services, aggregates, instances."""
+"""Host states built from the database, refreshed by what changed since the last look."""
 
+import datetime
+
+from sqlalchemy import update
+
+from novalite.db import models, session
 from novalite.db.api import aggregates, compute_nodes, services
+from novalite.scheduler import host_manager
 from novalite.scheduler.host_manager import HostManager
 from tests import builders
+
+
+def _states(manager):
+    return {s.host: s for s in manager.refresh().states}
 
 
 def test_states_carry_service_status_aggregates_and_zone(db):
@@ -11,7 +21,7 @@ def test_states_carry_service_status_aggregates_and_zone(db):
     services.service_get_or_create("h1", "novalite-compute", "compute")
     aggregates.aggregate_create("rack1", {"availability_zone": "az1"}, ["h1"])
     manager = HostManager()
-    states = {s.host: s for s in manager.get_host_states()}
+    states = _states(manager)
     assert states["h1"].service_up and not states["h2"].service_up  # h2 never reported
     assert manager.availability_zone(states["h1"]) == "az1"
     assert manager.availability_zone(states["h2"]) == "nova"
@@ -20,8 +30,63 @@ def test_states_carry_service_status_aggregates_and_zone(db):
 def test_cached_state_survives_until_the_node_reports_again(db):
     compute_nodes.compute_node_save(builders.node("h1"))
     manager = HostManager()
-    state = manager.get_host_states()[0]
+    state = manager.refresh().states[0]
     state.consume_from_request(builders.request_spec())
-    assert manager.get_host_states()[0].free_ram_mb == state.free_ram_mb  # kept
+    assert manager.refresh().states[0].free_ram_mb == state.free_ram_mb  # kept
     compute_nodes.compute_node_save(builders.node("h1", memory_mb_used=1024))
-    assert manager.get_host_states()[0].free_ram_mb == 65536 - 512 - 1024  # refreshed
+    table = manager.refresh()
+    assert table.states[0].free_ram_mb == 65536 - 512 - 1024  # refreshed
+    assert table.column("free_ram_mb").tolist() == [65536 - 512 - 1024]
+
+
+def _age_everything(seconds):
+    """Make every row look written `seconds` ago, outside the refresh's re-read margin."""
+    past = models.utcnow() - datetime.timedelta(seconds=seconds)
+    with session.writer() as s:
+        for model in (models.ComputeNode, models.Service):
+            s.execute(update(model).values(created_at=past, updated_at=past))
+        s.execute(update(models.Service).values(last_seen_up=past))
+
+
+def test_a_refresh_reads_only_what_changed(db, monkeypatch):
+    for host in ("h1", "h2", "h3"):
+        compute_nodes.compute_node_save(builders.node(host))
+        services.service_get_or_create(host, "novalite-compute", "compute")
+    manager = HostManager()
+    manager.refresh()
+    _age_everything(10)
+    manager._last_refresh = models.utcnow()  # as if the last refresh were now
+    built = []
+    real = host_manager.HostState.from_compute_node
+    monkeypatch.setattr(host_manager.HostState, "from_compute_node",
+                        lambda node: built.append(node.host) or real(node))
+    manager.refresh()
+    assert built == []  # nothing changed: no node read into a new state
+    compute_nodes.compute_node_save(builders.node("h2", memory_mb_used=2048))
+    states = _states(manager)
+    assert built == ["h2"]
+    assert states["h2"].free_ram_mb == 65536 - 512 - 2048
+
+
+def test_a_host_goes_down_when_its_heartbeat_lapses_without_any_write(db, monkeypatch):
+    compute_nodes.compute_node_save(builders.node("h1"))
+    services.service_get_or_create("h1", "novalite-compute", "compute")
+    manager = HostManager()
+    assert _states(manager)["h1"].service_up
+    later = models.utcnow() + datetime.timedelta(seconds=120)  # > service_down_time (60)
+    monkeypatch.setattr(host_manager, "utcnow", lambda: later)
+    table = manager.refresh()
+    assert not table.states[0].service_up
+    assert table.column("service_up").tolist() == [False]
+
+
+def test_aggregate_changes_reach_the_cached_states(db):
+    compute_nodes.compute_node_save(builders.node("h1"))
+    manager = HostManager()
+    table = manager.refresh()
+    version = table.aggregates_version
+    assert table.states[0].aggregates == []
+    aggregates.aggregate_create("rack1", {"availability_zone": "az1"}, ["h1"])
+    table = manager.refresh()
+    assert manager.availability_zone(table.states[0]) == "az1"
+    assert table.aggregates_version > version

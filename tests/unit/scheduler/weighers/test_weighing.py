@@ -14,7 +14,7 @@ from tests import builders
     ([5, 15], 0, 20, [0.25, 0.75]),
 ])
 def test_normalize_like_nova(weights, minval, maxval, expected):
-    assert normalize(weights, minval, maxval) == expected
+    assert normalize(weights, minval, maxval).tolist() == expected
 
 
 def _hosts():

@@ -1,0 +1,61 @@
+"""The host table mirrors its host states: rows, columns, classes and aggregate caches."""
+
+import numpy as np
+
+from novalite.scheduler.host_table import HostTable
+from tests import builders
+
+
+def _table(*hosts, **kw):
+    table = HostTable(capacity=1)
+    for host in hosts:
+        table.add(builders.host_state(host, uuid=f"node-{host}", **kw))
+    return table
+
+
+def test_setting_a_field_of_a_bound_state_writes_its_column():
+    table = _table("a", "b", "c")
+    table.states[1].free_ram_mb = 7
+    table.states[2].consume_from_request(builders.request_spec())
+    assert table.column("free_ram_mb").tolist() == [65024, 7, 65024 - 512]
+    assert table.column("num_instances").tolist() == [0, 0, 1]
+
+
+def test_removing_a_row_moves_the_last_one_into_the_gap():
+    table = _table("a", "b", "c")
+    gone = table.states[0]
+    table.remove("node-a")
+    assert [s.host for s in table.states] == ["c", "b"]
+    assert table.row_of == {"node-c": 0, "node-b": 1}
+    gone.free_ram_mb = 1  # no longer mirrored
+    table.states[0].free_ram_mb = 3
+    assert table.column("free_ram_mb").tolist() == [3, 65024]
+    assert table.rows_named(["c"]).tolist() == [True, False]
+
+
+def test_adding_a_known_node_replaces_its_state():
+    table = _table("a", "b")
+    table.add(builders.host_state("a", uuid="node-a", memory_mb_used=1000))
+    assert len(table) == 2
+    assert table.states[table.row_of["node-a"]].free_ram_mb == 64024
+
+
+def test_a_question_per_class_is_asked_once_per_hypervisor_class():
+    table = _table("a", "b", "c")
+    table.states[2].hypervisor_type = "qemu"  # a new class
+    asked = []
+
+    def answer(state):
+        asked.append(state.hypervisor_type)
+        return state.hypervisor_type == "qemu"
+
+    assert table.per_class(np.arange(3), answer).tolist() == [False, False, True]
+    assert sorted(asked) == ["fake", "qemu"]
+
+
+def test_aggregate_values_are_cached_until_aggregates_change():
+    table = _table("a", "b")
+    table.states[0].aggregates = [{"id": 1, "metadata": {"ram_weight_multiplier": "2"}}]
+    assert table.aggregate_min("ram_weight_multiplier", 1.0).tolist() == [2.0, 1.0]
+    table.states[1].aggregates = [{"id": 2, "metadata": {"ram_weight_multiplier": "-1"}}]
+    assert table.aggregate_min("ram_weight_multiplier", 1.0).tolist() == [2.0, -1.0]
