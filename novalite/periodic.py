@@ -37,6 +37,8 @@ class PeriodicRunner:
             spacing = getattr(func, "_periodic_spacing", None)
             if spacing is not None:
                 interval = spacing() if callable(spacing) else spacing
+                if interval <= 0:
+                    continue  # switched off by configuration
                 first = 0.0 if func._periodic_immediate else interval
                 self.tasks.append([getattr(manager, attr), float(interval), first])
         self._stop = threading.Event()

@@ -26,6 +26,7 @@ from novalite.objects.instance import Instance
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.periodic import periodic_task
 from novalite.rpc import Target
+from novalite.scheduler.rpcapi import SchedulerAPI
 from novalite.virt.driver import load_driver
 
 LOG = logging.getLogger(__name__)
@@ -47,6 +48,7 @@ class ComputeManager(Manager):
         self.driver = load_driver(driver_name or CONF.compute_driver)
         self.conductor = ConductorAPI()
         self.compute_task = ComputeTaskAPI()
+        self.scheduler = SchedulerAPI()
         self.rt = ResourceTracker(host, self.driver, self.conductor)
         self._locks = KeyedLocks()
         limit = CONF.max_concurrent_builds
@@ -58,11 +60,20 @@ class ComputeManager(Manager):
 
     def post_start_hook(self) -> None:
         self.rt.service_id = self.service_id
-        self.rt.update_available_resource(get_admin_context())
+        ctx = get_admin_context()
+        self.rt.update_available_resource(ctx)
+        if CONF.filter_scheduler.track_instance_changes:
+            self.scheduler.update_instance_info(ctx, self.host, self.rt.instance_uuids())
 
     @periodic_task(spacing=_resources_interval)
     def update_available_resource(self, ctx: RequestContext) -> None:
         self.rt.update_available_resource(ctx)
+
+    @periodic_task(spacing=lambda: CONF.scheduler_instance_sync_interval)
+    def sync_scheduler_instance_info(self, ctx: RequestContext) -> None:
+        """Catches a lost update or delete message (the schedulers compare lists)."""
+        if CONF.filter_scheduler.track_instance_changes:
+            self.scheduler.sync_instance_info(ctx, self.host, self.rt.instance_uuids())
 
     def _update(self, ctx: RequestContext, instance: Instance, expected: list | None,
                 **values) -> Instance:
@@ -107,6 +118,8 @@ class ComputeManager(Manager):
             self._undo(ctx, instance, spawned)
             return self._reschedule(ctx, instance, spec, props, host_list, exc)
         self.conductor.action_event_finish(ctx, instance.uuid, BUILD_EVENT, "Success")
+        if CONF.filter_scheduler.track_instance_changes:
+            self.scheduler.update_instance_info(ctx, self.host, [instance.uuid])
         return "active"
 
     def _undo(self, ctx: RequestContext, instance: Instance, spawned: bool) -> None:
@@ -154,4 +167,6 @@ class ComputeManager(Manager):
             with contextlib.suppress(exception.InstanceNotFound):
                 self.conductor.instance_destroy(ctx, instance.uuid)
             self.conductor.action_event_finish(ctx, instance.uuid, TERMINATE_EVENT, "Success")
+        if CONF.filter_scheduler.track_instance_changes:
+            self.scheduler.delete_instance_info(ctx, self.host, instance.uuid)
         LOG.info("Deleted instance %s on %s", instance.uuid, self.host)

@@ -87,6 +87,11 @@ class ResourceTracker:
             self.tracked[instance.uuid] = (nodename, wanted)
             self._report(ctx, nodename)
 
+    def instance_uuids(self) -> list[str]:
+        """The instances holding resources here: placed ones and in-flight builds."""
+        with self._lock:
+            return sorted(self.tracked)
+
     def release(self, ctx: RequestContext, instance_uuid: str) -> None:
         """Free what the instance held, exactly once (a second release is a no-op)."""
         with self._lock:

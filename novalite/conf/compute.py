@@ -36,6 +36,12 @@ opts = [
         help="Builds a compute service runs at once (0: unlimited).",
     ),
     cfg.IntOpt(
+        "scheduler_instance_sync_interval",
+        default=120,
+        help="Seconds between the list of this host's instances sent to the schedulers "
+        "(with [filter_scheduler] track_instance_changes); 0 or less: never.",
+    ),
+    cfg.IntOpt(
         "update_resources_interval",
         default=0,
         help="Seconds between resource reports; 0 means the default of 60.",

@@ -85,6 +85,10 @@ filter_scheduler_opts = [
                  help="Weight of soft-affinity server groups."),
     cfg.FloatOpt("soft_anti_affinity_weight_multiplier", default=1.0, min=0.0,
                  help="Weight of soft-anti-affinity server groups."),
+    cfg.BoolOpt("track_instance_changes", default=True,
+                help="Computes tell the schedulers which instances they hold (update, delete "
+                "and a periodic sync), so server-group and same/different-host filters need "
+                "no database query per request. Off: the scheduler reads the database."),
     cfg.IntOpt("max_instances_per_host", default=50, min=1,
                help="NumInstancesFilter: most instances a host may run."),
     cfg.IntOpt("max_io_ops_per_host", default=8, min=0,

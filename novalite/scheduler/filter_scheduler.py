@@ -64,7 +64,7 @@ class FilterScheduler(Scheduler):
             LOG.debug("Chose %s for %s. %s", chosen_state.host, instance_uuid, why)
             host_list = [self._selection(state, spec, instance_uuid)
                          for state in [chosen_state, *alternates[:num_alts]]]
-            chosen_state.consume_from_request(spec)
+            self._consume(chosen_state, spec, instance_uuid)
             host_list[0].decision = why
             results.append(host_list)
         if len(results) < spec.min_count:
@@ -76,6 +76,15 @@ class FilterScheduler(Scheduler):
                      len(instance_uuids) - len(results), len(instance_uuids), reason)
             raise exception.NoValidHost(reason=reason)
         return results
+
+    @staticmethod
+    def _consume(state: HostState, spec: RequestSpec, instance_uuid: str) -> None:
+        """Count the choice in the cache; in a server group, also record where the member
+        went, so the next instance of a multi-create sees it (as Nova does)."""
+        state.consume_from_request(spec)
+        if spec.instance_group is not None:
+            spec.instance_group.setdefault("hosts", []).append(state.host)
+            state.instances = state.instances | {instance_uuid}  # a new set: never shared
 
     @staticmethod
     def candidates(table: HostTable, spec: RequestSpec) -> np.ndarray:

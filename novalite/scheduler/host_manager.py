@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import heapq
+import logging
 import threading
 import time
 from typing import Any
@@ -25,6 +26,7 @@ from novalite.objects.service import Service
 from novalite.scheduler.host_state import HostState
 from novalite.scheduler.host_table import HostTable
 
+LOG = logging.getLogger(__name__)
 BINARY = "novalite-compute"
 # Rows are stamped by their writer's clock before commit; re-reading this much of the past
 # catches a row committed after our previous read (and MariaDB's whole-second DATETIME).
@@ -45,6 +47,8 @@ class HostManager:
         self._by_host: dict[str, list[dict[str, Any]]] = {}
         self._aggregates_marker: tuple | None = None
         self._aggregates_read = 0.0
+        self._info_lock = threading.Lock()
+        self._instance_info: dict[str, set[str]] = {}  # host -> its instances' uuids
 
     @property
     def lock(self) -> threading.Lock:
@@ -112,10 +116,47 @@ class HostManager:
                     state.service_disabled = disabled
 
     def fill_instances(self, table: HostTable) -> None:
-        """Which instances each host holds (server group filters need it)."""
-        by_host = instances.instance_uuids_by_host()
+        """Which instances each host holds (server group filters need it): what the
+        computes told us, and the database for hosts that have not (or whose last sync
+        disagreed)."""
+        if not CONF.filter_scheduler.track_instance_changes:
+            by_host = instances.instance_uuids_by_host()
+            for state in table.states:
+                state.instances = by_host.get(state.host, set())
+            return
+        with self._info_lock:
+            missing = {s.host for s in table.states if s.host not in self._instance_info}
+        if missing:
+            from_db = instances.instance_uuids_by_host(
+                missing if len(missing) < len(table) else None)
+            with self._info_lock:
+                for host in missing:
+                    self._instance_info.setdefault(host, from_db.get(host, set()))
+        info = self._instance_info
         for state in table.states:
-            state.instances = by_host.get(state.host, set())
+            state.instances = info.get(state.host, set())
+
+    # Instance info from the computes. Sets are replaced, never changed in place: a host
+    # state may be reading the previous one.
+
+    def update_instance_info(self, host: str, instance_uuids: list[str]) -> None:
+        with self._info_lock:
+            self._instance_info[host] = self._instance_info.get(host, set()) | \
+                set(instance_uuids)
+
+    def delete_instance_info(self, host: str, instance_uuid: str) -> None:
+        with self._info_lock:
+            if host in self._instance_info:
+                self._instance_info[host] = self._instance_info[host] - {instance_uuid}
+
+    def sync_instance_info(self, host: str, instance_uuids: list[str]) -> None:
+        """A mismatch (a lost message) sends the host back to the database for the next
+        request, as Nova does, rather than trusting either list."""
+        with self._info_lock:
+            if self._instance_info.get(host) != set(instance_uuids):
+                LOG.info("The instance list of %s differs from the one it sent; reading it "
+                         "from the database on the next request", host)
+                self._instance_info.pop(host, None)
 
     @staticmethod
     def availability_zone(state: HostState) -> str:

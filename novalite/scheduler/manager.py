@@ -11,7 +11,7 @@ from novalite.scheduler.driver import load_scheduler
 
 
 class SchedulerManager(Manager):
-    target = Target(version="1.0")
+    target = Target(version="1.1")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -22,3 +22,15 @@ class SchedulerManager(Manager):
                             ) -> list[list[Selection]]:
         return self.driver.select_destinations(ctx, request_spec, instance_uuids,
                                                return_alternates)
+
+    def update_instance_info(self, ctx: RequestContext, host_name: str,
+                             instance_uuids: list[str]) -> None:
+        self.driver.host_manager.update_instance_info(host_name, instance_uuids)
+
+    def delete_instance_info(self, ctx: RequestContext, host_name: str,
+                             instance_uuid: str) -> None:
+        self.driver.host_manager.delete_instance_info(host_name, instance_uuid)
+
+    def sync_instance_info(self, ctx: RequestContext, host_name: str,
+                           instance_uuids: list[str]) -> None:
+        self.driver.host_manager.sync_instance_info(host_name, instance_uuids)

@@ -58,3 +58,30 @@ def test_requested_availability_zone_is_honoured_and_shown(cloud_factory):
     assert unzoned["OS-EXT-AZ:availability_zone"] == "nova"
     missing = cloud.wait_status(cloud.boot("nowhere", availability_zone="az-x"), "ERROR")
     assert "AvailabilityZoneFilter removed 3" in missing["fault"]["message"]
+
+
+def test_hosts_instances_reach_the_scheduler_from_the_computes(hinted_cloud, monkeypatch):
+    """Once computes have reported their instances, hints are answered without reading
+    the instances table (the scheduler's copy is kept by update/delete casts)."""
+    from novalite.db.api import instances
+
+    cloud = hinted_cloud
+    first = cloud.boot("first")
+    first_host = _host(cloud, first)
+
+    def no_reads(hosts=None):
+        raise AssertionError("the scheduler read the instances table")
+
+    monkeypatch.setattr(instances, "instance_uuids_by_host", no_reads)
+    image = cloud.server(first)["image"]["id"]
+    body = {"server": {"name": "near", "flavorRef": "1", "imageRef": image},
+            "os:scheduler_hints": {"same_host": first}}
+    near = cloud.api.post("/servers", json=body).json()["server"]["id"]
+    assert _host(cloud, near) == first_host
+    assert cloud.api.delete(f"/servers/{first}").status_code == 204
+    cloud.wait_gone(first)
+    body = {"server": {"name": "late", "flavorRef": "1", "imageRef": image},
+            "os:scheduler_hints": {"same_host": first}}
+    late = cloud.api.post("/servers", json=body).json()["server"]["id"]
+    fault = cloud.wait_status(late, "ERROR")["fault"]["message"]
+    assert "SameHostFilter removed 3" in fault  # the delete reached the scheduler too

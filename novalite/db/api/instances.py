@@ -104,10 +104,14 @@ def instance_get_all_view(
     return rows[:limit] if limit is not None else rows
 
 
-def instance_uuids_by_host() -> dict[str, set[str]]:
+def instance_uuids_by_host(hosts: set[str] | None = None) -> dict[str, set[str]]:
+    """The live instances of each host (of `hosts`, or of all)."""
+    query = select(models.Instance.host, models.Instance.uuid).where(
+        models.Instance.deleted == 0, models.Instance.host.is_not(None))
+    if hosts is not None:
+        query = query.where(models.Instance.host.in_(sorted(hosts)))
     with reader() as s:
-        rows = s.execute(select(models.Instance.host, models.Instance.uuid)
-                         .where(models.Instance.deleted == 0, models.Instance.host.is_not(None)))
+        rows = s.execute(query)
         by_host: dict[str, set[str]] = {}
         for host, uuid in rows:
             by_host.setdefault(host, set()).add(uuid)

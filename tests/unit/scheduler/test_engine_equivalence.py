@@ -9,6 +9,7 @@ a whole selection with the array engine equals the one made host by host.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 
@@ -177,7 +178,8 @@ def test_array_engine_selects_as_the_per_host_engine(conf, states, spec, count, 
         scheduler = FilterScheduler(_Static(table), vectorized=vectorized)
         random.seed(seed)
         try:
-            chosen = scheduler.select(table, spec, [f"new-{i}" for i in range(count)], True)
+            chosen = scheduler.select(table, copy.deepcopy(spec),
+                                      [f"new-{i}" for i in range(count)], True)
             outcomes.append([[(s.service_host, s.limits, s.decision) for s in host_list]
                              for host_list in chosen])
         except Exception as exc:  # noqa: BLE001 - NoValidHost's text is compared too

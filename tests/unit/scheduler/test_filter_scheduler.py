@@ -94,6 +94,23 @@ def test_anti_affinity_group_spreads_members(conf):
     assert select(states, spec)[0][0].service_host == "b"
 
 
+@pytest.mark.parametrize(("policy", "rules", "expected"), [
+    ("anti-affinity", {}, 3),  # one member per host
+    ("affinity", {}, 1),  # all on the first member's host
+    ("anti-affinity", {"max_server_per_host": 2}, 2),
+])
+def test_a_multi_create_into_a_group_sees_its_own_earlier_members(conf, policy, rules,
+                                                                 expected):
+    uuids = ["n1", "n2", "n3"] if expected != 2 else ["n1", "n2", "n3", "n4"]
+    spec = builders.request_spec(instance_group={"policy": policy, "rules": rules,
+                                                 "members": uuids, "hosts": []},
+                                 min_count=len(uuids))
+    states = [state(h) for h in ("a", "b", "c")][: 2 if expected == 2 else 3]
+    chosen = [hl[0].service_host for hl in select(states, spec, uuids)]
+    assert len(set(chosen)) == expected
+    assert spec.instance_group["hosts"] == chosen
+
+
 def test_limits_travel_with_the_selection(conf):
     limits = select([state("a")])[0][0].limits
     assert limits["memory_mb"] == 65536 and limits["vcpu"] == 64

@@ -2,10 +2,11 @@
 
 import datetime
 
+import pytest
 from sqlalchemy import update
 
 from novalite.db import models, session
-from novalite.db.api import aggregates, compute_nodes, services
+from novalite.db.api import aggregates, compute_nodes, instances, services
 from novalite.scheduler import host_manager
 from novalite.scheduler.host_manager import HostManager
 from tests import builders
@@ -90,3 +91,41 @@ def test_aggregate_changes_reach_the_cached_states(db):
     table = manager.refresh()
     assert manager.availability_zone(table.states[0]) == "az1"
     assert table.aggregates_version > version
+
+
+def _instances(manager):
+    table = manager.refresh()
+    manager.fill_instances(table)
+    return {s.host: s.instances for s in table.states}
+
+
+def test_instance_info_from_the_computes_replaces_the_database_query(db, monkeypatch):
+    compute_nodes.compute_node_save(builders.node("h1"))
+    manager = HostManager()
+    manager.update_instance_info("h1", ["i1", "i2"])
+    manager.delete_instance_info("h1", "i1")
+    monkeypatch.setattr(host_manager.instances, "instance_uuids_by_host",
+                        lambda hosts=None: pytest.fail("read the database"))
+    assert _instances(manager) == {"h1": {"i2"}}
+
+
+def test_a_host_without_info_or_with_a_mismatched_sync_is_read_from_the_database(db):
+    for host in ("h1", "h2"):
+        compute_nodes.compute_node_save(builders.node(host))
+    instances.instance_create({"uuid": "db-1", "host": "h2", "node": "h2",
+                               "project_id": "p", "user_id": "u",
+                               "flavor": builders.flavor(id=1)})
+    manager = HostManager()
+    manager.update_instance_info("h1", ["i1"])
+    manager.update_instance_info("h2", ["lost"])
+    manager.sync_instance_info("h1", ["i1"])  # agrees: kept
+    manager.sync_instance_info("h2", ["db-1"])  # disagrees: back to the database
+    assert _instances(manager) == {"h1": {"i1"}, "h2": {"db-1"}}
+
+
+def test_without_tracking_the_database_is_the_only_source(db, conf):
+    conf.set_override("track_instance_changes", False, group="filter_scheduler")
+    compute_nodes.compute_node_save(builders.node("h1"))
+    manager = HostManager()
+    manager.update_instance_info("h1", ["ignored"])
+    assert _instances(manager) == {"h1": set()}
