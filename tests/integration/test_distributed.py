@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from novalite.db.api import images
 
@@ -71,3 +72,53 @@ def test_a_service_started_before_the_broker_retries_with_a_clear_log(tmp_path, 
     assert topo.procs["conductor"].poll() is None, log  # still running, still trying
     assert "127.0.0.1:1 is unreachable" in log and "Trying again in" in log
     topo.stop()
+
+
+def test_two_schedulers_never_overcommit_a_host(topology):
+    """Two scheduler workers answer concurrent boots with their own cached host states;
+    the computes' claims keep every host within its capacity, the losers of a race are
+    rescheduled, and what does not fit ends in ERROR with a fault."""
+    topo = topology
+    with topo.config.open("a") as config:  # two hosts of three m1.tiny (512 MiB) each
+        config.write("[fake_driver]\nmemory_mb = 2048\n")
+    assert "0001" in topo.manage("db", "sync")
+    topo.manage("db", "seed")
+    topo.start("conductor", "novalite-conductor")
+    for name in ("scheduler-a", "scheduler-b"):  # a later --config-file overrides
+        (topo.workdir / f"{name}.conf").write_text(f"[DEFAULT]\nhost = {name}\n")
+        topo.start(name, "novalite-scheduler", "--config-file",
+                   str(topo.workdir / f"{name}.conf"))
+    for host in COMPUTES[:2]:
+        topo.start(host, "novalite-compute", "--host", host)
+    topo.start("api", "novalite-api")
+    topo.wait(lambda: topo.api.get("/flavors").status_code == 200, what="the API answering")
+    topo.wait(lambda: len(topo.query("SELECT id FROM compute_nodes WHERE deleted = 0")) == 2,
+              what="two compute nodes reporting")
+
+    def boot(i):
+        body = {"server": {"name": f"race-{i}", "flavorRef": "1",
+                           "imageRef": images.DEFAULT_IMAGE_ID}}
+        response = topo.api.post("/servers", json=body)
+        assert response.status_code == 202, response.text
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(boot, range(9)))
+
+    def settled():
+        servers = topo.api.get("/servers/detail").json()["servers"]
+        return all(s["status"] in ("ACTIVE", "ERROR") for s in servers) and servers
+
+    servers = topo.wait(settled, what="every boot settled")
+    per_host = collections.Counter(s["OS-EXT-SRV-ATTR:host"] for s in servers
+                                   if s["status"] == "ACTIVE")
+    assert per_host == {"compute1": 3, "compute2": 3}
+    for server in servers:
+        if server["status"] == "ERROR":  # no host left, or every alternate lost its race
+            assert any(reason in server["fault"]["message"] for reason in (
+                "No valid host", "Exceeded maximum number of retries")), server["fault"]
+    for used, total in topo.query("SELECT memory_mb_used, memory_mb - reserved_host_memory_mb"
+                                  " FROM compute_nodes"):
+        assert used <= total
+    # both workers took requests (the topic's queue is shared between them)
+    assert "select_destinations" in topo.log("scheduler-a")
+    assert "select_destinations" in topo.log("scheduler-b")
