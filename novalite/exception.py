@@ -42,6 +42,10 @@ class ValidationError(Invalid):
     msg_fmt = "%(detail)s"
 
 
+class InvalidInput(Invalid):
+    msg_fmt = "Invalid input received: %(reason)s"
+
+
 class NotFound(NovaliteException):
     msg_fmt = "Resource could not be found."
     code = 404
@@ -64,8 +68,53 @@ class InstanceNotFound(NotFound):
     msg_fmt = "Instance %(instance_id)s could not be found."
 
 
+class InstanceGroupNotFound(NotFound):
+    msg_fmt = "Instance group %(group_uuid)s could not be found."
+
+
+class ServerGroupLimitExceeded(Forbidden):
+    msg_fmt = "Quota exceeded, too many server groups."
+
+
+class GroupMemberLimitExceeded(Forbidden):
+    msg_fmt = "Quota exceeded, too many servers in group"
+
+
+class UnsupportedPolicyException(Invalid):
+    msg_fmt = "ServerGroup policy is not supported: %(reason)s"
+
+
+class GroupAffinityViolation(NovaliteException):
+    msg_fmt = "%(policy)s instance group policy was violated"
+
+
 class FlavorNotFound(NotFound):
     msg_fmt = "Flavor %(flavor_id)s could not be found."
+
+
+class FlavorExists(Conflict):
+    msg_fmt = "Flavor with name %(name)s already exists."
+
+
+class FlavorIdExists(Conflict):
+    msg_fmt = "Flavor with ID %(flavor_id)s already exists."
+
+
+class FlavorExtraSpecsNotFound(NotFound):
+    msg_fmt = "Flavor %(flavor_id)s has no extra specs with key %(extra_specs_key)s."
+
+
+class FlavorExtraSpecUpdateCreateFailed(Conflict):
+    msg_fmt = "Flavor %(id)s extra spec cannot be updated or created after %(retries)d retries."
+
+
+class FlavorAccessExists(Conflict):
+    msg_fmt = ("Flavor access already exists for flavor %(flavor_id)s and project "
+               "%(project_id)s combination.")
+
+
+class FlavorAccessNotFound(NotFound):
+    msg_fmt = "Flavor access not found for %(flavor_id)s / %(project_id)s combination."
 
 
 class ImageNotFound(NotFound):
@@ -78,6 +127,50 @@ class ComputeHostNotFound(NotFound):
 
 class ComputeNodeNotFound(NotFound):
     msg_fmt = "Compute node %(node)s could not be found."
+
+
+class ComputeHostMetricNotFound(NotFound):
+    msg_fmt = "Metric %(name)s could not be found on the compute host node %(host)s.%(node)s."
+
+
+class AggregateNotFound(NotFound):
+    msg_fmt = "Aggregate %(aggregate_id)s could not be found."
+
+
+class AggregateNameExists(Conflict):
+    msg_fmt = "Aggregate %(aggregate_name)s already exists."
+
+
+class AggregateHostExists(Conflict):
+    msg_fmt = "Aggregate %(aggregate_id)s already has host %(host)s."
+
+
+class AggregateHostNotFound(NotFound):
+    msg_fmt = "Aggregate %(aggregate_id)s has no host %(host)s."
+
+
+class AggregateMetadataKeyExists(Invalid):
+    msg_fmt = "Aggregate %(aggregate_id)s already contain metadata key %(key)s."
+
+
+class InvalidAggregateAction(Invalid):
+    msg_fmt = "Unacceptable parameters."
+
+
+class InvalidAggregateActionAdd(InvalidAggregateAction):
+    msg_fmt = "Cannot add host to aggregate %(aggregate_id)s. Reason: %(reason)s."
+
+
+class InvalidAggregateActionDelete(InvalidAggregateAction):
+    msg_fmt = "Cannot remove host from aggregate %(aggregate_id)s. Reason: %(reason)s."
+
+
+class InvalidAggregateActionUpdate(InvalidAggregateAction):
+    msg_fmt = "Cannot update aggregate %(aggregate_id)s. Reason: %(reason)s."
+
+
+class InvalidAggregateActionUpdateMeta(InvalidAggregateAction):
+    msg_fmt = "Cannot update metadata of aggregate %(aggregate_id)s. Reason: %(reason)s."
 
 
 class ServiceNotFound(NotFound):

@@ -7,12 +7,21 @@ import logging
 import uuid as uuidlib
 from typing import Any
 
-from novalite import exception, servicegroup
+from novalite import availability_zones, exception, servicegroup
 from novalite.compute import rpcapi as compute_rpcapi
-from novalite.compute import states
+from novalite.compute import server_groups, states
 from novalite.conductor import rpcapi as conductor_rpcapi
+from novalite.conf import CONF
 from novalite.context import RequestContext
-from novalite.db.api import actions, flavors, images, instances, request_specs, services
+from novalite.db.api import (
+    actions,
+    compute_nodes,
+    flavors,
+    images,
+    instances,
+    request_specs,
+    services,
+)
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.request_spec import RequestSpec
@@ -30,9 +39,12 @@ class API:
         self.conductor = conductor_rpcapi.ComputeTaskAPI()
         self.compute = compute_rpcapi.ComputeAPI()
 
-    def _flavor(self, flavor_ref: str) -> Flavor:
+    def _flavor(self, ctx: RequestContext, flavor_ref: str) -> Flavor:
+        """A private flavor is found only by admins and the projects given access."""
         try:
-            flavor = flavors.flavor_get_by_flavorid(str(flavor_ref).rstrip("/").rsplit("/")[-1])
+            flavor = flavors.flavor_get_by_flavorid(
+                str(flavor_ref).rstrip("/").rsplit("/")[-1],
+                None if ctx.is_admin else ctx.project_id)
         except exception.FlavorNotFound:
             raise exception.FlavorNotFoundForCreate(flavor_id=flavor_ref) from None
         if flavor.disabled:
@@ -62,21 +74,35 @@ class API:
         key_name: str | None = None,
         user_data: str | None = None,
         scheduler_hints: dict[str, Any] | None = None,
+        description: str | None = None,
+        forced_host: str | None = None,
+        forced_node: str | None = None,
+        requested_destination: dict[str, str | None] | None = None,
     ) -> list[str]:
         """Record the instances, start the build, return their uuids at once."""
         if min_count > max_count:
             raise exception.Invalid("min_count must be <= max_count")
-        flavor = self._flavor(flavor_ref)
+        flavor = self._flavor(ctx, flavor_ref)
         image = self._image(image_ref)
+        availability_zone = availability_zone or CONF.default_schedule_zone
+        if availability_zone and forced_host is None:
+            available, _ = availability_zones.split(availability_zones.services_with_zones())
+            if availability_zone not in available:
+                raise exception.Invalid("The requested availability zone is not available")
+        if requested_destination:
+            self._check_destination(**requested_destination)
         reservation_id = f"r-{uuidlib.uuid4().hex[:8]}"
         uuids = [str(uuidlib.uuid4()) for _ in range(max_count)]
         spec = RequestSpec(
             instance_uuid=uuids[0], flavor=flavor, image=image, project_id=ctx.project_id,
             user_id=ctx.user_id, num_instances=max_count, min_count=min_count,
-            availability_zone=availability_zone,
+            availability_zone=availability_zone, requested_destination=requested_destination,
+            force_hosts=[forced_host] if forced_host else [],
+            force_nodes=[forced_node] if forced_node else [],
             scheduler_hints={k: v if isinstance(v, list) else [v]
                              for k, v in (scheduler_hints or {}).items()},
         )
+        spec.instance_group = server_groups.join_requested_group(ctx, scheduler_hints, uuids)
         for index, instance_uuid in enumerate(uuids):
             display = name if max_count == 1 else f"{name}-{index + 1}"
             instances.instance_create({
@@ -86,12 +112,37 @@ class API:
                 "task_state": states.SCHEDULING, "power_state": states.NOSTATE,
                 "availability_zone": availability_zone, "key_name": key_name,
                 "user_data": user_data, "launch_index": index,
-                "reservation_id": reservation_id,
+                "reservation_id": reservation_id, "display_description": description,
             }, metadata)
             actions.action_start(ctx, instance_uuid, "create")
         request_specs.request_spec_create(spec)
         self.conductor.schedule_and_build_instances(ctx, spec, uuids)
         return uuids
+
+    @staticmethod
+    def parse_availability_zone(value: str | None) -> tuple[str | None, str | None,
+                                                            str | None]:
+        """Nova's `zone:host:node` forms ("zone:host", "zone::node", "zone:host:node")
+        into (zone, forced host, forced node)."""
+        if not value or ":" not in value:
+            return value, None, None
+        parts = value.split(":")
+        if len(parts) == 2:
+            return parts[0] or None, parts[1] or None, None
+        if len(parts) == 3:
+            return parts[0] or None, parts[1] or None, parts[2] or None
+        raise exception.Invalid("Invalid input received: Unable to parse availability_zone")
+
+    @staticmethod
+    def _check_destination(host: str | None = None, node: str | None = None) -> None:
+        """A 2.74 requested host/node must exist (and the node be on the host)."""
+        if node:
+            nodes = [n for n in compute_nodes.compute_node_get_all()
+                     if n.hypervisor_hostname == node]
+            if not nodes or (host and all(n.host != host for n in nodes)):
+                raise exception.ComputeHostNotFound(host=host or node)
+        elif host and not compute_nodes.compute_node_get_by_host(host):
+            raise exception.ComputeHostNotFound(host=host)
 
     def delete(self, ctx: RequestContext, instance_uuid: str) -> None:
         project = None if ctx.is_admin else ctx.project_id

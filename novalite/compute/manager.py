@@ -14,7 +14,7 @@ import threading
 import traceback
 
 from novalite import exception
-from novalite.compute import states
+from novalite.compute import server_groups, states
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.conductor.rpcapi import ComputeTaskAPI, ConductorAPI
 from novalite.conf import CONF
@@ -51,6 +51,7 @@ class ComputeManager(Manager):
         self.scheduler = SchedulerAPI()
         self.rt = ResourceTracker(host, self.driver, self.conductor)
         self._locks = KeyedLocks()
+        self._failed_by_policy: set[str] = set()  # builds a server group policy stopped
         limit = CONF.max_concurrent_builds
         self._build_semaphore = (threading.BoundedSemaphore(limit) if limit
                                  else contextlib.nullcontext())
@@ -92,6 +93,21 @@ class ComputeManager(Manager):
             result = self._do_build(ctx, instance, request_spec, filter_properties,
                                     host_list, node)
             LOG.info("Build of instance %s on %s: %s", instance.uuid, self.host, result)
+            self._count_build(ctx, instance.uuid, node, result)
+
+    def _count_build(self, ctx: RequestContext, instance_uuid: str, node: str,
+                     result: str) -> None:
+        """As Nova's build results: a build that went active resets the node's count of
+        builds failed in a row; any other outcome but a server group policy violation
+        adds one (with [compute] consecutive_build_service_disable_threshold set). The
+        count reaches the schedulers' BuildFailureWeigher as the node stat
+        `failed_builds`."""
+        if instance_uuid in self._failed_by_policy:
+            self._failed_by_policy.discard(instance_uuid)
+        elif result == "active":
+            self.rt.build_succeeded(ctx, node)
+        elif CONF.compute.consecutive_build_service_disable_threshold:
+            self.rt.build_failed(ctx, node)
 
     def _do_build(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
                   props: FilterProperties, host_list: list[Selection], node: str) -> str:
@@ -102,6 +118,8 @@ class ComputeManager(Manager):
         spawned = False
         try:
             self.rt.instance_claim(ctx, instance, node)
+            server_groups.validate_placement(self.conductor, ctx, spec, instance.uuid,
+                                             self.host)
             instance = self._update(ctx, instance, [None], task_state=states.SPAWNING)
             self.driver.spawn(ctx, instance, spec.image)
             spawned = True
@@ -116,6 +134,8 @@ class ComputeManager(Manager):
             return f"aborted: {exc}"
         except Exception as exc:
             self._undo(ctx, instance, spawned)
+            if isinstance(exc, exception.GroupAffinityViolation):
+                self._failed_by_policy.add(instance.uuid)
             return self._reschedule(ctx, instance, spec, props, host_list, exc)
         self.conductor.action_event_finish(ctx, instance.uuid, BUILD_EVENT, "Success")
         if CONF.filter_scheduler.track_instance_changes:

@@ -3,7 +3,9 @@ claim that guarantees a build never overcommits the host.
 
 Usage is the sum over instances the database places on this host plus in-flight claims;
 every change is reported at once (through the conductor), so the scheduler's view is
-never more than one report behind.
+never more than one report behind. A node's NUMA cells and PCI devices are used as the
+flavors of its instances ask (novalite.virt.hardware), and it reports how many builds
+failed in a row (the `failed_builds` stat the BuildFailureWeigher reads).
 """
 
 from __future__ import annotations
@@ -17,8 +19,11 @@ from novalite.conductor.rpcapi import ConductorAPI
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.objects.compute_node import ComputeNode
+from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
+from novalite.virt import hardware, pci
 from novalite.virt.driver import ComputeDriver
+from novalite.virt.numa import NUMATopology
 
 LOG = logging.getLogger(__name__)
 
@@ -32,6 +37,10 @@ class ResourceTracker:
         self.nodes: dict[str, ComputeNode] = {}
         # instance uuid -> (node, resources) of every instance holding resources here
         self.tracked: dict[str, tuple[str, capacity.Resources]] = {}
+        self.flavors: dict[str, Flavor] = {}  # of the tracked instances: NUMA and PCI needs
+        # node -> its NUMA topology and PCI device pools with nothing in use
+        self._hardware: dict[str, tuple[NUMATopology | None, tuple[pci.PciPool, ...]]] = {}
+        self.failed_builds: dict[str, int] = {}  # node -> builds failed in a row
         self._lock = threading.Lock()
 
     def update_available_resource(self, ctx: RequestContext) -> None:
@@ -40,6 +49,7 @@ class ResourceTracker:
         with self._lock:
             self.tracked = {i.uuid: (i.node, capacity.requested(i.flavor))
                             for i in placed if i.flavor is not None}
+            self.flavors = {i.uuid: i.flavor for i in placed if i.flavor is not None}
             for nodename in self.driver.get_available_nodes(refresh=True):
                 self.nodes[nodename] = self._node_from_driver(nodename)
                 self._report(ctx, nodename)
@@ -47,6 +57,8 @@ class ResourceTracker:
     def _node_from_driver(self, nodename: str) -> ComputeNode:
         res = self.driver.get_available_resource(nodename)
         cpu, ram, disk = capacity.allocation_ratios()
+        self._hardware[nodename] = (NUMATopology.from_dict(res.get("numa_topology")),
+                                    pci.pools_from_dicts(res.get("pci_stats") or ()))
         return ComputeNode(
             uuid=self.driver.node_uuid(nodename) or nodename, host=self.host,
             hypervisor_hostname=nodename, hypervisor_type=res["hypervisor_type"],
@@ -58,6 +70,8 @@ class ResourceTracker:
             reserved_host_cpus=CONF.reserved_host_cpus,
             reserved_host_memory_mb=CONF.reserved_host_memory_mb,
             reserved_host_disk_mb=CONF.reserved_host_disk_mb,
+            metrics=list(res.get("metrics") or ()), numa_topology=res.get("numa_topology"),
+            pci_stats=list(res.get("pci_stats") or ()),
         )
 
     def _report(self, ctx: RequestContext, nodename: str) -> None:
@@ -67,7 +81,36 @@ class ResourceTracker:
         total = sum(usage, capacity.Resources())
         node.vcpus_used, node.memory_mb_used = int(total.vcpus), int(total.memory_mb)
         node.local_gb_used, node.running_vms = int(total.disk_gb), len(usage)
+        topology, pools = self._numa_and_pci_in_use(nodename)
+        node.numa_topology = topology.to_dict() if topology else None
+        node.pci_stats = [pool.to_dict() for pool in pools]
+        if nodename in self.failed_builds:
+            node.stats = {**node.stats, "failed_builds": str(self.failed_builds[nodename])}
         self.conductor.compute_node_save(ctx, node, self.service_id)
+
+    def _numa_and_pci_in_use(self, nodename: str
+                             ) -> tuple[NUMATopology | None, tuple[pci.PciPool, ...]]:
+        """The node's NUMA topology and free PCI pools with its instances' shares taken
+        (lock held)."""
+        topology, pools = self._hardware.get(nodename, (None, ()))
+        for uuid, (node, _) in self.tracked.items():
+            if node == nodename and uuid in self.flavors:
+                topology, pools, _ = self._take(topology, pools, self.flavors[uuid])
+        return topology, pools
+
+    def _take(self, topology: NUMATopology | None, pools: tuple[pci.PciPool, ...],
+              flavor: Flavor) -> tuple[NUMATopology | None, tuple[pci.PciPool, ...],
+                                       str | None]:
+        try:
+            wanted = hardware.numa_constraints(flavor, None)
+            devices = pci.requests_from_flavor(flavor)
+        except exception.Invalid as exc:
+            return topology, pools, exc.format_message()
+        if wanted is None and not devices:
+            return topology, pools, None
+        cpu, ram, _ = capacity.allocation_ratios()
+        limits = {"cpu_allocation_ratio": cpu, "ram_allocation_ratio": ram}
+        return hardware.take(topology, pools, wanted, devices, limits)
 
     def instance_claim(self, ctx: RequestContext, instance: Instance, nodename: str) -> None:
         """Reserve the flavor's resources on `nodename` or raise ComputeResourcesUnavailable."""
@@ -80,11 +123,14 @@ class ResourceTracker:
             used = sum((r for n, r in self.tracked.values() if n == nodename),
                        capacity.Resources())
             free = capacity.capacity(self.nodes[nodename]) - used
-            if not free.covers(wanted):
+            why_not = free.shortfall(wanted) if not free.covers(wanted) else \
+                self._take(*self._numa_and_pci_in_use(nodename), instance.flavor)[2]
+            if why_not:
                 if held:
                     self.tracked[instance.uuid] = held
-                raise exception.ComputeResourcesUnavailable(reason=free.shortfall(wanted))
+                raise exception.ComputeResourcesUnavailable(reason=why_not)
             self.tracked[instance.uuid] = (nodename, wanted)
+            self.flavors[instance.uuid] = instance.flavor
             self._report(ctx, nodename)
 
     def instance_uuids(self) -> list[str]:
@@ -96,5 +142,21 @@ class ResourceTracker:
         """Free what the instance held, exactly once (a second release is a no-op)."""
         with self._lock:
             held = self.tracked.pop(instance_uuid, None)
+            self.flavors.pop(instance_uuid, None)
             if held is not None:
                 self._report(ctx, held[0])
+
+    def build_failed(self, ctx: RequestContext, nodename: str) -> None:
+        """One more build failed in a row on `nodename`; the scheduler hears at once."""
+        with self._lock:
+            self.failed_builds[nodename] = self.failed_builds.get(nodename, 0) + 1
+            if nodename in self.nodes:
+                self._report(ctx, nodename)
+
+    def build_succeeded(self, ctx: RequestContext, nodename: str) -> None:
+        """A build worked: the count of failures in a row starts again from 0."""
+        with self._lock:
+            was = self.failed_builds.get(nodename)
+            self.failed_builds[nodename] = 0
+            if was and nodename in self.nodes:
+                self._report(ctx, nodename)

@@ -9,7 +9,7 @@ import traceback
 
 from novalite import exception
 from novalite.compute import rpcapi as compute_rpcapi
-from novalite.compute import states
+from novalite.compute import server_groups, states
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db.api import actions, instances
@@ -32,6 +32,7 @@ class BuildTasks:
         for uuid in instance_uuids:
             actions.action_event_start(ctx, uuid, SCHEDULE_EVENT)
         try:
+            server_groups.setup_instance_group(spec)  # the group as it is now, or refuse
             host_lists = self.scheduler.select_destinations(ctx, spec, instance_uuids,
                                                             return_alternates=True)
         except Exception as exc:
@@ -52,6 +53,10 @@ class BuildTasks:
         event = "conductor_build_instances"
         actions.action_event_start(ctx, instance_uuid, event)
         props.num_attempts += 1
+        # The hosts tried so far travel in the spec, as Nova's legacy retry info did, so a
+        # scheduler asked about this build again (RetryFilter) skips them.
+        spec.retry = {"num_attempts": props.num_attempts,
+                      "hosts": [list(tried) for tried in props.hosts]}
         if props.num_attempts > CONF.scheduler.max_attempts:
             reason = (f"Exceeded max scheduling attempts {CONF.scheduler.max_attempts} for "
                       f"instance {instance_uuid}. Last exception: {props.last_error}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from novalite.context import RequestContext
-from novalite.db.api import actions, compute_nodes, instances, services
+from novalite.db.api import actions, compute_nodes, instances, server_groups, services
 from novalite.manager import Manager
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.instance import Instance
@@ -35,7 +35,7 @@ class ComputeTaskManager:
 class ConductorManager(Manager):
     """Database operations on behalf of compute services."""
 
-    target = Target(version="1.0")
+    target = Target(version="1.1")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -78,3 +78,7 @@ class ConductorManager(Manager):
     def action_event_finish(self, ctx: RequestContext, instance_uuid: str, event: str,
                             result: str, traceback: str | None = None) -> None:
         actions.action_event_finish(ctx, instance_uuid, event, result, traceback)
+
+    def instance_group_placed_before(self, ctx: RequestContext, group_uuid: str,
+                                     instance_uuid: str) -> dict | None:
+        return server_groups.group_placed_before(group_uuid, instance_uuid)

@@ -9,6 +9,7 @@ Version history:
                     instance_get, instance_get_all_by_host, instance_update,
                     instance_destroy, instance_fault_create, action_event_start,
                     action_event_finish
+  conductor    1.1: instance_group_placed_before (the computes' late server group check)
 """
 
 from __future__ import annotations
@@ -89,6 +90,16 @@ class ConductorAPI:
                             result: str, traceback: str | None = None) -> None:
         self.client.call(ctx, "action_event_finish", instance_uuid=instance_uuid, event=event,
                          result=result, traceback=traceback)
+
+    def instance_group_placed_before(self, ctx: RequestContext, group_uuid: str,
+                                     instance_uuid: str) -> dict | None:
+        """The group's policy, rules and the hosts of the members placed before this
+        instance; None from a 1.0 conductor (which cannot tell: no late check)."""
+        if not self.client.can_send_version("1.1"):
+            return None
+        return self.client.prepare(version="1.1").call(
+            ctx, "instance_group_placed_before", group_uuid=group_uuid,
+            instance_uuid=instance_uuid)
 
 
 class ConductorServiceRecords:

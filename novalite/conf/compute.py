@@ -51,13 +51,47 @@ opts = [
         default="nova",
         help="Availability zone of compute hosts that are in no zone aggregate.",
     ),
+    cfg.StrOpt(
+        "internal_service_availability_zone",
+        default="internal",
+        help="Availability zone of the services that are not computes (conductor, "
+             "scheduler); shown by os-availability-zone/detail, hidden from the list.",
+    ),
+    cfg.StrOpt(
+        "default_schedule_zone",
+        help="Availability zone given to servers created without one; unset, they may go "
+             "to any zone.",
+    ),
     cfg.StrOpt("my_ip", default="127.0.0.1", help="IP address of this host."),
+]
+
+
+# [compute]: options Nova keeps in its compute group.
+compute_group = cfg.OptGroup("compute", title="Compute service options")
+
+compute_opts = [
+    cfg.IntOpt(
+        "consecutive_build_service_disable_threshold",
+        default=10,
+        min=0,
+        help="Nonzero: count this host's failed builds (reset by a successful one) and "
+        "report them as the node stat 'failed_builds', which the scheduler's "
+        "BuildFailureWeigher weighs. 0: do not count.",
+    ),
+    cfg.BoolOpt(
+        "packing_host_numa_cells_allocation_strategy",
+        default=False,
+        help="Placing a guest's NUMA nodes: True fills the host NUMA cells already in use "
+        "first; False (the default) tries the cells with the most free resources first.",
+    ),
 ]
 
 
 def register_opts(conf: cfg.ConfigOpts) -> None:
     conf.register_opts(opts)
+    conf.register_group(compute_group)
+    conf.register_opts(compute_opts, group=compute_group)
 
 
 def list_opts() -> dict:
-    return {"DEFAULT": opts}
+    return {"DEFAULT": opts, compute_group: compute_opts}

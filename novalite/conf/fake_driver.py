@@ -15,6 +15,33 @@ opts = [
         help="Simulated time a spawn takes, to make builds observable.",
     ),
     cfg.IntOpt(
+        "numa_nodes",
+        default=0,
+        min=0,
+        help="NUMA nodes each simulated host reports, its CPUs and RAM split evenly "
+        "among them; 0: the host reports no NUMA topology.",
+    ),
+    cfg.IntOpt(
+        "threads_per_core",
+        default=1,
+        min=1,
+        help="Hardware threads per core (thread siblings) in the reported NUMA topology.",
+    ),
+    cfg.MultiStrOpt(
+        "pci_devices",
+        default=[],
+        help="A pool of PCI devices each simulated host reports, as JSON, e.g. "
+        "{\"vendor_id\": \"8086\", \"product_id\": \"1520\", \"count\": 2, "
+        "\"numa_node\": 0, \"dev_type\": \"type-PCI\", \"physical_network\": \"net1\"} "
+        "(keys other than count are the pool's tags). Repeat for more pools.",
+    ),
+    cfg.DictOpt(
+        "metrics",
+        default={},
+        help="Metrics each simulated host reports, as name:value pairs "
+        "(e.g. cpu.percent:20,cpu.frequency:2400).",
+    ),
+    cfg.IntOpt(
         "hosts",
         default=4,
         min=0,

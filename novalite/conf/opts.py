@@ -6,13 +6,17 @@ from novalite.conf import (
     compute,
     database,
     fake_driver,
+    pci,
+    quota,
     rpc,
     scheduler,
     service,
     upgrade_levels,
+    workarounds,
 )
 
-MODULES = (service, rpc, api, compute, database, scheduler, fake_driver, upgrade_levels)
+MODULES = (service, rpc, api, compute, database, scheduler, pci, quota, fake_driver,
+           upgrade_levels, workarounds)
 
 
 def list_opts() -> list[tuple]:

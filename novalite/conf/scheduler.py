@@ -94,6 +94,48 @@ filter_scheduler_opts = [
     cfg.IntOpt("max_io_ops_per_host", default=8, min=0,
                help="IoOpsFilter: most I/O-heavy instances (building, migrating, ...) a "
                "host may have."),
+    cfg.FloatOpt("pci_weight_multiplier", default=1.0, min=0.0,
+                 help="PCIWeigher: keeps hosts with free PCI devices for the requests that "
+                 "need them (hosts with fewer free devices weigh more)."),
+    cfg.FloatOpt("build_failure_weight_multiplier", default=1000000.0,
+                 help="BuildFailureWeigher: weight taken off per recent failed build a host "
+                 "reports ([compute] consecutive_build_service_disable_threshold must be "
+                 "nonzero on the computes); 0 disables it."),
+    cfg.FloatOpt("cross_cell_move_weight_multiplier", default=1000000.0,
+                 help="CrossCellWeigher: preference for hosts in the instance's own cell "
+                 "during a cross-cell move; negative prefers other cells."),
+    cfg.FloatOpt("image_props_weight_multiplier", default=0.0,
+                 help="ImagePropertiesWeigher: positive packs instances whose images share "
+                 "properties with the requested image, negative spreads them; 0 (the "
+                 "default) disables the weigher."),
+    cfg.ListOpt("image_props_weight_setting", default=[],
+                help="ImagePropertiesWeigher: 'name=ratio' pairs weighing each image "
+                "property; empty weighs every property 1.0, a property not listed (or at "
+                "0) is not weighed."),
+    cfg.ListOpt("isolated_images", default=[],
+                help="IsolatedHostsFilter: image ids that may only run on isolated_hosts."),
+    cfg.ListOpt("isolated_hosts", default=[],
+                help="IsolatedHostsFilter: hosts that run the isolated_images."),
+    cfg.BoolOpt("restrict_isolated_hosts_to_isolated_images", default=True,
+                help="IsolatedHostsFilter: isolated hosts take only isolated images (an "
+                "isolated image always goes to an isolated host)."),
+]
+
+# [metrics]: MetricsFilter and MetricsWeigher, with Nova's names and defaults.
+metrics_group = cfg.OptGroup("metrics", title="Host metrics weighing")
+
+metrics_opts = [
+    cfg.FloatOpt("weight_multiplier", default=1.0,
+                 help="MetricsWeigher multiplier (aggregate metadata key "
+                 "metrics_weight_multiplier overrides it per host)."),
+    cfg.ListOpt("weight_setting", default=[],
+                help="'name=ratio' pairs: a host weighs the sum of metric value x ratio; "
+                "MetricsFilter keeps only hosts reporting every metric named here."),
+    cfg.BoolOpt("required", default=True,
+                help="A host lacking a metric of weight_setting fails the request "
+                "(ComputeHostMetricNotFound); False: it weighs weight_of_unavailable."),
+    cfg.FloatOpt("weight_of_unavailable", default=-10000.0,
+                 help="Weight of a host lacking a metric, when required is False."),
 ]
 
 
@@ -102,7 +144,10 @@ def register_opts(conf: cfg.ConfigOpts) -> None:
     conf.register_opts(scheduler_opts, group=scheduler_group)
     conf.register_group(filter_scheduler_group)
     conf.register_opts(filter_scheduler_opts, group=filter_scheduler_group)
+    conf.register_group(metrics_group)
+    conf.register_opts(metrics_opts, group=metrics_group)
 
 
 def list_opts() -> dict:
-    return {scheduler_group: scheduler_opts, filter_scheduler_group: filter_scheduler_opts}
+    return {scheduler_group: scheduler_opts, filter_scheduler_group: filter_scheduler_opts,
+            metrics_group: metrics_opts}

@@ -10,7 +10,7 @@ from novalite.objects import base
 
 @base.register
 class ComputeNode(base.NovaliteObject):
-    VERSION = "1.0"
+    VERSION = "1.1"  # 1.1: metrics, numa_topology, pci_stats
 
     uuid: str
     host: str
@@ -36,5 +36,13 @@ class ComputeNode(base.NovaliteObject):
     reserved_host_memory_mb: int = 0
     reserved_host_disk_mb: int = 0
     disk_available_least: int | None = None
+    # [{"name", "value", "source"}] as Nova's MonitorMetricList.
+    metrics: list = dataclasses.field(default_factory=list)
+    # {"cells": [{"id", "cpuset", "pcpuset", "memory", "cpu_usage", "memory_usage",
+    #  "pinned_cpus", "siblings", "mempages", "socket"}]} (novalite.virt.numa), or None.
+    numa_topology: dict | None = None
+    # PCI device pools: [{"vendor_id", "product_id", "numa_node", "dev_type", "count",
+    #  <tags>}] (novalite.virt.pci).
+    pci_stats: list = dataclasses.field(default_factory=list)
     updated_at: datetime.datetime | None = None
     id: int | None = None

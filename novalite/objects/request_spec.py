@@ -13,7 +13,7 @@ from novalite.objects.image import ImageMeta
 class RequestSpec(base.NovaliteObject):
     """Everything that decides where instances may go, stored for later moves."""
 
-    VERSION = "1.0"
+    VERSION = "1.2"  # 1.1: requested_destination; 1.2: retry
 
     instance_uuid: str
     flavor: Flavor
@@ -28,6 +28,12 @@ class RequestSpec(base.NovaliteObject):
     force_nodes: list[str] = dataclasses.field(default_factory=list)
     ignore_hosts: list[str] = dataclasses.field(default_factory=list)
     instance_group: dict | None = None
+    # {"host": ..., "node": ...}: a destination the filters still judge (2.74 boot, moves);
+    # a cross-cell move adds "cell" (the source cell's uuid) and "allow_cross_cell_move".
+    requested_destination: dict | None = None
+    # Hosts a reschedule already tried, {"num_attempts": n, "hosts": [[host, node], ...]}
+    # (Nova's legacy SchedulerRetries; the RetryFilter skips them).
+    retry: dict | None = None
 
     def get_scheduler_hint(self, name: str, default: object = None) -> object:
         """A hint's value as Nova's filters read it: a one-item list is its item."""

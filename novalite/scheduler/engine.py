@@ -69,8 +69,11 @@ class Engine:
         shares: dict[str, np.ndarray] = {}
         if len(rows) > 1:
             for weigher in self.weighers:
-                score = scores(weigher, self._raw(weigher, table, rows, spec),
-                               self._multipliers(weigher, table, rows))
+                raw = self._raw(weigher, table, rows, spec)
+                if np.ndim(raw) == 0:  # every host weighs the same: all normalise to 0
+                    shares[weigher.name] = np.zeros(len(rows))
+                    continue
+                score = scores(weigher, raw, lambda w=weigher: self._multipliers(w, table, rows))
                 total += score
                 shares[weigher.name] = score
         best = _top(total, keep)

@@ -49,10 +49,12 @@ class FilterScheduler(Scheduler):
         results: list[list[Selection]] = []
         rows = self.candidates(table, spec)
         decision = Decision(len(rows))
+        forced = bool(spec.force_hosts or spec.force_nodes)  # an admin's word: no filters
         for index, instance_uuid in enumerate(instance_uuids):
             # Each instance filters the survivors of the previous one, as in Nova, so
             # what a run-once filter removed stays removed.
-            rows = self.engine.filter(table, rows, spec, index, decision)
+            if not forced:
+                rows = self.engine.filter(table, rows, spec, index, decision)
             if not len(rows):
                 break
             weighed = self.engine.weigh(table, rows, spec, keep=subset + num_alts)
@@ -88,16 +90,20 @@ class FilterScheduler(Scheduler):
 
     @staticmethod
     def candidates(table: HostTable, spec: RequestSpec) -> np.ndarray:
-        """Forced and ignored hosts apply before any filter, as in Nova."""
+        """A requested destination, forced and ignored hosts apply before any filter, as
+        in Nova."""
         keep = np.ones(len(table), dtype=bool)
+        destination = spec.requested_destination or {}
+        if destination.get("host"):
+            keep &= table.rows_named([destination["host"]])
+        if destination.get("node"):
+            keep &= table.rows_of_nodes([destination["node"]])
         if spec.ignore_hosts:
             keep &= ~table.rows_named(spec.ignore_hosts)
         if spec.force_hosts:
             keep &= table.rows_named(spec.force_hosts)
         if spec.force_nodes:
-            nodes = set(spec.force_nodes)
-            keep &= np.fromiter((s.nodename in nodes for s in table.states), dtype=bool,
-                                count=len(table))
+            keep &= table.rows_of_nodes(spec.force_nodes)
         return np.flatnonzero(keep)
 
     def _selection(self, state: HostState, spec: RequestSpec,

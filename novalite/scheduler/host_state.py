@@ -9,9 +9,12 @@ import json
 import math
 from typing import Any
 
+from novalite import exception
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.host_table import WATCHED, HostTable
+from novalite.virt import hardware, pci
+from novalite.virt.numa import NUMATopology
 
 
 @dataclasses.dataclass
@@ -42,7 +45,21 @@ class HostState:
     service_disabled: bool = False
     aggregates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     instances: set[str] = dataclasses.field(default_factory=set)
-    limits: dict[str, float] = dataclasses.field(default_factory=dict)
+    limits: dict[str, Any] = dataclasses.field(default_factory=dict)
+    # What only some nodes have. init=False keeps the class's default until a node sets
+    # it, so most states stay within CPython's key-sharing instance dicts (<= 30 keys;
+    # beyond, every state's dict costs ~1.3 kB more).
+    # Metric name -> value, as the compute reports them (MetricsFilter / MetricsWeigher).
+    metrics: dict[str, float] | None = dataclasses.field(default=None, init=False)
+    numa_topology: NUMATopology | None = dataclasses.field(default=None, init=False)
+    # The node's PCI device pools.
+    pci_stats: tuple[pci.PciPool, ...] = dataclasses.field(default=(), init=False)
+    cell_uuid: str | None = dataclasses.field(default=None, init=False)  # one cell here
+
+    @property
+    def failed_builds(self) -> int:
+        """Builds that failed in a row on this node (its `failed_builds` stat)."""
+        return int(self.stats.get("failed_builds", 0))
 
     def bind(self, table: HostTable | None, row: int) -> None:
         """Mirror this state into `row` of `table` (None: stop mirroring)."""
@@ -59,7 +76,7 @@ class HostState:
     def from_compute_node(cls, node: ComputeNode) -> HostState:
         """As Nova counts: free = total - (reserved + used by instances)."""
         reserved_disk_gb = math.ceil(node.reserved_host_disk_mb / 1024)
-        return cls(
+        state = cls(
             host=node.host, nodename=node.hypervisor_hostname, uuid=node.uuid,
             total_usable_ram_mb=node.memory_mb,
             free_ram_mb=node.memory_mb - node.reserved_host_memory_mb - node.memory_mb_used,
@@ -77,6 +94,13 @@ class HostState:
             supported_instances=[tuple(i) for i in node.supported_instances],
             stats=dict(node.stats), host_ip=node.host_ip,
         )
+        if node.metrics:
+            state.metrics = {m["name"]: m["value"] for m in node.metrics}
+        if node.numa_topology:
+            state.numa_topology = NUMATopology.from_dict(node.numa_topology)
+        if node.pci_stats:
+            state.pci_stats = pci.pools_from_dicts(node.pci_stats)
+        return state
 
     def consume_from_request(self, spec: RequestSpec) -> None:
         """Count a placement at once, so the next choice of this request sees it."""
@@ -87,6 +111,30 @@ class HostState:
         self.disk_mb_used += disk_mb
         self.vcpus_used += flavor.vcpus
         self.num_instances += 1
+        self._consume_numa_and_pci(spec)
+
+    def _consume_numa_and_pci(self, spec: RequestSpec) -> None:
+        """As Nova: fit the guest's NUMA topology again (under the limits the
+        NUMATopologyFilter recorded) and count it, then take the PCI devices, on the
+        fitted NUMA cells."""
+        try:
+            wanted = hardware.numa_constraints(spec.flavor, spec.image)
+            devices = pci.requests_from_flavor(spec.flavor, spec.image)
+        except exception.Invalid:
+            return  # the filters refused it; without them there is nothing to count
+        if wanted is None and not devices:
+            return
+        topology, pools, _ = hardware.take(self.numa_topology, self.pci_stats, wanted,
+                                           devices, self.limits.get("numa_topology"))
+        if topology is self.numa_topology and pools == self.pci_stats:
+            return
+        # What this replaced, for release_request: kept for the latest request only
+        # (releases happen within the request that consumed).
+        log = self.__dict__.get("_consumed")
+        if log is None or log[0] is not spec:
+            log = self.__dict__["_consumed"] = (spec, [])
+        log[1].append((self.numa_topology, self.pci_stats))
+        self.numa_topology, self.pci_stats = topology, pools
 
     def release_request(self, spec: RequestSpec) -> None:
         """Undo consume_from_request (a multi-create that could not reach min_count)."""
@@ -97,3 +145,6 @@ class HostState:
         self.disk_mb_used -= disk_mb
         self.vcpus_used -= flavor.vcpus
         self.num_instances -= 1
+        log = self.__dict__.get("_consumed")
+        if log and log[0] is spec and log[1]:
+            self.numa_topology, self.pci_stats = log[1].pop()

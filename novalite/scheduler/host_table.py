@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from novalite.scheduler import aggregates
+from novalite.virt import pci
 
 if TYPE_CHECKING:
     from novalite.scheduler.host_state import HostState
@@ -30,12 +31,15 @@ NUMERIC = ("total_usable_ram_mb", "free_ram_mb", "ram_allocation_ratio",
            "vcpus_total", "vcpus_used", "cpu_allocation_ratio",
            "num_instances", "num_io_ops", "hypervisor_version")
 FLAGS = ("service_up", "service_disabled")
-COLUMNS = frozenset(NUMERIC + FLAGS)
+# Columns computed from a HostState field: field -> (column, how).
+DERIVED = {"pci_stats": ("free_pci_devices", pci.free_devices),
+           "stats": ("failed_builds", lambda stats: int(stats.get("failed_builds", 0)))}
+COLUMNS = frozenset(NUMERIC + FLAGS + tuple(col for col, _ in DERIVED.values()))
 # What makes two hosts alike for the image and capability filters: hosts of one class
 # answer those filters the same way, so the filter runs once per class, not per host.
 CLASS_FIELDS = frozenset(("hypervisor_type", "hypervisor_version", "supported_instances",
                           "cpu_info"))
-WATCHED = COLUMNS | CLASS_FIELDS | {"aggregates"}
+WATCHED = COLUMNS | CLASS_FIELDS | {"aggregates"} | frozenset(DERIVED)
 
 
 def _class_key(state: HostState) -> Hashable:
@@ -83,7 +87,7 @@ class HostTable:
         self.row_of[state.uuid] = row
         self._nodes_of.setdefault(state.host, set()).add(state.uuid)
         state.bind(self, row)
-        for name in COLUMNS:
+        for name in (*NUMERIC, *FLAGS, *DERIVED):
             self.write(row, name, getattr(state, name))
         self._classify(row)
         self.aggregates_changed()
@@ -111,6 +115,9 @@ class HostTable:
         """Called by HostState.__setattr__ for a watched field of a bound state."""
         if name in COLUMNS:
             self._cols[name][row] = value or 0
+        elif name in DERIVED:
+            column, derive = DERIVED[name]
+            self._cols[column][row] = derive(value)
         elif name in CLASS_FIELDS:
             self._classify(row)
         elif name == "aggregates":
@@ -143,6 +150,22 @@ class HostTable:
         for cid in ids:
             lookup[cid] = answer(self.class_members[cid])
         return lookup[classes]
+
+    def per_key(self, rows: np.ndarray, key: Callable[[HostState], Hashable],
+                answer: Callable[[HostState], Any], dtype: Any = bool) -> np.ndarray:
+        """`answer` asked once per distinct `key(state)` among `rows` (e.g. the NUMA
+        topology and ratios a NUMA fit depends on), spread to every row.
+
+        Only for questions whose answer depends on what `key` returns alone."""
+        answers: dict[Hashable, Any] = {}
+        out = np.empty(len(rows), dtype=dtype)
+        for i, row in enumerate(rows.tolist()):
+            state = self.states[row]
+            k = key(state)
+            if k not in answers:
+                answers[k] = answer(state)
+            out[i] = answers[k]
+        return out
 
     def aggregates_changed(self) -> None:
         self.aggregates_version += 1
@@ -210,6 +233,12 @@ class HostTable:
             for uuid in self._nodes_of.get(host, ()):
                 named[self.row_of[uuid]] = True
         return named
+
+    def rows_of_nodes(self, nodes: Iterable[str]) -> np.ndarray:
+        """Per row: is the node one of `nodes`?"""
+        wanted = set(nodes)
+        return np.fromiter((s.nodename in wanted for s in self.states), dtype=bool,
+                           count=len(self.states))
 
     def nbytes(self) -> int:
         """Bytes of the columns (the per-host share of the array engine)."""

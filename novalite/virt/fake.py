@@ -16,6 +16,7 @@ from novalite.compute import states
 from novalite.conf import CONF
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
+from novalite.virt import numa
 from novalite.virt.driver import ComputeDriver, InstanceInfo
 
 _NODE_NAMESPACE = uuid.UUID("7b6a2f4e-3c4d-4f5e-8a9b-0c1d2e3f4a5b")
@@ -24,10 +25,14 @@ _NODE_NAMESPACE = uuid.UUID("7b6a2f4e-3c4d-4f5e-8a9b-0c1d2e3f4a5b")
 class FakeDriver(ComputeDriver):
     capabilities = {"supports_image_type_qcow2": True, "supports_image_type_raw": True}
 
-    def __init__(self) -> None:
+    def __init__(self, numa_topology: dict | None = None, pci_stats: list | None = None,
+                 metrics: dict[str, float] | None = None) -> None:
+        """The NUMA topology (novalite.virt.numa's JSON), PCI device pools and metrics to
+        report; by default those [fake_driver] describes (none, unless set)."""
         self.host = ""
         self.instances: dict[str, int] = {}
         self._lock = threading.Lock()
+        self._numa_topology, self._pci_stats, self._metrics = numa_topology, pci_stats, metrics
 
     def init_host(self, host: str) -> None:
         self.host = host
@@ -51,7 +56,28 @@ class FakeDriver(ComputeDriver):
                                                  CONF.fake_driver.vcpus, "threads": 1}}),
             "supported_instances": [["x86_64", "fake", "hvm"]],
             "disk_available_least": CONF.fake_driver.local_gb,
+            "numa_topology": self._host_numa_topology(),
+            "pci_stats": self._pci_pools(),
+            "metrics": [{"name": name, "value": float(value), "source": "fake"}
+                        for name, value in self._reported_metrics().items()],
         }
+
+    def _host_numa_topology(self) -> dict | None:
+        if self._numa_topology is not None:
+            return self._numa_topology
+        opts = CONF.fake_driver
+        if not opts.numa_nodes:
+            return None
+        return numa.evenly_split(opts.vcpus, opts.memory_mb, opts.numa_nodes,
+                                 opts.threads_per_core).to_dict()
+
+    def _pci_pools(self) -> list[dict]:
+        if self._pci_stats is not None:
+            return self._pci_stats
+        return [json.loads(pool) for pool in CONF.fake_driver.pci_devices]
+
+    def _reported_metrics(self) -> dict[str, float]:
+        return self._metrics if self._metrics is not None else dict(CONF.fake_driver.metrics)
 
     def list_instances(self) -> list[str]:
         with self._lock:

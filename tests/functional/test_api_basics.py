@@ -57,7 +57,7 @@ def test_standard_flavors_are_seeded(cloud):
     ({"server": {"name": "x", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID,
                  "min_count": 3, "max_count": 2}}, "min_count must be <= max_count"),
     ({"server": {"name": "x", "flavorRef": "1"}}, "Missing imageRef attribute"),
-    ([1, 2], "Invalid input"),
+    ([1, 2], "[1, 2] is not of type 'object'"),
 ])
 def test_bad_create_bodies_are_400_naming_the_problem(cloud, body, message):
     response = cloud.api.post("/servers", json=body)

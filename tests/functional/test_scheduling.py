@@ -1,6 +1,7 @@
 """Scheduler hints from the API to the filters, through the running cloud."""
 
 import json
+import re
 
 import pytest
 
@@ -56,8 +57,18 @@ def test_requested_availability_zone_is_honoured_and_shown(cloud_factory):
     assert server["OS-EXT-AZ:availability_zone"] == "az-b"
     unzoned = cloud.wait_status(cloud.boot("default"), "ACTIVE")
     assert unzoned["OS-EXT-AZ:availability_zone"] == "nova"
-    missing = cloud.wait_status(cloud.boot("nowhere", availability_zone="az-x"), "ERROR")
-    assert "AvailabilityZoneFilter removed 3" in missing["fault"]["message"]
+    body = {"server": {"name": "nowhere", "flavorRef": "1", "availability_zone": "az-x",
+                       "imageRef": server["image"]["id"]}}
+    missing = cloud.api.post("/servers", json=body)
+    assert missing.status_code == 400
+    assert missing.json()["badRequest"]["message"] == (
+        "The requested availability zone is not available")
+    # a zone too small: the fault says which filter kept the other zones' hosts out
+    crowded = cloud.boot("big", flavor="5", availability_zone="az-b", min_count=5,
+                         max_count=5)
+    fault = cloud.wait_status(crowded, "ERROR")["fault"]["message"]
+    assert re.search(r"AvailabilityZoneFilter removed 2 \((compute1, compute2|compute2, "
+                     r"compute1)\); RamFilter removed 1 \(compute3\)", fault), fault
 
 
 def test_hosts_instances_reach_the_scheduler_from_the_computes(hinted_cloud, monkeypatch):

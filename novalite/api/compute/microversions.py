@@ -1,7 +1,27 @@
 """Compute API microversions: the supported range, negotiated from request headers.
 
-History (one line per version we serve):
-  2.1 — the base v2.1 API.
+History (the versions that change something novalite serves):
+  2.1  — the base v2.1 API.
+  2.3  — servers: more OS-EXT-SRV-ATTR fields for admins.
+  2.7  — flavors: giving a project access to a public flavor is a 409.
+  2.9  — servers: `locked`.
+  2.13 — server groups: `project_id`, `user_id`.
+  2.15 — server groups: soft-affinity and soft-anti-affinity policies.
+  2.16 — servers: `host_status` for admins.
+  2.19 — servers: `description` on create and in views.
+  2.26 — servers: `tags` in views.
+  2.37 — servers: `networks` required on create, "auto" or "none" accepted.
+  2.38 — servers: an unknown `status` filter is a 400.
+  2.41 — aggregates: `uuid`.
+  2.47 — servers: the flavor embedded in the view.
+  2.55 — flavors: `description`, PUT /flavors/{id}.
+  2.61 — flavors: `extra_specs` in views.
+  2.63 — servers: `trusted_image_certificates` in views.
+  2.64 — server groups: `policy` and `rules` replace `policies`.
+  2.71 — servers: `server_groups` in show.
+  2.73 — servers: `locked_reason`.
+  2.74 — servers: `host` and `hypervisor_hostname` on create.
+Versions in between change APIs novalite does not serve yet.
 """
 
 from __future__ import annotations
@@ -11,7 +31,7 @@ import re
 from novalite.api.faults import HTTPFault
 
 MIN_VERSION = (2, 1)
-MAX_VERSION = (2, 1)
+MAX_VERSION = (2, 74)
 HEADERS = ("OpenStack-API-Version", "X-OpenStack-Nova-API-Version")
 _VERSION = re.compile(r"^([1-9]\d*)\.([1-9]\d*|0)$")
 

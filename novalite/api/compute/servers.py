@@ -5,7 +5,8 @@ from __future__ import annotations
 import secrets
 import string
 
-from novalite import exception
+from novalite import exception, servicegroup
+from novalite.api import policy
 from novalite.api.compute.schemas import servers as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.views import links
@@ -13,7 +14,7 @@ from novalite.api.compute.views import servers as view
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.compute.api import API
-from novalite.db.api import actions, instances
+from novalite.db.api import actions, instances, server_groups, services
 
 
 def _project(req: ApiRequest) -> str | None:
@@ -31,8 +32,23 @@ def _bool(value: str | None) -> bool:
     return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
+def _destination(req: ApiRequest, server: dict) -> dict:
+    """Where the caller asks the server to go: a zone, and (admins only) a forced host or
+    node (`zone:host:node`) or from 2.74 a requested host/node the filters still judge."""
+    zone, forced_host, forced_node = API.parse_availability_zone(
+        server.get("availability_zone"))
+    if forced_host or forced_node:
+        policy.authorize(req.ctx, "os_compute_api:servers:create:forced_host")
+    requested = None
+    if server.get("host") or server.get("hypervisor_hostname"):
+        policy.authorize(req.ctx, "compute:servers:create:requested_destination")
+        requested = {"host": server.get("host"), "node": server.get("hypervisor_hostname")}
+    return {"availability_zone": zone, "forced_host": forced_host,
+            "forced_node": forced_node, "requested_destination": requested}
+
+
 def create(req: ApiRequest) -> ApiResponse:
-    validate(schema.create, req.body)
+    validate(schema.create_for(req.version), req.body)
     server = req.body["server"]
     hints = req.body.get("os:scheduler_hints") or req.body.get("OS-SCH-HNT:scheduler_hints")
     image_ref = server.get("imageRef") or next(
@@ -40,14 +56,16 @@ def create(req: ApiRequest) -> ApiResponse:
          if b.get("source_type") == "image" and str(b.get("boot_index")) == "0"), None)
     if not image_ref:
         raise HTTPFault(400, "Missing imageRef attribute")
-    uuids = API().create(
-        req.ctx, name=server["name"], flavor_ref=str(server["flavorRef"]),
-        image_ref=image_ref, min_count=int(server.get("min_count", 1)),
-        max_count=int(server.get("max_count", server.get("min_count", 1))),
-        metadata=server.get("metadata"), availability_zone=server.get("availability_zone"),
-        key_name=server.get("key_name"), user_data=server.get("user_data"),
-        scheduler_hints=hints,
-    )
+    try:
+        uuids = API().create(
+            req.ctx, name=server["name"], flavor_ref=str(server["flavorRef"]),
+            image_ref=image_ref, min_count=int(server.get("min_count", 1)),
+            max_count=int(server.get("max_count", server.get("min_count", 1))),
+            metadata=server.get("metadata"), key_name=server.get("key_name"),
+            user_data=server.get("user_data"), scheduler_hints=hints,
+            description=server.get("description"), **_destination(req, server))
+    except exception.ComputeHostNotFound as exc:
+        raise HTTPFault(400, exc.format_message()) from None
     if _bool(str(server.get("return_reservation_id", ""))):
         inst = instances.instance_get_view(uuids[0])
         return ApiResponse(202, {"reservation_id": inst["reservation_id"]})
@@ -66,21 +84,44 @@ def _list(req: ApiRequest) -> list[dict]:
     if limit is not None and not limit.isdigit():
         raise HTTPFault(400, f"Invalid input for query parameters limit. Value: {limit}.")
     status = req.query.get("status")
+    vm_states = view.vm_states_for_status(status) if status else None
+    if status and not vm_states and req.at_least("2.38"):
+        raise HTTPFault(400, f"Invalid status value: {status}")
     return instances.instance_get_all_view(
         project_id=_project(req), name=req.query.get("name"), deleted=deleted,
         limit=int(limit) if limit is not None else None,
-        vm_states=view.vm_states_for_status(status) if status else None)
+        vm_states=vm_states)
 
 
 def index(req: ApiRequest) -> ApiResponse:
     return ApiResponse(200, {"servers": [view.basic(i, req.base_url) for i in _list(req)]})
 
 
+def _host_statuses(rows: list[dict]) -> dict[str, str]:
+    """Nova's host_status per host: UP, DOWN (forced down), MAINTENANCE (disabled), or
+    UNKNOWN (no recent heartbeat)."""
+    hosts = {r["host"] for r in rows if r["host"]}
+    statuses = {}
+    for service in services.service_get_all("novalite-compute"):
+        if service.host in hosts:
+            statuses[service.host] = (
+                "DOWN" if service.forced_down else "MAINTENANCE" if service.disabled
+                else "UP" if servicegroup.service_is_up(service) else "UNKNOWN")
+    return statuses
+
+
+def _options(req: ApiRequest, rows: list[dict], **extra) -> view.ViewOptions:
+    admin = req.ctx.is_admin
+    statuses = _host_statuses(rows) if admin and req.at_least("2.16") else {}
+    return view.ViewOptions(req.base_url, req.version, admin, statuses, **extra)
+
+
 def detail(req: ApiRequest) -> ApiResponse:
     rows = _list(req)
     faults = actions.fault_get_latest([r["uuid"] for r in rows if r["vm_state"] == "error"])
-    return ApiResponse(200, {"servers": [
-        view.detail(r, req.base_url, faults.get(r["uuid"]), req.ctx.is_admin) for r in rows]})
+    opts = _options(req, rows)
+    return ApiResponse(200, {"servers": [view.detail(r, opts, faults.get(r["uuid"]))
+                                         for r in rows]})
 
 
 def show(req: ApiRequest) -> ApiResponse:
@@ -90,8 +131,9 @@ def show(req: ApiRequest) -> ApiResponse:
     except exception.InstanceNotFound:
         raise HTTPFault(404, f"Instance {uuid} could not be found.") from None
     fault = actions.fault_get_latest([uuid]).get(uuid)
-    return ApiResponse(200, {"server": view.detail(inst, req.base_url, fault,
-                                                   req.ctx.is_admin)})
+    groups = server_groups.group_uuids_of_instance(uuid) if req.at_least("2.71") else None
+    opts = _options(req, [inst], server_groups=groups)
+    return ApiResponse(200, {"server": view.detail(inst, opts, fault)})
 
 
 def delete(req: ApiRequest) -> ApiResponse:

@@ -18,6 +18,8 @@ def _to_obj(row: models.ComputeNode) -> ComputeNode:
     data = {f: getattr(row, f) for f in _FIELDS}
     data["supported_instances"] = data["supported_instances"] or []
     data["stats"] = data["stats"] or {}
+    data["metrics"] = data["metrics"] or []
+    data["pci_stats"] = data["pci_stats"] or []
     return ComputeNode(**data, updated_at=row.updated_at or row.created_at, id=row.id)
 
 

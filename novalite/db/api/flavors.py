@@ -1,9 +1,18 @@
-"""Flavors and their extra specs."""
+"""Flavors, their extra specs, and the projects that may use a private flavor.
+
+A deleted flavor's row goes at once, with its extra specs and access list, as in Nova's
+API database: every instance keeps its own copy of its flavor (`instances.flavor`), so
+nothing needs the row afterwards.
+
+`project_id` arguments restrict reads to what that project may see: public flavors and
+the private ones it was given access to (Nova's rule for non-admin callers).
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import delete, or_, select, true
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from novalite import exception
 from novalite.db import models
@@ -19,6 +28,9 @@ DEFAULT_FLAVORS = [
     ("5", "m1.xlarge", 16384, 8, 160),
 ]
 
+# How often an extra-spec write is retried after losing an insert race (as Nova).
+EXTRA_SPEC_RETRIES = 10
+
 
 def _to_obj(row: models.Flavor) -> Flavor:
     return Flavor(
@@ -30,43 +42,168 @@ def _to_obj(row: models.Flavor) -> Flavor:
     )
 
 
+def _usable_by(project_id: str):
+    """Public flavors, or private ones `project_id` was given access to."""
+    granted = select(models.FlavorProject.flavor_id).filter_by(project_id=project_id)
+    return or_(models.Flavor.is_public == true(), models.Flavor.id.in_(granted))
+
+
+def _row(s: Session, flavorid: str, project_id: str | None = None) -> models.Flavor:
+    query = select(models.Flavor).filter_by(flavorid=flavorid)
+    if project_id is not None:
+        query = query.where(_usable_by(project_id))
+    row = s.scalar(query)
+    if row is None:
+        raise exception.FlavorNotFound(flavor_id=flavorid)
+    return row
+
+
+def _which_exists(flavor: Flavor) -> exception.Conflict:
+    """After a unique-key violation: the ID is reported before the name, as Nova does."""
+    with reader() as s:
+        if s.scalar(select(models.Flavor.id).filter_by(flavorid=flavor.flavorid)):
+            return exception.FlavorIdExists(flavor_id=flavor.flavorid)
+    return exception.FlavorExists(name=flavor.name)
+
+
 @retry_on_deadlock
 def flavor_create(flavor: Flavor) -> Flavor:
-    with writer() as s:
-        row = models.Flavor(
-            flavorid=flavor.flavorid, name=flavor.name, memory_mb=flavor.memory_mb,
-            vcpus=flavor.vcpus, root_gb=flavor.root_gb, ephemeral_gb=flavor.ephemeral_gb,
-            swap=flavor.swap, rxtx_factor=flavor.rxtx_factor, vcpu_weight=flavor.vcpu_weight,
-            disabled=flavor.disabled, is_public=flavor.is_public,
-            description=flavor.description,
-            extra_specs=[models.FlavorExtraSpec(key=k, value=v)
-                         for k, v in flavor.extra_specs.items()],
-        )
-        s.add(row)
-        try:
+    try:
+        with writer() as s:
+            row = models.Flavor(
+                flavorid=flavor.flavorid, name=flavor.name, memory_mb=flavor.memory_mb,
+                vcpus=flavor.vcpus, root_gb=flavor.root_gb, ephemeral_gb=flavor.ephemeral_gb,
+                swap=flavor.swap, rxtx_factor=flavor.rxtx_factor,
+                vcpu_weight=flavor.vcpu_weight, disabled=flavor.disabled,
+                is_public=flavor.is_public, description=flavor.description,
+                extra_specs=[models.FlavorExtraSpec(key=k, value=v)
+                             for k, v in flavor.extra_specs.items()],
+            )
+            s.add(row)
             s.flush()
-        except IntegrityError:
-            raise exception.Conflict(
-                f"Flavor with name {flavor.name} or ID {flavor.flavorid} already exists."
-            ) from None
-        return _to_obj(row)
+            return _to_obj(row)
+    except IntegrityError:
+        raise _which_exists(flavor) from None
 
 
-def flavor_get_by_flavorid(flavorid: str) -> Flavor:
+def flavor_get_by_flavorid(flavorid: str, project_id: str | None = None) -> Flavor:
     with reader() as s:
-        row = s.scalar(select(models.Flavor).filter_by(flavorid=flavorid))
-        if row is None:
-            raise exception.FlavorNotFound(flavor_id=flavorid)
-        return _to_obj(row)
+        return _to_obj(_row(s, flavorid, project_id))
 
 
-def flavor_get_all(is_public: bool | None = True) -> list[Flavor]:
+def flavor_get_all(is_public: bool | None = True, project_id: str | None = None,
+                   disabled: bool | None = None, min_memory_mb: int = 0,
+                   min_root_gb: int = 0) -> list[Flavor]:
+    """Nova's listing, ordered by flavor ID: `is_public=None` is every flavor, False the
+    private ones, True the public ones and the private ones `project_id` may use."""
+    query = select(models.Flavor).where(models.Flavor.memory_mb >= min_memory_mb,
+                                        models.Flavor.root_gb >= min_root_gb)
+    if disabled is not None:
+        query = query.filter_by(disabled=disabled)
+    if is_public and project_id is not None:
+        query = query.where(_usable_by(project_id))
+    elif is_public is not None:
+        query = query.filter_by(is_public=is_public)
     with reader() as s:
-        query = select(models.Flavor).filter_by(disabled=False)
-        if is_public is not None:
-            query = query.filter_by(is_public=is_public)
-        rows = s.scalars(query.order_by(models.Flavor.memory_mb, models.Flavor.flavorid))
+        rows = s.scalars(query.order_by(models.Flavor.flavorid, models.Flavor.id))
         return [_to_obj(r) for r in rows]
+
+
+@retry_on_deadlock
+def flavor_set_description(flavorid: str, description: str | None) -> Flavor:
+    """The one flavor field Nova lets change after creation (2.55)."""
+    with writer() as s:
+        row = _row(s, flavorid)
+        row.description = description
+        s.flush()
+        return _to_obj(row)
+
+
+@retry_on_deadlock
+def flavor_destroy(flavorid: str) -> Flavor:
+    with writer() as s:
+        row = _row(s, flavorid)
+        gone = _to_obj(row)
+        s.execute(delete(models.FlavorProject).filter_by(flavor_id=row.id))
+        s.delete(row)  # its extra specs go with it (delete-orphan)
+        return gone
+
+
+@retry_on_deadlock
+def _upsert_extra_specs(flavorid: str, specs: dict[str, str]) -> dict[str, str]:
+    with writer() as s:
+        row = _row(s, flavorid)
+        existing = {spec.key: spec for spec in row.extra_specs}
+        for key, value in specs.items():
+            if key in existing:
+                existing[key].value = value
+            else:
+                row.extra_specs.append(models.FlavorExtraSpec(key=key, value=value))
+        s.flush()
+        return {spec.key: spec.value for spec in row.extra_specs}
+
+
+def flavor_extra_specs_update(flavorid: str, specs: dict[str, str]) -> dict[str, str]:
+    """Add or overwrite extra specs; answers all of the flavor's extra specs."""
+    for _ in range(EXTRA_SPEC_RETRIES):
+        try:
+            return _upsert_extra_specs(flavorid, specs)
+        except IntegrityError:
+            continue  # a concurrent request added one of these keys: now it is an update
+    raise exception.FlavorExtraSpecUpdateCreateFailed(id=flavorid, retries=EXTRA_SPEC_RETRIES)
+
+
+@retry_on_deadlock
+def flavor_extra_spec_delete(flavorid: str, key: str) -> None:
+    with writer() as s:
+        row = _row(s, flavorid)
+        spec = next((spec for spec in row.extra_specs if spec.key == key), None)
+        if spec is None:
+            raise exception.FlavorExtraSpecsNotFound(flavor_id=flavorid, extra_specs_key=key)
+        row.extra_specs.remove(spec)  # delete-orphan removes the row
+
+
+def _projects(s: Session, flavor_id: int) -> list[str]:
+    return list(s.scalars(select(models.FlavorProject.project_id)
+                          .filter_by(flavor_id=flavor_id).order_by(models.FlavorProject.id)))
+
+
+def flavor_access_get(flavorid: str) -> list[str]:
+    """The projects given access to the flavor, in the order they were added."""
+    with reader() as s:
+        return _projects(s, _row(s, flavorid).id)
+
+
+@retry_on_deadlock
+def _access_add(flavorid: str, project_id: str) -> list[str]:
+    with writer() as s:
+        row = _row(s, flavorid)
+        if project_id in _projects(s, row.id):
+            raise exception.FlavorAccessExists(flavor_id=flavorid, project_id=project_id)
+        s.add(models.FlavorProject(flavor_id=row.id, project_id=project_id))
+        s.flush()
+        return _projects(s, row.id)
+
+
+def flavor_access_add(flavorid: str, project_id: str) -> list[str]:
+    """Let `project_id` use the flavor; answers the access list after the change."""
+    try:
+        return _access_add(flavorid, project_id)
+    except IntegrityError:  # a concurrent request added the same project first
+        raise exception.FlavorAccessExists(flavor_id=flavorid,
+                                           project_id=project_id) from None
+
+
+@retry_on_deadlock
+def flavor_access_remove(flavorid: str, project_id: str) -> list[str]:
+    """Take `project_id`'s access away; answers the access list after the change."""
+    with writer() as s:
+        row = _row(s, flavorid)
+        removed = s.execute(delete(models.FlavorProject)
+                            .filter_by(flavor_id=row.id, project_id=project_id))
+        if not removed.rowcount:
+            raise exception.FlavorAccessNotFound(flavor_id=flavorid, project_id=project_id)
+        return _projects(s, row.id)
 
 
 def seed_default_flavors() -> int:

@@ -11,6 +11,7 @@ from sqlalchemy import or_, select, update
 from novalite import exception
 from novalite.compute import states
 from novalite.db import models
+from novalite.db.api import server_groups
 from novalite.db.session import reader, retry_on_deadlock, writer
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
@@ -173,5 +174,21 @@ def instance_destroy(uuid: str) -> Instance:
                   .where(models.InstanceMetadata.instance_uuid == uuid,
                          models.InstanceMetadata.deleted == 0)
                   .values(deleted=models.InstanceMetadata.id, deleted_at=now))
+        server_groups.group_remove_members(s, [uuid])
         s.flush()
         return _to_obj(row)
+
+
+def image_properties_by_instance(uuids: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The properties of the image each live instance of `uuids` was booted from
+    (instances whose image is unknown are left out)."""
+    wanted = sorted(set(uuids))
+    found: dict[str, dict[str, Any]] = {}
+    with reader() as s:
+        for start in range(0, len(wanted), 500):
+            query = (select(models.Instance.uuid, models.Image.properties)
+                     .join(models.Image, models.Image.id == models.Instance.image_ref)
+                     .where(models.Instance.uuid.in_(wanted[start:start + 500]),
+                            models.Instance.deleted == 0))
+            found.update((uuid, dict(props or {})) for uuid, props in s.execute(query))
+    return found

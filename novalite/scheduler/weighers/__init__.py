@@ -9,6 +9,7 @@ group `novalite.scheduler.weighers`.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from importlib.metadata import entry_points
 
 import numpy as np
@@ -25,31 +26,39 @@ NAMESPACE = "novalite.scheduler.weighers"
 class BaseHostWeigher:
     minval: float | None = None
     maxval: float | None = None
-    # The [filter_scheduler] option holding the multiplier; host aggregates may override
-    # it with metadata of the same name (the smallest value wins), as in Nova.
+    # The option holding the multiplier, and its group; host aggregates may override it
+    # with metadata named `multiplier_key` (default: the option's name; the smallest
+    # value wins), as in Nova.
     multiplier_option: str | None = None
+    multiplier_group = "filter_scheduler"
+    multiplier_key: str | None = None
+
+    def _configured_multiplier(self) -> float:
+        return getattr(getattr(CONF, self.multiplier_group), self.multiplier_option)
 
     def weight_multiplier(self, host_state: HostState) -> float:
         if self.multiplier_option is None:
             return 1.0
-        default = getattr(CONF.filter_scheduler, self.multiplier_option)
-        return aggregates.min_number(host_state, self.multiplier_option, default)
+        return aggregates.min_number(host_state, self.multiplier_key or self.multiplier_option,
+                                     self._configured_multiplier())
 
     def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
         raise NotImplementedError
 
     def weigh_array(self, table: HostTable, rows: np.ndarray,
-                    spec: RequestSpec) -> np.ndarray | None:
-        """weigh() for every row in `rows` at once, from the table's columns; None when
-        only the per-host form knows (the default, enough for an operator's weigher)."""
+                    spec: RequestSpec) -> np.ndarray | float | None:
+        """weigh() for every row in `rows` at once, from the table's columns; a single
+        number when every row weighs the same (the weigher tells no hosts apart in this
+        request, so it is skipped); None when only the per-host form knows (the
+        default, enough for an operator's weigher)."""
         return None
 
     def multipliers(self, table: HostTable, rows: np.ndarray) -> np.ndarray:
         """weight_multiplier() for every row, from the aggregates cached in the table."""
         if self.multiplier_option is None:
             return np.ones(len(rows))
-        default = getattr(CONF.filter_scheduler, self.multiplier_option)
-        return table.aggregate_min(self.multiplier_option, default)[rows]
+        return table.aggregate_min(self.multiplier_key or self.multiplier_option,
+                                   self._configured_multiplier())[rows]
 
     def needs_instances(self, spec: RequestSpec) -> bool:
         """As BaseHostFilter.needs_instances."""
@@ -80,15 +89,21 @@ def normalize(weights: np.ndarray, minval: float | None = None,
     return (weights - low) / (high - low)
 
 
-def scores(weigher: BaseHostWeigher, raw: np.ndarray, multipliers: np.ndarray) -> np.ndarray:
+def scores(weigher: BaseHostWeigher, raw: np.ndarray,
+           multipliers: np.ndarray | Callable[[], np.ndarray]) -> np.ndarray:
     """One weigher's contribution per host: raw weights clamped to the weigher's bounds,
-    normalised, times each host's multiplier."""
+    normalised, times each host's multiplier. When every host normalises to 0 (e.g. a
+    weigher with nothing to weigh in this request) the multipliers are not needed, so
+    they may be given as a function computing them."""
     raw = np.asarray(raw, dtype=np.float64)
     if weigher.minval is not None:
         raw = np.maximum(raw, weigher.minval)
     if weigher.maxval is not None:
         raw = np.minimum(raw, weigher.maxval)
-    return multipliers * normalize(raw, weigher.minval, weigher.maxval)
+    normalized = normalize(raw, weigher.minval, weigher.maxval)
+    if not normalized.any():
+        return normalized
+    return (multipliers() if callable(multipliers) else multipliers) * normalized
 
 
 def weigh_hosts(weighers: list[BaseHostWeigher], hosts: list[HostState],

@@ -8,14 +8,14 @@ def test_no_header_means_2_1():
     assert microversions.negotiate({}) == (2, 1)
 
 
-@pytest.mark.parametrize("headers", [
-    {"openstack-api-version": "compute 2.1"},
-    {"x-openstack-nova-api-version": "2.1"},
-    {"openstack-api-version": "compute latest"},
-    {"openstack-api-version": "placement 1.10, compute 2.1"},
+@pytest.mark.parametrize(("headers", "version"), [
+    ({"openstack-api-version": "compute 2.64"}, (2, 64)),
+    ({"x-openstack-nova-api-version": "2.1"}, (2, 1)),
+    ({"openstack-api-version": "compute latest"}, (2, 74)),
+    ({"openstack-api-version": "placement 1.10, compute 2.47"}, (2, 47)),
 ])
-def test_accepted_forms(headers):
-    assert microversions.negotiate(headers) == microversions.MAX_VERSION
+def test_accepted_forms(headers, version):
+    assert microversions.negotiate(headers) == version
 
 
 def test_out_of_range_is_406_with_novas_message():

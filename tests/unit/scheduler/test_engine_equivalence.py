@@ -1,16 +1,17 @@
 """The array engine chooses exactly as the per-host filters and weighers do.
 
 Random clusters (resources, ratios, service status, hypervisors, aggregates with zones,
-multipliers, limits and bad values, instances) and random requests (flavors, images,
-zones, server groups, hints, multi-create): every built-in filter's array form answers as
-host_passes on every host, every weigher's array form as weigh and weight_multiplier, and
-a whole selection with the array engine equals the one made host by host.
+multipliers, limits and bad values, instances, NUMA cells, PCI devices, metrics, failed
+builds) and random requests (flavors with NUMA and PCI needs, images, zones, server
+groups, hints, retries, multi-create) under random isolation and metrics options: every
+built-in filter's array form answers as host_passes on every host, every weigher's array
+form as weigh and weight_multiplier, and a whole selection with the array engine equals
+the one made host by host.
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import random
 
 import numpy as np
@@ -23,6 +24,7 @@ from novalite.scheduler import weighers as weighers_pkg
 from novalite.scheduler.filter_scheduler import FilterScheduler
 from novalite.scheduler.host_manager import HostManager
 from novalite.scheduler.host_table import HostTable
+from novalite.virt import numa
 from tests import builders
 
 INSTANCES = [f"inst-{i}" for i in range(8)]
@@ -41,7 +43,34 @@ AGGREGATE_META = st.fixed_dictionaries({}, optional={
     "filter_tenant_id": st.sampled_from(["p1", "p2,p3"]),
     "instance_type": st.sampled_from(["m1.tiny", "m1.big, m1.tiny"]),
     "hw_vm_mode": st.sampled_from(["hvm", "xen"]),
+    "pci_weight_multiplier": st.sampled_from(["0", "3"]),
+    "build_failure_weight_multiplier": st.sampled_from(["10", "x"]),
 })
+# Two cells of 4 CPUs in sibling pairs; one cell of 4 with 3 pinned; none.
+NUMA = [None, numa.evenly_split(8, 8192, 2, 2).to_dict(),
+        {"cells": [{"id": 0, "cpuset": [0, 1, 2, 3], "memory": 4096,
+                    "pinned_cpus": [0, 1, 2], "memory_usage": 1024}]}]
+PCI = [[], [{"vendor_id": "8086", "product_id": "1520", "count": 1, "numa_node": 0}],
+       [{"vendor_id": "8086", "product_id": "1520", "count": 2, "numa_node": 1},
+        {"vendor_id": "10de", "product_id": "1eb8", "count": 1, "numa_node": None}]]
+METRICS = [[], [{"name": "cpu.percent", "value": 30.0}],
+           [{"name": "cpu.percent", "value": 70.0}, {"name": "mem", "value": 5.0}]]
+ALIAS = '{"name": "nic", "vendor_id": "8086", "product_id": "1520"}'
+OPTIONS = st.fixed_dictionaries({
+    "isolated_images": st.sampled_from([[], ["img"], ["other"]]),
+    "restrict": st.booleans(),
+    "weight_setting": st.sampled_from([[], ["cpu.percent=1.0", "mem=-0.5"]]),
+})
+
+
+def _configure(conf, options) -> None:
+    conf.set_override("isolated_images", options["isolated_images"], group="filter_scheduler")
+    conf.set_override("isolated_hosts", ["h0", "h2"], group="filter_scheduler")
+    conf.set_override("restrict_isolated_hosts_to_isolated_images", options["restrict"],
+                      group="filter_scheduler")
+    conf.set_override("weight_setting", options["weight_setting"], group="metrics")
+    conf.set_override("required", False, group="metrics")
+    conf.set_override("alias", [ALIAS], group="pci")
 
 
 @st.composite
@@ -65,6 +94,10 @@ def clusters(draw):
             supported_instances=draw(st.sampled_from(SUPPORTED)),
             cpu_info=draw(st.sampled_from(['{}', '{"maxphysaddr": {"bits": 42}}'])),
             host_ip=f"10.0.{i % 3}.{i}",
+            numa_topology=draw(st.sampled_from(NUMA)),
+            pci_stats=draw(st.sampled_from(PCI)),
+            metrics=draw(st.sampled_from(METRICS)),
+            stats=draw(st.sampled_from([{}, {"failed_builds": "2"}])),
         )
         state.service_up = draw(st.booleans())
         state.service_disabled = draw(st.booleans())
@@ -101,14 +134,20 @@ def requests(draw):
         vcpus=draw(st.sampled_from([1, 4, 20])),
         root_gb=draw(st.sampled_from([1, 100, 900])),
         extra_specs=draw(st.sampled_from([{}, {"hypervisor_type": "fake"},
-                                          {"availability_zone": "az1"}])))
+                                          {"availability_zone": "az1"},
+                                          {"hw:cpu_policy": "dedicated"},
+                                          {"hw:numa_nodes": "2"},
+                                          {"pci_passthrough:alias": "nic:1"},
+                                          {"pci_passthrough:alias": "nic:2",
+                                           "hw:numa_nodes": "1"}])))
     return builders.request_spec(
         instance_uuid=draw(st.sampled_from(INSTANCES)), flavor=flavor,
         image=ImageMeta(id="img", name="img", properties=props),
         project_id=draw(st.sampled_from(["p1", "p2"])),
         availability_zone=draw(st.sampled_from([None, *ZONES])),
         instance_group=group,
-        scheduler_hints={k: v for k, v in hints.items()})
+        scheduler_hints={k: v for k, v in hints.items()},
+        retry=draw(st.sampled_from([None, {"num_attempts": 2, "hosts": [["h1", "h1"]]}])))
 
 
 def _table(states) -> HostTable:
@@ -132,8 +171,9 @@ SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
 
 
 @SETTINGS
-@given(states=clusters(), spec=requests())
-def test_every_filter_array_form_answers_as_host_passes(conf, states, spec):
+@given(states=clusters(), spec=requests(), options=OPTIONS)
+def test_every_filter_array_form_answers_as_host_passes(conf, states, spec, options):
+    _configure(conf, options)
     table = _table(states)
     rows = np.arange(len(table))
     for flt in _all_filters():
@@ -144,16 +184,28 @@ def test_every_filter_array_form_answers_as_host_passes(conf, states, spec):
 
 
 @SETTINGS
-@given(states=clusters(), spec=requests())
-def test_every_weigher_array_form_weighs_as_weigh(conf, states, spec):
+@given(states=clusters(), spec=requests(), options=OPTIONS)
+def test_every_weigher_array_form_weighs_as_weigh(conf, states, spec, options):
+    _configure(conf, options)
     table = _table(states)
     rows = np.arange(len(table))
     for weigher in _all_weighers():
         raw = weigher.weigh_array(table, rows, spec)
-        if raw is not None:
-            assert raw.tolist() == [float(weigher.weigh(s, spec)) for s in table.states]
+        if raw is not None:  # an array, or one number for every row
+            assert np.broadcast_to(raw, len(rows)).tolist() == \
+                [float(weigher.weigh(s, spec)) for s in table.states], weigher.name
         assert weigher.multipliers(table, rows).tolist() == \
             [weigher.weight_multiplier(s) for s in table.states], weigher.name
+
+
+def _copy(state):
+    """An equal, unbound copy with no limits recorded (init=False fields included,
+    which dataclasses.replace would drop)."""
+    copied = copy.copy(state)
+    copied.__dict__.pop("_table", None)
+    copied.__dict__.pop("_consumed", None)
+    copied.limits = {}
+    return copied
 
 
 class _Static(HostManager):
@@ -164,9 +216,10 @@ class _Static(HostManager):
 
 @SETTINGS
 @given(states=clusters(), spec=requests(), count=st.integers(1, 4),
-       subset=st.integers(1, 3), seed=st.integers(0, 2**16))
+       subset=st.integers(1, 3), seed=st.integers(0, 2**16), options=OPTIONS)
 def test_array_engine_selects_as_the_per_host_engine(conf, states, spec, count, subset,
-                                                     seed):
+                                                     seed, options):
+    _configure(conf, options)
     conf.set_override("enabled_filters", [f.name for f in _all_filters()],
                       group="filter_scheduler")
     conf.set_override("host_subset_size", subset, group="filter_scheduler")
@@ -174,7 +227,7 @@ def test_array_engine_selects_as_the_per_host_engine(conf, states, spec, count, 
     outcomes = []
     for vectorized in (True, False):
         # Each engine consumes its own, equal copy of the cluster.
-        table = _table([dataclasses.replace(s, limits={}) for s in states])
+        table = _table([_copy(s) for s in states])
         scheduler = FilterScheduler(_Static(table), vectorized=vectorized)
         random.seed(seed)
         try:

@@ -56,6 +56,18 @@ def test_ignore_and_force_hosts_apply_before_filters(conf):
     assert [s.service_host for s in forced] == ["c"]
 
 
+def test_forced_hosts_skip_the_filters_but_a_requested_destination_does_not(conf):
+    states = [state("a"), state("down", service_up=False)]
+    forced = builders.request_spec(force_hosts=["down"])
+    assert select(states, forced)[0][0].service_host == "down"
+    by_node = builders.request_spec(force_nodes=["down"])
+    assert select(states, by_node)[0][0].nodename == "down"
+    assert select(states, builders.request_spec(
+        requested_destination={"host": "a", "node": None}))[0][0].service_host == "a"
+    with pytest.raises(exception.NoValidHost, match="1 hosts: ComputeFilter removed 1"):
+        select(states, builders.request_spec(requested_destination={"host": "down"}))
+
+
 def test_multi_create_consumes_between_instances(conf):
     states = [state("a", 63000), state("b", 63500)]  # 2024 and 1524 MB free
     result = select(states, uuids=("i1", "i2", "i3"))

@@ -6,6 +6,7 @@ from typing import Any
 
 import jsonschema
 
+from novalite.api.compute.schemas import formats
 from novalite.api.faults import HTTPFault
 
 
@@ -13,12 +14,14 @@ def validate(schema: dict, body: Any) -> None:
     """Raise a 400 worded as Nova words it: the field, the value and what is wrong."""
     if body is None:
         raise HTTPFault(400, "The request body is missing or not JSON.")
-    validator = jsonschema.Draft4Validator(schema)
+    validator = jsonschema.Draft4Validator(schema, format_checker=formats.CHECKER)
     error = jsonschema.exceptions.best_match(validator.iter_errors(body))
     if error is None:
         return
-    if error.validator == "additionalProperties" and not error.path:
-        raise HTTPFault(400, f"Additional properties are not allowed ({error.message})")
-    field = "/".join(str(p) for p in error.path) or "request body"
-    raise HTTPFault(400, f"Invalid input for field/attribute {field}. Value: "
+    if isinstance(error.cause, formats.InvalidName):
+        raise HTTPFault(400, str(error.cause))
+    if not error.path:  # about the body as a whole: Nova gives the bare message
+        raise HTTPFault(400, error.message)
+    # Nova names the innermost field only ("name", not "server/name")
+    raise HTTPFault(400, f"Invalid input for field/attribute {error.path[-1]}. Value: "
                          f"{error.instance}. {error.message}")

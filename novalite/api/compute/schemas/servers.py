@@ -1,4 +1,6 @@
-"""POST /servers body at 2.1 (Nova's schema, the parts the base version accepts)."""
+"""POST /servers body: Nova's schema at 2.1, and what later microversions add."""
+
+import copy
 
 _name = {"type": "string", "minLength": 1, "maxLength": 255,
          "pattern": r"^(?! )[^\x00-\x1f]*(?<! )$"}
@@ -55,3 +57,27 @@ create = {
     "required": ["server"],
     "additionalProperties": False,
 }
+
+_description = {"type": ["string", "null"], "minLength": 0, "maxLength": 255,
+                "pattern": r"^[^\x00-\x08\x0b\x0c\x0e-\x1f]*$"}
+_fqdn = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[a-zA-Z0-9-._]*$"}
+_network = {"type": "object", "properties": {
+    "uuid": {"type": "string"}, "port": {"type": ["string", "null"]},
+    "fixed_ip": {"type": "string"}, "tag": {"type": "string"}}, "additionalProperties": False}
+
+
+def create_for(version: tuple[int, int]) -> dict:
+    """The create schema at `version`: each microversion adds to the one before."""
+    body = copy.deepcopy(create)
+    server = body["properties"]["server"]
+    if version >= (2, 19):
+        server["properties"]["description"] = _description
+    if version >= (2, 37):
+        server["properties"]["networks"] = {"oneOf": [
+            {"type": "array", "items": _network},
+            {"type": "string", "enum": ["none", "auto"]}]}
+        server["required"].append("networks")
+    if version >= (2, 74):
+        server["properties"]["host"] = _fqdn
+        server["properties"]["hypervisor_hostname"] = _fqdn
+    return body

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from typing import Any
 
@@ -49,20 +50,60 @@ def basic(inst: dict[str, Any], base_url: str) -> dict:
             "links": links(base_url, "servers", inst["uuid"])}
 
 
-def detail(inst: dict[str, Any], base_url: str, fault: dict | None, is_admin: bool) -> dict:
-    flavor_id = ((inst.get("flavor") or {}).get("cur") or {}).get("flavorid")
+@dataclasses.dataclass
+class ViewOptions:
+    """What the caller may see and at which microversion, fixed once per request."""
+
+    base_url: str
+    version: tuple[int, int] = (2, 1)
+    is_admin: bool = False
+    host_statuses: dict[str, str] = dataclasses.field(default_factory=dict)
+    server_groups: list[str] | None = None  # shown from 2.71, on a single server only
+
+    def at_least(self, major: int, minor: int) -> bool:
+        return self.version >= (major, minor)
+
+
+def _flavor(inst: dict[str, Any], opts: ViewOptions) -> dict:
+    flavor = (inst.get("flavor") or {}).get("cur") or {}
+    if not opts.at_least(2, 47):
+        flavor_id = flavor.get("flavorid")
+        return {"id": flavor_id, "links": [bookmark(opts.base_url, "flavors", flavor_id)]}
+    # From 2.47 the server embeds the flavor it was built with, as it was then.
+    return {"vcpus": flavor.get("vcpus"), "ram": flavor.get("memory_mb"),
+            "disk": flavor.get("root_gb"), "ephemeral": flavor.get("ephemeral_gb") or 0,
+            "swap": flavor.get("swap") or 0, "original_name": flavor.get("name"),
+            "extra_specs": dict(flavor.get("extra_specs") or {})}
+
+
+def _admin_attributes(inst: dict[str, Any], opts: ViewOptions) -> dict:
+    attrs = {"OS-EXT-SRV-ATTR:host": inst["host"],
+             "OS-EXT-SRV-ATTR:hypervisor_hostname": inst["node"],
+             "OS-EXT-SRV-ATTR:instance_name": f"instance-{inst['id']:08x}"}
+    if opts.at_least(2, 3):
+        attrs.update({"OS-EXT-SRV-ATTR:reservation_id": inst.get("reservation_id"),
+                      "OS-EXT-SRV-ATTR:launch_index": inst.get("launch_index"),
+                      "OS-EXT-SRV-ATTR:hostname": inst.get("hostname"),
+                      "OS-EXT-SRV-ATTR:kernel_id": "",
+                      "OS-EXT-SRV-ATTR:ramdisk_id": "",
+                      "OS-EXT-SRV-ATTR:root_device_name": None,
+                      "OS-EXT-SRV-ATTR:user_data": inst.get("user_data")})
+    return attrs
+
+
+def detail(inst: dict[str, Any], opts: ViewOptions, fault: dict | None = None) -> dict:
     server_status = status(inst["vm_state"], inst["task_state"])
     view = {
-        **basic(inst, base_url),
+        **basic(inst, opts.base_url),
         "status": server_status,
         "tenant_id": inst["project_id"],
         "user_id": inst["user_id"],
         "metadata": inst["metadata"],
         "hostId": host_id(inst["project_id"], inst["host"]),
         "image": ({"id": inst["image_ref"],
-                   "links": [bookmark(base_url, "images", inst["image_ref"])]}
+                   "links": [bookmark(opts.base_url, "images", inst["image_ref"])]}
                   if inst["image_ref"] else ""),
-        "flavor": {"id": flavor_id, "links": [bookmark(base_url, "flavors", flavor_id)]},
+        "flavor": _flavor(inst, opts),
         "created": isotime(inst["created_at"]),
         "updated": isotime(inst["updated_at"] or inst["created_at"]),
         "addresses": {},
@@ -81,13 +122,25 @@ def detail(inst: dict[str, Any], base_url: str, fault: dict | None, is_admin: bo
     }
     if server_status in _PROGRESS_STATUSES:
         view["progress"] = inst["progress"] or 0
-    if is_admin:
-        view["OS-EXT-SRV-ATTR:host"] = inst["host"]
-        view["OS-EXT-SRV-ATTR:hypervisor_hostname"] = inst["node"]
-        view["OS-EXT-SRV-ATTR:instance_name"] = f"instance-{inst['id']:08x}"
+    if opts.is_admin:
+        view.update(_admin_attributes(inst, opts))
+    if opts.at_least(2, 9):
+        view["locked"] = bool(inst.get("locked"))
+    if opts.at_least(2, 16) and opts.is_admin:
+        view["host_status"] = opts.host_statuses.get(inst["host"], "") if inst["host"] else ""
+    if opts.at_least(2, 19):
+        view["description"] = inst.get("display_description")
+    if opts.at_least(2, 26):
+        view["tags"] = []
+    if opts.at_least(2, 63):
+        view["trusted_image_certificates"] = None
+    if opts.at_least(2, 71) and opts.server_groups is not None:
+        view["server_groups"] = opts.server_groups
+    if opts.at_least(2, 73):
+        view["locked_reason"] = None
     if fault and server_status in ("ERROR", "DELETED"):
         view["fault"] = {"code": fault["code"], "message": fault["message"],
                          "created": isotime(fault["created"])}
-        if is_admin or fault["code"] != 500:
+        if opts.is_admin or fault["code"] != 500:
             view["fault"]["details"] = fault["details"] or ""
     return view

@@ -1,0 +1,130 @@
+"""Host aggregates and availability zones as Nova's compute.api.AggregateAPI keeps them:
+a host is in at most one zone, a zone has a name, and no change may move a host that has
+instances into another zone. The checks run as guards inside the database transaction
+that makes the change (see novalite.db.api.aggregates), so two racing requests cannot
+both pass them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from novalite import exception
+from novalite.db.api import aggregates as db
+from novalite.db.api import services
+
+AZ = db.AZ_KEY
+COMPUTE_BINARY = "novalite-compute"
+_MOVE = ("The host cannot be {verb} the aggregate as the availability zone of the host "
+         "would change from '{old}' to '{new}' but the host already has {count} "
+         "instance(s). Changing the AZ of an existing instance is not supported by this "
+         "action. Move the instances away from this host then try again. If you need to "
+         "move the instances between AZs then you can use shelve_offload and unshelve to "
+         "achieve this.")
+
+
+def _zone_change_guard(metadata: dict[str, Any], invalid: type, hosts: list[str] | None = None,
+                       check_instances: bool = False) -> db.Guard:
+    """Nova's is_safe_to_update_az: a zone named at all, not clashing with another zone
+    of the hosts, and (when asked) not moving hosts that have instances."""
+
+    def guard(snap: db.Snapshot) -> None:
+        if AZ not in metadata:
+            return
+        agg, new_az = snap.aggregate, metadata[AZ]
+        if not new_az:
+            raise invalid(aggregate_id=agg["id"], reason=f"Aggregate {agg['name']} does "
+                          "not support empty named availability zone")
+        checked = hosts or agg["hosts"]
+        conflicting = [a["metadata"][AZ] for a in snap.zoned_aggregates(checked)
+                       if a["metadata"][AZ] != new_az and a["id"] != agg["id"]]
+        if conflicting:
+            raise invalid(aggregate_id=agg["id"], reason="One or more hosts already in "
+                          f"availability zone(s) {conflicting}")
+        if check_instances and agg["metadata"].get(AZ) != new_az and \
+                snap.instance_count(checked):
+            raise invalid(aggregate_id=agg["id"],
+                          reason="One or more hosts contain instances in this zone")
+
+    return guard
+
+
+def _host_zone(snap: db.Snapshot, host: str, excluding: int | None = None) -> str | None:
+    zones = sorted(a["metadata"][AZ] for a in snap.zoned_aggregates([host])
+                   if a["id"] != excluding)
+    return zones[0] if zones else None
+
+
+def _add_guard(host: str) -> db.Guard:
+    """The aggregate's zone must not clash with the host's, nor move its instances."""
+
+    def guard(snap: db.Snapshot) -> None:
+        agg = snap.aggregate
+        _zone_change_guard(agg["metadata"], exception.InvalidAggregateActionAdd,
+                           hosts=[host])(snap)
+        new_az = agg["metadata"].get(AZ)
+        count = snap.instance_count([host]) if new_az else 0
+        old_az = _host_zone(snap, host) if count else None
+        if count and old_az != new_az:
+            raise exception.InvalidAggregateActionAdd(aggregate_id=agg["id"], reason=_MOVE.format(
+                verb="added to", old=old_az, new=new_az, count=count))
+
+    return guard
+
+
+def _remove_guard(host: str) -> db.Guard:
+    """Leaving the aggregate must not move the host's instances to another zone."""
+
+    def guard(snap: db.Snapshot) -> None:
+        agg = snap.aggregate
+        current_az = agg["metadata"].get(AZ)
+        count = snap.instance_count([host]) if current_az else 0
+        new_az = _host_zone(snap, host, excluding=agg["id"]) if count else None
+        if count and current_az != new_az:
+            raise exception.InvalidAggregateActionDelete(
+                aggregate_id=agg["id"], reason=_MOVE.format(
+                    verb="removed from", old=current_az, new=new_az, count=count))
+
+    return guard
+
+
+def _compute_service(host: str) -> None:
+    """Only compute hosts join aggregates (an exact name: MariaDB compares without case)."""
+    if services.service_get_by_host_and_binary(host, COMPUTE_BINARY).host != host:
+        raise exception.ComputeHostNotFound(host=host)
+
+
+class AggregateAPI:
+    def create(self, name: str, availability_zone: str | None) -> dict[str, Any]:
+        return db.aggregate_create(name, {AZ: availability_zone} if availability_zone else None)
+
+    def get(self, aggregate_id: int) -> dict[str, Any]:
+        return db.aggregate_get(aggregate_id)
+
+    def get_all(self) -> list[dict[str, Any]]:
+        return db.aggregate_get_all()
+
+    def update(self, aggregate_id: int, values: dict[str, Any]) -> dict[str, Any]:
+        """A new name and/or zone (Nova's PUT; a null zone is refused as empty)."""
+        zone = {AZ: values[AZ]} if AZ in values else {}
+        return db.aggregate_update(
+            aggregate_id, name=values.get("name"), metadata=zone,
+            guard=_zone_change_guard(zone, exception.InvalidAggregateActionUpdate,
+                                     check_instances=True))
+
+    def update_metadata(self, aggregate_id: int,
+                        metadata: dict[str, str | None]) -> dict[str, Any]:
+        return db.aggregate_update(
+            aggregate_id, metadata=metadata,
+            guard=_zone_change_guard(metadata, exception.InvalidAggregateActionUpdateMeta,
+                                     check_instances=True))
+
+    def delete(self, aggregate_id: int) -> None:
+        db.aggregate_delete(aggregate_id)
+
+    def add_host(self, aggregate_id: int, host: str) -> dict[str, Any]:
+        _compute_service(host)
+        return db.aggregate_add_host(aggregate_id, host, guard=_add_guard(host))
+
+    def remove_host(self, aggregate_id: int, host: str) -> dict[str, Any]:
+        _compute_service(host)
+        return db.aggregate_remove_host(aggregate_id, host, guard=_remove_guard(host))

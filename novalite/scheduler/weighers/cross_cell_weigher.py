@@ -1,0 +1,30 @@
+"""CrossCellWeigher: during a move that may cross cells (the request spec's
+requested_destination names the instance's current "cell" and allow_cross_cell_move),
+hosts in that cell weigh 1 and the others -1; otherwise every host weighs 0. Positive
+cross_cell_move_weight_multiplier values keep moves within the cell."""
+
+from __future__ import annotations
+
+from novalite.scheduler.weighers import BaseHostWeigher
+
+
+def _preferred_cell(spec) -> str | None:
+    destination = spec.requested_destination or {}
+    if destination.get("cell") and destination.get("allow_cross_cell_move"):
+        return destination["cell"]
+    return None
+
+
+class CrossCellWeigher(BaseHostWeigher):
+    multiplier_option = "cross_cell_move_weight_multiplier"
+
+    def weigh(self, host_state, spec) -> float:
+        cell = _preferred_cell(spec)
+        if cell is None:
+            return 0
+        return 1 if host_state.cell_uuid == cell else -1
+
+    def weigh_array(self, table, rows, spec):
+        if _preferred_cell(spec) is None:
+            return 0.0  # not a cross-cell move: every host weighs 0
+        return None
