@@ -102,12 +102,13 @@ class ComputeManager(Manager):
         adds one (with [compute] consecutive_build_service_disable_threshold set). The
         count reaches the schedulers' BuildFailureWeigher as the node stat
         `failed_builds`."""
+        failed: bool | None = result != "active"
         if instance_uuid in self._failed_by_policy:
             self._failed_by_policy.discard(instance_uuid)
-        elif result == "active":
-            self.rt.build_succeeded(ctx, node)
-        elif CONF.compute.consecutive_build_service_disable_threshold:
-            self.rt.build_failed(ctx, node)
+            failed = None
+        elif failed and not CONF.compute.consecutive_build_service_disable_threshold:
+            failed = None
+        self.rt.build_finished(ctx, node, instance_uuid, failed)
 
     def _do_build(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
                   props: FilterProperties, host_list: list[Selection], node: str) -> str:

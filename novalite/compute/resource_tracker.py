@@ -41,6 +41,9 @@ class ResourceTracker:
         # node -> its NUMA topology and PCI device pools with nothing in use
         self._hardware: dict[str, tuple[NUMATopology | None, tuple[pci.PciPool, ...]]] = {}
         self.failed_builds: dict[str, int] = {}  # node -> builds failed in a row
+        # Instances here with a task under way: Nova's io_workload, the num_io_ops that
+        # IoOpsFilter and IoOpsWeigher read (the node's current_workload).
+        self.busy: set[str] = set()
         self._lock = threading.Lock()
 
     def update_available_resource(self, ctx: RequestContext) -> None:
@@ -50,6 +53,7 @@ class ResourceTracker:
             self.tracked = {i.uuid: (i.node, capacity.requested(i.flavor))
                             for i in placed if i.flavor is not None}
             self.flavors = {i.uuid: i.flavor for i in placed if i.flavor is not None}
+            self.busy = {i.uuid for i in placed if i.task_state is not None}
             for nodename in self.driver.get_available_nodes(refresh=True):
                 self.nodes[nodename] = self._node_from_driver(nodename)
                 self._report(ctx, nodename)
@@ -81,6 +85,8 @@ class ResourceTracker:
         total = sum(usage, capacity.Resources())
         node.vcpus_used, node.memory_mb_used = int(total.vcpus), int(total.memory_mb)
         node.local_gb_used, node.running_vms = int(total.disk_gb), len(usage)
+        node.current_workload = sum(1 for uuid in self.busy
+                                    if self.tracked.get(uuid, ("",))[0] == nodename)
         topology, pools = self._numa_and_pci_in_use(nodename)
         node.numa_topology = topology.to_dict() if topology else None
         node.pci_stats = [pool.to_dict() for pool in pools]
@@ -131,6 +137,7 @@ class ResourceTracker:
                 raise exception.ComputeResourcesUnavailable(reason=why_not)
             self.tracked[instance.uuid] = (nodename, wanted)
             self.flavors[instance.uuid] = instance.flavor
+            self.busy.add(instance.uuid)
             self._report(ctx, nodename)
 
     def instance_uuids(self) -> list[str]:
@@ -143,20 +150,22 @@ class ResourceTracker:
         with self._lock:
             held = self.tracked.pop(instance_uuid, None)
             self.flavors.pop(instance_uuid, None)
+            self.busy.discard(instance_uuid)
             if held is not None:
                 self._report(ctx, held[0])
 
-    def build_failed(self, ctx: RequestContext, nodename: str) -> None:
-        """One more build failed in a row on `nodename`; the scheduler hears at once."""
+    def build_finished(self, ctx: RequestContext, nodename: str, instance_uuid: str,
+                       failed: bool | None) -> None:
+        """A build's task is over: one less I/O operation on the node, and (unless
+        `failed` is None: not counted) one more build failed in a row, or the count
+        back to 0 after a success. The scheduler hears at once."""
         with self._lock:
-            self.failed_builds[nodename] = self.failed_builds.get(nodename, 0) + 1
-            if nodename in self.nodes:
-                self._report(ctx, nodename)
-
-    def build_succeeded(self, ctx: RequestContext, nodename: str) -> None:
-        """A build worked: the count of failures in a row starts again from 0."""
-        with self._lock:
-            was = self.failed_builds.get(nodename)
-            self.failed_builds[nodename] = 0
-            if was and nodename in self.nodes:
+            changed = instance_uuid in self.busy
+            self.busy.discard(instance_uuid)
+            if failed:
+                self.failed_builds[nodename] = self.failed_builds.get(nodename, 0) + 1
+            elif failed is not None:
+                changed |= bool(self.failed_builds.get(nodename))
+                self.failed_builds[nodename] = 0
+            if (changed or failed) and nodename in self.nodes:
                 self._report(ctx, nodename)

@@ -60,21 +60,33 @@ def last_stats(rt):
 def test_failed_builds_count_up_and_a_success_resets_them(conf):
     rt, ctx = tracker(), context.get_admin_context()
     assert "failed_builds" not in last_stats(rt)
-    rt.build_failed(ctx, "host1")
-    rt.build_failed(ctx, "host1")
+    rt.build_finished(ctx, "host1", "i1", failed=True)
+    rt.build_finished(ctx, "host1", "i1", failed=True)
     assert last_stats(rt)["failed_builds"] == "2"
     reports = len(rt.conductor.nodes)
-    rt.build_succeeded(ctx, "host1")
+    rt.build_finished(ctx, "host1", "i1", failed=False)
     assert last_stats(rt)["failed_builds"] == "0"
-    rt.build_succeeded(ctx, "host1")  # already 0: nothing new to report
+    rt.build_finished(ctx, "host1", "i1", failed=False)  # already 0: nothing new to report
     assert len(rt.conductor.nodes) == reports + 1
 
 
 def test_the_count_survives_the_periodic_report(conf):
     rt, ctx = tracker(), context.get_admin_context()
-    rt.build_failed(ctx, "host1")
+    rt.build_finished(ctx, "host1", "i1", failed=True)
     rt.update_available_resource(ctx)
     assert last_stats(rt)["failed_builds"] == "1"
+
+
+def test_builds_under_way_are_the_nodes_io_workload(conf):
+    """Nova's io_workload: instances with a task under way, what IoOpsFilter reads."""
+    rt, ctx = tracker(), context.get_admin_context()
+    for uuid in ("i1", "i2"):
+        rt.instance_claim(ctx, Instance(uuid=uuid, flavor=builders.flavor()), "host1")
+    assert rt.conductor.nodes[-1].current_workload == 2
+    rt.build_finished(ctx, "host1", "i1", failed=False)
+    assert rt.conductor.nodes[-1].current_workload == 1
+    rt.release(ctx, "i2")
+    assert rt.conductor.nodes[-1].current_workload == 0
 
 
 class FailingDriver(FakeDriver):
@@ -108,7 +120,7 @@ def build(compute):
     (FailingDriver, 3, 10, "1"),        # rescheduled: a failed build
     (FailingDriver, 1, 10, "1"),        # no reschedule, ERROR: a failed build too
     (FailingDriver, 3, 0, None),        # counting is off
-    (FakeDriver, 3, 10, None),          # success with nothing to reset: no report of it
+    (FakeDriver, 3, 10, "0"),           # success: the count reads 0
 ])
 def test_the_compute_manager_counts_build_results(conf, manager, driver, max_attempts,
                                                   threshold, expected):
