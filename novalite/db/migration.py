@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import text
 from sqlalchemy.engine import URL, Connection, Engine
 from sqlalchemy.exc import DBAPIError
@@ -138,6 +139,17 @@ def db_sync(version: str = "head", engine: Engine | None = None) -> None:
 def db_downgrade(version: str, engine: Engine | None = None) -> None:
     """Only for tests and development: a downgrade drops tables and their data."""
     _migrate(engine or session.get_engine(), False, version)
+
+
+def revisions() -> list[str]:
+    """Every revision the package ships, oldest first."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    return [script.revision for script in reversed(list(scripts.walk_revisions()))]
+
+
+def head_revision() -> str:
+    """The revision `db sync` brings a database to."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def db_version(engine: Engine | None = None) -> str | None:

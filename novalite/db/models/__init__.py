@@ -1,5 +1,8 @@
 """SQLAlchemy models. Schema changes happen only through migrations (db/migrations).
 
+This module holds the compute tables; each other service keeps its tables in a module of
+this package (imported at the bottom, so one metadata describes the whole database).
+
 Tables and columns follow Nova's names (its cell and API databases merged into one), so
 an operator reading the database recognises it. Instances, services and compute nodes are
 soft-deleted as Nova does: `deleted` is 0 while the row lives and takes the row's id when
@@ -330,3 +333,7 @@ class InstanceGroupMember(Base, TimestampMixin):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     instance_uuid: Mapped[str] = mapped_column(String(36))
     group_id: Mapped[int] = mapped_column(ForeignKey("instance_groups.id"))
+
+
+# The other services' tables (imported last: they build on Base).
+from novalite.db.models import placement  # noqa: E402, F401
