@@ -11,15 +11,17 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 
 from novalite.api import faults
+from novalite.api.compute.routes import PROFILE as COMPUTE
 from novalite.api.compute.routes import ROUTES as COMPUTE_ROUTES
+from novalite.api.profile import ApiProfile
 from novalite.api.request import endpoint
 
 
-def _routes(table: list, mount: str) -> list[Route]:
+def _routes(table: list, profile: ApiProfile) -> list[Route]:
     """One Starlette route per path, dispatching on method to the table's handlers."""
     by_path: dict[str, dict[str, object]] = defaultdict(dict)
     for path, method, handler, authenticated in table:
-        by_path[path][method] = endpoint(handler, mount, authenticated)
+        by_path[path][method] = endpoint(handler, profile, authenticated)
     routes = []
     for path, methods in by_path.items():
         async def dispatch(request: Request, methods=methods) -> Response:
@@ -39,7 +41,7 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
 
 
 def build_app() -> Starlette:
-    compute = Starlette(routes=_routes(COMPUTE_ROUTES, "/compute"),
+    compute = Starlette(routes=_routes(COMPUTE_ROUTES, COMPUTE),
                         exception_handlers={HTTPException: _http_error})
-    return Starlette(routes=[Mount("/compute", app=compute)],
+    return Starlette(routes=[Mount(COMPUTE.mount, app=compute)],
                      exception_handlers={HTTPException: _http_error})

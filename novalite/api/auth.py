@@ -7,16 +7,26 @@ The user `admin` gets the admin role. Identity replaces this with token validati
 
 from __future__ import annotations
 
+import dataclasses
+
 from starlette.requests import Request
 
+from novalite.conf import CONF
 from novalite.context import RequestContext
 
 
-def noauth2(request: Request, request_id: str) -> RequestContext:
+def noauth2(request: Request, ctx: RequestContext) -> RequestContext:
     token = request.headers.get("x-auth-token", "admin:admin")
     user_id, _, project_id = token.partition(":")
     project_id = project_id or user_id
     roles = ["admin", "member", "reader"] if user_id == "admin" else ["member", "reader"]
-    return RequestContext(user_id=user_id, project_id=project_id, roles=roles,
-                          request_id=request_id, is_admin=user_id == "admin",
-                          auth_token=token)
+    return dataclasses.replace(ctx, user_id=user_id, project_id=project_id, roles=roles,
+                               is_admin=user_id == "admin", auth_token=token)
+
+
+STRATEGIES = {"noauth2": noauth2}
+
+
+def authenticate(request: Request, ctx: RequestContext) -> RequestContext:
+    """The caller's identity by `[api] auth_strategy`; `ctx` carries the request ids."""
+    return STRATEGIES[CONF.api.auth_strategy](request, ctx)

@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from novalite import context as ctx_mod
 from novalite import exception
 from novalite.api import auth, faults
-from novalite.api.compute import microversions
+from novalite.api.profile import ApiProfile
 from novalite.conf import CONF
 
 LOG = logging.getLogger("novalite.api")
@@ -73,37 +73,40 @@ def _error(exc: Exception, request_id: str) -> tuple[int, str]:
     return 500, faults.UNEXPECTED.format(request_id=request_id)
 
 
-def endpoint(handler: Handler, mount: str, authenticated: bool = True) -> Callable:
+def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) -> Callable:
     """Turn a plain handler into a Starlette endpoint with the common behaviour."""
 
     async def run(request: Request) -> Response:
         started = time.perf_counter()
         request_id = ctx_mod.generate_request_id()
-        ctx = auth.noauth2(request, request_id) if authenticated else \
-            ctx_mod.RequestContext(request_id=request_id)
+        ctx = ctx_mod.RequestContext(request_id=request_id)
         incoming = request.headers.get("x-openstack-request-id", "")
         ctx.global_request_id = incoming if _REQUEST_ID.match(incoming) else None
         token = ctx.activate()
-        version = microversions.MIN_VERSION
+        version = profile.negotiate({})
         try:
-            version = microversions.negotiate(request.headers)
+            if authenticated:
+                ctx = auth.authenticate(request, ctx)
+                ctx.activate()
+            version = profile.negotiate(request.headers)
             req = ApiRequest(ctx, version, dict(request.path_params), request.query_params,
-                             _parse_body(await request.body()), _base_url(request, mount))
+                             _parse_body(await request.body()),
+                             _base_url(request, profile.mount))
             result = await run_in_threadpool(_call, handler, req)
             response = (Response(status_code=result.status) if result.body is None
                         else JSONResponse(result.body, status_code=result.status))
             response.headers.update(result.headers)
         except Exception as exc:
             code, message = _error(exc, request_id)
-            response = faults.fault_response(code, message)
-        response.headers.update(microversions.response_headers(version))
+            response = profile.fault(code, message, request_id)
+        response.headers.update(profile.version_headers(version))
         response.headers["x-openstack-request-id"] = request_id
         response.headers["x-compute-request-id"] = request_id
         LOG.info('%s "%s %s" status: %s len: %s microversion: %s time: %.4f',
                  request.client.host if request.client else "-", request.method,
                  request.url.path + (f"?{request.url.query}" if request.url.query else ""),
                  response.status_code, response.headers.get("content-length", 0),
-                 microversions.fmt(version), time.perf_counter() - started)
+                 profile.fmt_version(version), time.perf_counter() - started)
         ctx_mod.reset(token)
         return response
 

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+from novalite.api import faults
 from novalite.api.compute import (
     aggregates,
     availability_zones,
     flavor_access,
     flavors,
     flavors_extraspecs,
+    microversions,
     server_groups,
     servers,
     versions,
+)
+from novalite.api.profile import ApiProfile
+
+PROFILE = ApiProfile(
+    mount="/compute",
+    fault=lambda code, message, request_id: faults.fault_response(code, message),
+    negotiate=microversions.negotiate,
+    version_headers=microversions.response_headers,
+    fmt_version=microversions.fmt,
 )
 
 ROUTES = [
