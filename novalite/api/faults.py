@@ -23,12 +23,14 @@ UNEXPECTED = ("Unexpected API Error. Please report this at the novalite issue tr
 
 
 class HTTPFault(Exception):
-    """Raised by handlers to answer with a fault."""
+    """Raised by handlers to answer with a fault. `error_code` is a stable, machine-readable
+    name for APIs that have them (placement's `placement.concurrent_update`)."""
 
-    def __init__(self, code: int, message: str) -> None:
+    def __init__(self, code: int, message: str, error_code: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.error_code = error_code
 
 
 def fault_body(code: int, message: str) -> dict:

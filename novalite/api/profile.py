@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping
 
 from starlette.responses import Response
 
+from novalite.api.faults import HTTPFault
+
 Version = tuple[int, int]
 
 
@@ -29,8 +31,8 @@ def no_version_headers(version: Version) -> dict[str, str]:
 @dataclasses.dataclass(frozen=True)
 class ApiProfile:
     mount: str  # e.g. "/compute"
-    # (code, message, request id) -> the response this API answers an error with
-    fault: Callable[[int, str, str], Response]
+    # (the error, request id) -> the response this API answers an error with
+    fault: Callable[[HTTPFault, str], Response]
     # request headers -> the version to answer at; raises HTTPFault when out of range
     negotiate: Callable[[Mapping[str, str]], Version] = no_version
     # the version answered at -> headers that say so

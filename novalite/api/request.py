@@ -64,13 +64,14 @@ def _parse_body(raw: bytes) -> Any:
         raise faults.HTTPFault(400, "Malformed request body") from None
 
 
-def _error(exc: Exception, request_id: str) -> tuple[int, str]:
+def _error(exc: Exception, request_id: str) -> faults.HTTPFault:
     if isinstance(exc, faults.HTTPFault):
-        return exc.code, exc.message
+        return exc
     if isinstance(exc, exception.NovaliteException) and exc.safe:
-        return exc.code, exc.format_message()
+        return faults.HTTPFault(exc.code, exc.format_message(),
+                                getattr(exc, "error_code", None))
     LOG.exception("Unexpected error handling the request")
-    return 500, faults.UNEXPECTED.format(request_id=request_id)
+    return faults.HTTPFault(500, faults.UNEXPECTED.format(request_id=request_id))
 
 
 def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) -> Callable:
@@ -97,8 +98,7 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
                         else JSONResponse(result.body, status_code=result.status))
             response.headers.update(result.headers)
         except Exception as exc:
-            code, message = _error(exc, request_id)
-            response = profile.fault(code, message, request_id)
+            response = profile.fault(_error(exc, request_id), request_id)
         response.headers.update(profile.version_headers(version))
         response.headers["x-openstack-request-id"] = request_id
         response.headers["x-compute-request-id"] = request_id

@@ -18,7 +18,7 @@ from novalite.api.profile import ApiProfile
 
 PROFILE = ApiProfile(
     mount="/compute",
-    fault=lambda code, message, request_id: faults.fault_response(code, message),
+    fault=lambda error, request_id: faults.fault_response(error.code, error.message),
     negotiate=microversions.negotiate,
     version_headers=microversions.response_headers,
     fmt_version=microversions.fmt,
