@@ -10,6 +10,7 @@ from novalite import services
 from novalite.conf import CONF
 from novalite.db import migration
 from novalite.db.api import flavors, images
+from novalite.scheduler.client import report
 from novalite.service import Service
 
 LOG = logging.getLogger(__name__)
@@ -31,8 +32,12 @@ class AllInOne:
         if images.seed_default_image() or created:
             LOG.info("Seeded %d flavors and the image %s", created, images.DEFAULT_IMAGE_NAME)
 
-    def start(self) -> None:
-        """Conductor first: computes register and report through it."""
+    def start(self, base_url: str) -> None:
+        """Conductor first: computes register and report through it. The HTTP APIs at
+        `base_url` are already serving: computes report to placement as they start."""
+        if not CONF.placement.endpoint_override and not CONF.placement.auth_type:
+            CONF.set_override("endpoint_override", f"{base_url}/placement", group="placement")
+        report.reset()
         self.services = [services.conductor(), services.scheduler()]
         self.services += [services.compute(h) for h in compute_host_names(self.hosts)]
         self.services.append(services.api())

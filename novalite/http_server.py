@@ -32,6 +32,22 @@ def run_foreground(server: uvicorn.Server) -> None:
             signal.signal(sig, handler)
 
 
+def serve_until_signalled(server: uvicorn.Server, thread: threading.Thread) -> None:
+    """Block until SIGINT or SIGTERM, then stop the server started by start_in_thread
+    (requests in flight finish first) and return, so the caller can stop its services."""
+    stop = threading.Event()
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT,
+                                                                           signal.SIGTERM)}
+    try:
+        while thread.is_alive() and not stop.wait(0.5):
+            pass
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    server.should_exit = True
+    thread.join()
+
+
 def start_in_thread(server: uvicorn.Server, timeout: float = 30) -> threading.Thread:
     thread = threading.Thread(target=server.run, name="http", daemon=True)
     thread.start()

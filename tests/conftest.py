@@ -7,6 +7,7 @@ import pytest
 from novalite.conf import CONF
 from novalite.db import session
 from novalite.rpc.transport import reset_transports
+from novalite.scheduler.client import report
 
 
 @pytest.fixture
@@ -15,6 +16,7 @@ def conf(tmp_path):
     CONF([], project="novalite", default_config_files=[])
     CONF.set_override("state_path", str(tmp_path))
     yield CONF
+    report.reset()
     reset_transports()
     session.dispose()
     CONF.reset()

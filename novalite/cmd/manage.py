@@ -1,4 +1,5 @@
-"""novalite-manage: operator commands (`db sync`, `db version`, `config sample`)."""
+"""novalite-manage: operator commands (`db sync|version|seed`, `config sample`,
+`placement audit [--heal]|sync_aggregates`)."""
 
 from __future__ import annotations
 
@@ -47,11 +48,25 @@ def _config_sample() -> int:
     return 0
 
 
+def _placement_audit() -> int:
+    from novalite.cmd import manage_placement
+
+    return manage_placement.audit(CONF.category.heal)
+
+
+def _placement_sync_aggregates() -> int:
+    from novalite.cmd import manage_placement
+
+    return manage_placement.sync_aggregates()
+
+
 COMMANDS = {
     ("db", "sync"): _db_sync,
     ("db", "version"): _db_version,
     ("db", "seed"): _db_seed,
     ("config", "sample"): _config_sample,
+    ("placement", "audit"): _placement_audit,
+    ("placement", "sync_aggregates"): _placement_sync_aggregates,
 }
 
 
@@ -59,6 +74,10 @@ def _add_parsers(subparsers) -> None:
     for category in sorted({c for c, _ in COMMANDS}):
         parser = subparsers.add_parser(category)
         parser.add_argument("action", choices=sorted(a for c, a in COMMANDS if c == category))
+        if category == "placement":
+            parser.add_argument("--heal", action="store_true",
+                                help="audit: remove orphaned allocations and allocate for "
+                                     "instances that hold none")
 
 
 def main(argv: list[str] | None = None) -> int:

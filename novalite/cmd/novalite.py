@@ -48,12 +48,15 @@ def run_all_in_one() -> None:
 
     cloud = AllInOne(CONF.fake_driver.hosts)
     cloud.prepare()
-    cloud.start()
     server = http_server.make_server(CONF.osapi_compute_listen, CONF.osapi_compute_listen_port)
-    print(cloud.banner(CONF.osapi_compute_listen_port), flush=True)
+    thread = http_server.start_in_thread(server)
     try:
-        http_server.run_foreground(server)
+        port = http_server.bound_port(server)
+        cloud.start(f"http://127.0.0.1:{port}")
+        print(cloud.banner(port), flush=True)
+        http_server.serve_until_signalled(server, thread)
     finally:
+        server.should_exit = True
         cloud.stop()
 
 

@@ -25,6 +25,7 @@ from novalite.db.api import (
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.request_spec import RequestSpec
+from novalite.scheduler.client import report
 
 LOG = logging.getLogger(__name__)
 
@@ -156,6 +157,7 @@ class API:
         # there that needs stopping, so delete the record here, as Nova's local delete does.
         LOG.info("Deleting instance %s locally (host: %s)", instance_uuid, instance.host)
         instances.instance_destroy(instance_uuid)
+        report.free_allocations(ctx, instance_uuid)
 
     @staticmethod
     def _host_is_up(host: str) -> bool:

@@ -26,6 +26,7 @@ from novalite.objects.instance import Instance
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.periodic import periodic_task
 from novalite.rpc import Target
+from novalite.scheduler.client import report
 from novalite.scheduler.rpcapi import SchedulerAPI
 from novalite.virt.driver import load_driver
 
@@ -164,6 +165,8 @@ class ComputeManager(Manager):
         self.conductor.action_event_finish(ctx, instance.uuid, BUILD_EVENT, "Error",
                                            "".join(traceback.format_exception(exc)))
         props.last_error = reason
+        # Free this host's claim first, so the conductor can claim an alternate's.
+        report.free_allocations(ctx, instance.uuid)
         self.compute_task.build_instances(ctx, instance.uuid, spec, props, host_list)
         return f"rescheduled: {reason}"
 
@@ -173,6 +176,7 @@ class ComputeManager(Manager):
         message = exc.format_message() if isinstance(exc, exception.NovaliteException) \
             else str(exc)
         self.conductor.instance_fault_create(ctx, instance.uuid, 500, message, tb, self.host)
+        report.free_allocations(ctx, instance.uuid)
         with contextlib.suppress(*_GONE):
             self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
                          **{"host": None, "node": None})
@@ -185,6 +189,7 @@ class ComputeManager(Manager):
             self.conductor.action_event_start(ctx, instance.uuid, TERMINATE_EVENT, self.host)
             self.driver.destroy(ctx, instance)
             self.rt.release(ctx, instance.uuid)
+            report.free_allocations(ctx, instance.uuid)
             with contextlib.suppress(exception.InstanceNotFound):
                 self.conductor.instance_destroy(ctx, instance.uuid)
             self.conductor.action_event_finish(ctx, instance.uuid, TERMINATE_EVENT, "Success")

@@ -11,6 +11,7 @@ failed in a row (the `failed_builds` stat the BuildFailureWeigher reads).
 from __future__ import annotations
 
 import logging
+import math
 import threading
 
 from novalite import exception
@@ -21,18 +22,21 @@ from novalite.context import RequestContext
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
+from novalite.scheduler.client import report
 from novalite.virt import hardware, pci
-from novalite.virt.driver import ComputeDriver
+from novalite.virt.driver import ComputeDriver, ProviderData
 from novalite.virt.numa import NUMATopology
 
 LOG = logging.getLogger(__name__)
 
 
 class ResourceTracker:
-    def __init__(self, host: str, driver: ComputeDriver, conductor: ConductorAPI) -> None:
+    def __init__(self, host: str, driver: ComputeDriver, conductor: ConductorAPI,
+                 reportclient: report.SchedulerReportClient | None = None) -> None:
         self.host = host
         self.driver = driver
         self.conductor = conductor
+        self.reportclient = reportclient or report.report_client()
         self.service_id: int | None = None
         self.nodes: dict[str, ComputeNode] = {}
         # instance uuid -> (node, resources) of every instance holding resources here
@@ -57,6 +61,22 @@ class ResourceTracker:
             for nodename in self.driver.get_available_nodes(refresh=True):
                 self.nodes[nodename] = self._node_from_driver(nodename)
                 self._report(ctx, nodename)
+        for nodename in list(self.nodes):
+            self._report_to_placement(ctx, nodename)
+
+    def _report_to_placement(self, ctx: RequestContext, nodename: str) -> None:
+        """The node's provider, inventory and traits (only what changed is sent). A
+        placement outage is logged and retried by the next periodic run; the node's
+        capacity simply isn't offered to the schedulers until then."""
+        node = self.nodes[nodename]
+        provider = ProviderData(inventory=placement_inventory(node))
+        self.driver.update_provider_tree(provider, nodename)
+        try:
+            self.reportclient.update_provider(ctx, node.uuid, nodename, provider.inventory,
+                                              provider.traits)
+        except exception.NovaliteException as exc:
+            LOG.error("Could not report node %s to placement: %s", nodename,
+                      exc.format_message())
 
     def _node_from_driver(self, nodename: str) -> ComputeNode:
         res = self.driver.get_available_resource(nodename)
@@ -169,3 +189,18 @@ class ResourceTracker:
                 self.failed_builds[nodename] = 0
             if (changed or failed) and nodename in self.nodes:
                 self._report(ctx, nodename)
+
+
+def placement_inventory(node: ComputeNode) -> dict[str, dict]:
+    """VCPU, MEMORY_MB and DISK_GB as placement counts them: total, reserved for the
+    host, and the allocation ratio; a class the node has none of is left out."""
+    classes = {
+        "VCPU": (node.vcpus, node.reserved_host_cpus, node.cpu_allocation_ratio),
+        "MEMORY_MB": (node.memory_mb, node.reserved_host_memory_mb,
+                      node.ram_allocation_ratio),
+        "DISK_GB": (node.local_gb, math.ceil(node.reserved_host_disk_mb / 1024),
+                    node.disk_allocation_ratio),
+    }
+    return {rc: {"total": total, "reserved": min(reserved, total), "min_unit": 1,
+                 "max_unit": total, "step_size": 1, "allocation_ratio": ratio}
+            for rc, (total, reserved, ratio) in classes.items() if total > 0}

@@ -16,6 +16,7 @@ from novalite.db.api import actions, instances
 from novalite.db.models import utcnow
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.scheduler import rpcapi as scheduler_rpcapi
+from novalite.scheduler.client import report
 
 LOG = logging.getLogger(__name__)
 
@@ -62,12 +63,29 @@ class BuildTasks:
                       f"instance {instance_uuid}. Last exception: {props.last_error}")
             self.bury(ctx, instance_uuid, exception.MaxRetriesExceeded(reason=reason), event)
             return
+        while host_list and not self._claim_alternate(ctx, spec, host_list[0]):
+            host_list = host_list[1:]
         if not host_list:
             reason = (f"Exhausted all hosts available for retrying build failures for "
                       f"instance {instance_uuid}.")
             self.bury(ctx, instance_uuid, exception.MaxRetriesExceeded(reason=reason), event)
             return
         self._build_on(ctx, host_list[0], host_list[1:], spec, props, event)
+
+    @staticmethod
+    def _claim_alternate(ctx: RequestContext, spec: RequestSpec,
+                         selection: Selection) -> bool:
+        """Move the build's claim to an alternate (the failed host freed its own); an
+        alternate whose capacity went meanwhile is skipped."""
+        if selection.allocation_request is None:
+            return True
+        claimed = report.report_client().claim_resources(
+            ctx, selection.instance_uuid, selection.allocation_request,
+            spec.project_id or "", spec.user_id or "")
+        if not claimed:
+            LOG.info("Alternate %s for %s has no room left", selection.service_host,
+                     selection.instance_uuid)
+        return claimed
 
     def _build_on(self, ctx: RequestContext, selection: Selection, alternates: list[Selection],
                   spec: RequestSpec, props: FilterProperties, event: str) -> None:
@@ -80,6 +98,7 @@ class BuildTasks:
                 expected_task_state=[states.SCHEDULING])
         except (exception.InstanceNotFound, exception.UnexpectedTaskStateError):
             LOG.info("Instance %s was deleted while it was being scheduled", uuid)
+            report.free_allocations(ctx, uuid)
             return
         actions.action_event_finish(ctx, uuid, event, "Success", details=selection.decision)
         props.hosts.append([selection.service_host, selection.nodename])

@@ -7,6 +7,7 @@ from novalite.conf import (
     database,
     fake_driver,
     pci,
+    placement_client,
     quota,
     rpc,
     scheduler,
@@ -15,8 +16,8 @@ from novalite.conf import (
     workarounds,
 )
 
-MODULES = (service, rpc, api, compute, database, scheduler, pci, quota, fake_driver,
-           upgrade_levels, workarounds)
+MODULES = (service, rpc, api, compute, database, scheduler, placement_client, pci, quota,
+           fake_driver, upgrade_levels, workarounds)
 
 
 def list_opts() -> list[tuple]:

@@ -22,13 +22,32 @@ scheduler_opts = [
         help="Attempts to build a server: the chosen host plus up to max_attempts - 1 "
         "alternates to reschedule onto.",
     ),
+    cfg.IntOpt(
+        "max_placement_results",
+        default=1000,
+        min=1,
+        deprecated_name="scheduler_max_placement_results",
+        deprecated_group="DEFAULT",
+        help="Most allocation candidates asked of placement per request (its `limit`); "
+        "only these hosts are filtered and weighed.",
+    ),
+    cfg.BoolOpt(
+        "query_placement_for_availability_zone",
+        default=True,
+        help="Ask placement only for hosts in the aggregates of the requested "
+        "availability zone (the zone's aggregates are mirrored to placement).",
+    ),
+    cfg.BoolOpt(
+        "query_placement_for_image_type_support",
+        default=False,
+        help="Ask placement only for hosts that support the image's disk format "
+        "(the COMPUTE_IMAGE_TYPE_* trait).",
+    ),
 ]
 
-# Nova's defaults, plus what placement does upstream: until novalite has placement, the
-# requested availability zone and RAM, vCPU and disk are filtered here.
-DEFAULT_FILTERS = ["AvailabilityZoneFilter", "ComputeFilter", "RamFilter", "CoreFilter",
-                   "DiskFilter",
-                   "ComputeCapabilitiesFilter", "ImagePropertiesFilter",
+# Nova's defaults: placement already answers for RAM, vCPU, disk and the requested zone
+# (the Ram/Core/Disk and AvailabilityZone filters remain available).
+DEFAULT_FILTERS = ["ComputeFilter", "ComputeCapabilitiesFilter", "ImagePropertiesFilter",
                    "ServerGroupAntiAffinityFilter", "ServerGroupAffinityFilter"]
 
 filter_scheduler_opts = [

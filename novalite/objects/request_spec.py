@@ -47,7 +47,7 @@ class RequestSpec(base.NovaliteObject):
 class Selection(base.NovaliteObject):
     """One host the scheduler chose (or an alternate to reschedule onto)."""
 
-    VERSION = "1.1"  # 1.1: decision
+    VERSION = "1.2"  # 1.1: decision; 1.2: allocation_request(_version)
 
     service_host: str
     nodename: str
@@ -56,6 +56,10 @@ class Selection(base.NovaliteObject):
     availability_zone: str | None = None
     limits: dict = dataclasses.field(default_factory=dict)
     decision: str | None = None  # why this host: the filter funnel and the top weights
+    # The placement candidate for this host: claimed for the chosen host, to be claimed
+    # by the conductor for an alternate when a reschedule reaches it.
+    allocation_request: dict | None = None
+    allocation_request_version: str | None = None
 
 
 @base.register

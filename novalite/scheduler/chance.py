@@ -11,7 +11,7 @@ from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.objects.request_spec import RequestSpec, Selection
 from novalite.scheduler.driver import Scheduler
-from novalite.scheduler.filter_scheduler import FilterScheduler
+from novalite.scheduler.request_filter import destination_rows
 
 
 class ChanceScheduler(Scheduler):
@@ -21,7 +21,7 @@ class ChanceScheduler(Scheduler):
         num_alts = CONF.scheduler.max_attempts - 1 if return_alternates else 0
         with self.host_manager.lock:
             table = self.host_manager.refresh()
-            hosts = [table.states[row] for row in FilterScheduler.candidates(table, spec)
+            hosts = [table.states[row] for row in destination_rows(table, spec)
                      if table.states[row].service_up and not table.states[row].service_disabled]
         if not hosts:
             raise exception.NoValidHost(reason="There are not enough hosts available.")

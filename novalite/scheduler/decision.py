@@ -19,6 +19,7 @@ class FilterStep:
 @dataclasses.dataclass
 class Decision:
     hosts: int
+    prelude: str = ""  # how the hosts were found (what placement was asked and offered)
     steps: list[FilterStep] = dataclasses.field(default_factory=list)
 
     def record(self, name: str, removed: int, sample: list[str]) -> None:
@@ -39,7 +40,7 @@ class Decision:
                 parts.append(f"{step.name} removed {step.removed} "
                              f"({', '.join(step.sample)}{more})")
         funnel = "; ".join(parts) or "no filter removed any"
-        return f"{self.hosts} hosts: {funnel}."
+        return f"{self.prelude or f'{self.hosts} hosts'}: {funnel}."
 
 
 def top_weights(weighed: list) -> str:

@@ -1,6 +1,8 @@
-"""The FilterScheduler: per instance, filter the hosts, weigh the survivors, choose at
-random among the best `host_subset_size`, and consume the choice in the cached state so
-the next instance of the request sees it. Alternates are the next best hosts."""
+"""The FilterScheduler: ask placement which hosts can hold the request (after the
+pre-filters), then per instance filter those hosts, weigh the survivors, choose at random
+among the best `host_subset_size`, claim the choice in placement, and consume it in the
+cached state so the next instance of the request sees it. Alternates are the next best
+hosts, each with a placement candidate the conductor claims if a reschedule needs it."""
 
 from __future__ import annotations
 
@@ -13,21 +15,28 @@ from novalite import exception
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.objects.request_spec import RequestSpec, Selection
-from novalite.scheduler import loader
+from novalite.scheduler import loader, request_filter
+from novalite.scheduler.claims import PlacementClaims
+from novalite.scheduler.client import report
 from novalite.scheduler.decision import Decision, top_weights
 from novalite.scheduler.driver import Scheduler
-from novalite.scheduler.engine import Engine
+from novalite.scheduler.engine import Engine, Weighed
 from novalite.scheduler.host_manager import HostManager
 from novalite.scheduler.host_state import HostState
 from novalite.scheduler.host_table import HostTable
 
 LOG = logging.getLogger(__name__)
 
+# A choice: its row, the allocation request claimed for it (None without placement) and
+# the weighing it came out of.
+Choice = tuple[int, dict | None, Weighed]
+
 
 class FilterScheduler(Scheduler):
-    def __init__(self, host_manager: HostManager | None = None,
-                 vectorized: bool = True) -> None:
+    def __init__(self, host_manager: HostManager | None = None, vectorized: bool = True,
+                 reportclient: report.SchedulerReportClient | None = None) -> None:
         super().__init__(host_manager)
+        self.reportclient = reportclient or report.report_client()
         self.filters = loader.load_filters()  # a bad name stops start-up, saying which
         self.weighers = loader.load_weighers()
         self.engine = Engine(self.filters, self.weighers, vectorized)
@@ -37,35 +46,44 @@ class FilterScheduler(Scheduler):
                             ) -> list[list[Selection]]:
         with self.host_manager.lock:
             table = self.host_manager.refresh()
+            request = request_filter.resource_request(spec, table,
+                                                      self.host_manager.zone_aggregates)
+            claims = PlacementClaims(self.reportclient, ctx, spec, request)
             if any(p.needs_instances(spec) for p in (*self.filters, *self.weighers)):
                 self.host_manager.fill_instances(table)
-            return self.select(table, spec, instance_uuids, return_alternates)
+            return self.select(table, spec, instance_uuids, return_alternates, claims)
 
     def select(self, table: HostTable, spec: RequestSpec, instance_uuids: list[str],
-               return_alternates: bool) -> list[list[Selection]]:
-        """Choose for each instance in turn, consuming each choice in `table`."""
+               return_alternates: bool, claims: PlacementClaims | None = None
+               ) -> list[list[Selection]]:
+        """Choose for each instance in turn, consuming each choice in `table`; with
+        `claims`, only among the hosts placement offered, claiming each choice."""
         num_alts = CONF.scheduler.max_attempts - 1 if return_alternates else 0
-        subset = max(1, CONF.filter_scheduler.host_subset_size)
         results: list[list[Selection]] = []
-        rows = self.candidates(table, spec)
-        decision = Decision(len(rows))
+        rows = request_filter.destination_rows(table, spec)
+        if claims is not None:
+            offered = [table.row_of[u] for u in claims.by_node if u in table.row_of]
+            rows = np.intersect1d(rows, np.array(offered, dtype=rows.dtype))
+        decision = Decision(len(rows), claims.explain() if claims else "")
         forced = bool(spec.force_hosts or spec.force_nodes)  # an admin's word: no filters
         for index, instance_uuid in enumerate(instance_uuids):
             # Each instance filters the survivors of the previous one, as in Nova, so
             # what a run-once filter removed stays removed.
             if not forced:
                 rows = self.engine.filter(table, rows, spec, index, decision)
-            if not len(rows):
+            choice, rows = self._choose(table, rows, spec, instance_uuid, num_alts, claims,
+                                        decision)
+            if choice is None:
                 break
-            weighed = self.engine.weigh(table, rows, spec, keep=subset + num_alts)
-            best = weighed.rows[:subset].tolist()
-            chosen = random.choice(best)
+            chosen, allocation, weighed = choice
             chosen_state = table.states[chosen]
             alternates = [table.states[r] for r in weighed.rows.tolist() if r != chosen]
             why = f"{decision.summary()} Top weights: {top_weights(weighed.hosts(table))}."
             LOG.debug("Chose %s for %s. %s", chosen_state.host, instance_uuid, why)
-            host_list = [self._selection(state, spec, instance_uuid)
-                         for state in [chosen_state, *alternates[:num_alts]]]
+            host_list = [self._selection(chosen_state, spec, instance_uuid, allocation)]
+            host_list += [self._selection(state, spec, instance_uuid,
+                                          claims.alternate(state.uuid) if claims else None)
+                          for state in alternates[:num_alts]]
             self._consume(chosen_state, spec, instance_uuid)
             host_list[0].decision = why
             results.append(host_list)
@@ -73,11 +91,33 @@ class FilterScheduler(Scheduler):
             for host_list in results:
                 table.states[table.row_of[host_list[0].compute_node_uuid]] \
                     .release_request(spec)
+            if claims is not None:
+                claims.release_all()
             reason = f"There are not enough hosts available. {decision.summary()}"
             LOG.info("No valid host for %d of %d instances: %s",
                      len(instance_uuids) - len(results), len(instance_uuids), reason)
             raise exception.NoValidHost(reason=reason)
         return results
+
+    def _choose(self, table: HostTable, rows: np.ndarray, spec: RequestSpec,
+                instance_uuid: str, num_alts: int, claims: PlacementClaims | None,
+                decision: Decision) -> tuple[Choice | None, np.ndarray]:
+        """Weigh, pick at random among the best host_subset_size, and claim the pick; a
+        host whose claim placement refuses (another scheduler was faster) drops out and
+        the next best is tried. Returns the choice (None: nothing left) and the rows
+        still in the running."""
+        subset = max(1, CONF.filter_scheduler.host_subset_size)
+        while len(rows):
+            weighed = self.engine.weigh(table, rows, spec, keep=subset + num_alts)
+            chosen = random.choice(weighed.rows[:subset].tolist())
+            if claims is None:
+                return (chosen, None, weighed), rows
+            allocation = claims.claim(table.states[chosen].uuid, instance_uuid)
+            if allocation is not None:
+                return (chosen, allocation, weighed), rows
+            decision.record("placement claim", 1, [table.states[chosen].host])
+            rows = rows[rows != chosen]
+        return None, rows
 
     @staticmethod
     def _consume(state: HostState, spec: RequestSpec, instance_uuid: str) -> None:
@@ -88,28 +128,12 @@ class FilterScheduler(Scheduler):
             spec.instance_group.setdefault("hosts", []).append(state.host)
             state.instances = state.instances | {instance_uuid}  # a new set: never shared
 
-    @staticmethod
-    def candidates(table: HostTable, spec: RequestSpec) -> np.ndarray:
-        """A requested destination, forced and ignored hosts apply before any filter, as
-        in Nova."""
-        keep = np.ones(len(table), dtype=bool)
-        destination = spec.requested_destination or {}
-        if destination.get("host"):
-            keep &= table.rows_named([destination["host"]])
-        if destination.get("node"):
-            keep &= table.rows_of_nodes([destination["node"]])
-        if spec.ignore_hosts:
-            keep &= ~table.rows_named(spec.ignore_hosts)
-        if spec.force_hosts:
-            keep &= table.rows_named(spec.force_hosts)
-        if spec.force_nodes:
-            keep &= table.rows_of_nodes(spec.force_nodes)
-        return np.flatnonzero(keep)
-
-    def _selection(self, state: HostState, spec: RequestSpec,
-                   instance_uuid: str) -> Selection:
+    def _selection(self, state: HostState, spec: RequestSpec, instance_uuid: str,
+                   allocation: dict | None) -> Selection:
         self.engine.record_limits(state, spec)
         return Selection(service_host=state.host, nodename=state.nodename,
                          compute_node_uuid=state.uuid, instance_uuid=instance_uuid,
                          availability_zone=self.host_manager.availability_zone(state),
-                         limits=dict(state.limits))
+                         limits=dict(state.limits), allocation_request=allocation,
+                         allocation_request_version=report.CANDIDATES_VERSION
+                         if allocation else None)

@@ -158,6 +158,12 @@ class HostManager:
                          "from the database on the next request", host)
                 self._instance_info.pop(host, None)
 
+    def zone_aggregates(self, zone: str) -> list[str]:
+        """The uuids of the aggregates that make up `zone`: placement's member_of for a
+        request in that zone (hosts' aggregates are mirrored to placement)."""
+        return sorted({agg["uuid"] for aggs in self._by_host.values() for agg in aggs
+                       if agg["metadata"].get("availability_zone") == zone})
+
     @staticmethod
     def availability_zone(state: HostState) -> str:
         """The zone of the host's aggregates, else the default zone, as Nova names it."""

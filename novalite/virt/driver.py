@@ -17,10 +17,34 @@ from novalite.objects.instance import Instance
 
 NAMESPACE = "novalite.virt.drivers"
 
+# Driver capabilities that placement knows as traits (Nova's CAPABILITY_TRAITS_MAP).
+CAPABILITY_TRAITS = {
+    "supports_image_type_aki": "COMPUTE_IMAGE_TYPE_AKI",
+    "supports_image_type_ami": "COMPUTE_IMAGE_TYPE_AMI",
+    "supports_image_type_ari": "COMPUTE_IMAGE_TYPE_ARI",
+    "supports_image_type_iso": "COMPUTE_IMAGE_TYPE_ISO",
+    "supports_image_type_qcow2": "COMPUTE_IMAGE_TYPE_QCOW2",
+    "supports_image_type_raw": "COMPUTE_IMAGE_TYPE_RAW",
+    "supports_image_type_vdi": "COMPUTE_IMAGE_TYPE_VDI",
+    "supports_image_type_vhd": "COMPUTE_IMAGE_TYPE_VHD",
+    "supports_image_type_vhdx": "COMPUTE_IMAGE_TYPE_VHDX",
+    "supports_image_type_vmdk": "COMPUTE_IMAGE_TYPE_VMDK",
+    "supports_image_type_ploop": "COMPUTE_IMAGE_TYPE_PLOOP",
+}
+
 
 @dataclasses.dataclass
 class InstanceInfo:
     state: int  # a power state from novalite.compute.states
+
+
+@dataclasses.dataclass
+class ProviderData:
+    """A node's resource provider as the compute reports it to placement: inventory per
+    resource class (placement's fields) and traits."""
+
+    inventory: dict[str, dict[str, Any]]
+    traits: set[str] = dataclasses.field(default_factory=set)
 
 
 class ComputeDriver(abc.ABC):
@@ -53,6 +77,14 @@ class ComputeDriver(abc.ABC):
     @abc.abstractmethod
     def destroy(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:
         """Stop the guest and remove it; a guest that is already gone is not an error."""
+
+    def update_provider_tree(self, provider: ProviderData, nodename: str) -> None:
+        """Adjust what the node's provider offers before it goes to placement (Nova's
+        hook of the same name): the resource tracker fills VCPU, MEMORY_MB and DISK_GB
+        from get_available_resource; a driver adds traits or other resources. The base
+        adds the traits of the driver's capabilities."""
+        provider.traits |= {trait for capability, trait in CAPABILITY_TRAITS.items()
+                            if self.capabilities.get(capability)}
 
     def node_uuid(self, nodename: str) -> str | None:
         """A stable uuid for the node, if the hypervisor has one."""

@@ -15,14 +15,16 @@ COMPUTES = ("compute1", "compute2", "compute3")
 
 def _start_all(topo) -> None:
     assert migration.head_revision() in topo.manage("db", "sync")
+    topo.start("api", "novalite-api")  # it serves placement, which computes report to
+    topo.wait(lambda: topo.api.get("/flavors").status_code == 200, what="the API answering")
     topo.start("conductor", "novalite-conductor")
     topo.start("scheduler", "novalite-scheduler")
     for host in COMPUTES:
         topo.start(host, "novalite-compute", "--host", host)
-    topo.start("api", "novalite-api")
-    topo.wait(lambda: topo.api.get("/flavors").status_code == 200, what="the API answering")
     topo.wait(lambda: len(topo.query("SELECT id FROM compute_nodes WHERE deleted = 0")) == 3,
               what="three compute nodes reporting")
+    topo.wait(lambda: len(topo.query("SELECT id FROM inventories")) == 9,
+              what="three providers with inventory in placement")
 
 
 

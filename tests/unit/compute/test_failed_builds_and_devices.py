@@ -14,6 +14,7 @@ from novalite.objects.request_spec import FilterProperties
 from novalite.virt import numa
 from novalite.virt.fake import FakeDriver
 from tests import builders
+from tests.unit.compute.test_resource_tracker import RecordingPlacement
 
 
 class RecordingConductor:
@@ -48,7 +49,7 @@ class RecordingConductor:
 def tracker(driver=None):
     driver = driver or FakeDriver()
     driver.init_host("host1")
-    rt = ResourceTracker("host1", driver, RecordingConductor())
+    rt = ResourceTracker("host1", driver, RecordingConductor(), RecordingPlacement())
     rt.update_available_resource(context.get_admin_context())
     return rt
 

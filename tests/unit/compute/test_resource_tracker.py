@@ -21,13 +21,24 @@ class RecordingConductor:
         return node
 
 
+class RecordingPlacement:
+    """Stands in for the placement client: what the tracker reported, per provider."""
+
+    def __init__(self):
+        self.providers = {}
+
+    def update_provider(self, ctx, uuid, name, inventory, traits):
+        self.providers[uuid] = (name, inventory, traits)
+        return True
+
+
 @pytest.fixture
 def tracker(conf):
     conf.set_override("memory_mb", 4096, group="fake_driver")
     conf.set_override("vcpus", 2, group="fake_driver")
     driver = FakeDriver()
     driver.init_host("host1")
-    rt = ResourceTracker("host1", driver, RecordingConductor())
+    rt = ResourceTracker("host1", driver, RecordingConductor(), RecordingPlacement())
     rt.update_available_resource(context.get_admin_context())
     return rt
 
@@ -80,3 +91,13 @@ def test_usage_is_rebuilt_from_the_instances_placed_here(tracker):
 def test_unknown_node_is_refused(tracker):
     with pytest.raises(exception.ComputeResourcesUnavailable, match="not managed"):
         tracker.instance_claim(context.get_admin_context(), builders.instance(), "elsewhere")
+
+
+def test_the_node_is_reported_to_placement_with_ratios_reserved_and_traits(tracker):
+    [(name, inventory, traits)] = tracker.reportclient.providers.values()
+    assert name == "host1"
+    assert inventory["VCPU"] == {"total": 2, "reserved": 0, "min_unit": 1, "max_unit": 2,
+                                 "step_size": 1, "allocation_ratio": 4.0}
+    assert inventory["MEMORY_MB"]["total"] == 4096
+    assert inventory["MEMORY_MB"]["reserved"] == 512
+    assert {"COMPUTE_IMAGE_TYPE_QCOW2", "COMPUTE_IMAGE_TYPE_RAW"} <= traits

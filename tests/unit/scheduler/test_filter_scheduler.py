@@ -23,12 +23,54 @@ class StaticHostManager(HostManager):
         pass  # the states carry their instances already
 
 
+@pytest.fixture(autouse=True)
+def resource_filters(conf):
+    """Placement (which answers for RAM, vCPU and disk) offers every host here, so the
+    host filters that count those stand in for it."""
+    conf.set_override("enabled_filters", ["AvailabilityZoneFilter", "ComputeFilter",
+                                          "RamFilter", "CoreFilter", "DiskFilter",
+                                          "ComputeCapabilitiesFilter", "ImagePropertiesFilter",
+                                          "ServerGroupAntiAffinityFilter",
+                                          "ServerGroupAffinityFilter"],
+                      group="filter_scheduler")
+
+
+class OfferEverything:
+    """Placement as these tests need it: every host of the table is a candidate, every
+    claim succeeds (unless the host is in `refuse`), and it remembers what was asked."""
+
+    def __init__(self, table, refuse=()):
+        self.table, self.refuse, self.queries, self.claims = table, set(refuse), [], []
+        self.freed = []
+
+    def get_allocation_candidates(self, ctx, query):
+        self.queries.append(query)
+        uuids = [s.uuid for s in self.table.states]
+        return ([{"allocations": {u: {"resources": {"VCPU": 1}}}} for u in uuids],
+                {u: {"root_provider_uuid": u} for u in uuids})
+
+    def claim_resources(self, ctx, consumer, candidate, project_id, user_id):
+        [node] = candidate["allocations"]
+        host = next(s.host for s in self.table.states if s.uuid == node)
+        self.claims.append((consumer, host))
+        return host not in self.refuse
+
+    def delete_allocation_for_instance(self, ctx, consumer):
+        self.freed.append(consumer)
+        return True
+
+
+def scheduler_over(states, refuse=()) -> FilterScheduler:
+    manager = StaticHostManager(states)
+    return FilterScheduler(manager, reportclient=OfferEverything(manager.table, refuse))
+
+
 def state(host, used_mb=0, **kw):
     return builders.host_state(host, memory_mb_used=used_mb, **kw)
 
 
 def select(states, spec=None, uuids=("i1",), alternates=True):
-    scheduler = FilterScheduler(StaticHostManager(states))
+    scheduler = scheduler_over(states)
     return scheduler.select_destinations(context.get_admin_context(),
                                          spec or builders.request_spec(), list(uuids),
                                          alternates)
@@ -64,7 +106,7 @@ def test_forced_hosts_skip_the_filters_but_a_requested_destination_does_not(conf
     assert select(states, by_node)[0][0].nodename == "down"
     assert select(states, builders.request_spec(
         requested_destination={"host": "a", "node": None}))[0][0].service_host == "a"
-    with pytest.raises(exception.NoValidHost, match="1 hosts: ComputeFilter removed 1"):
+    with pytest.raises(exception.NoValidHost, match=r"ComputeFilter removed 1 \(down\)"):
         select(states, builders.request_spec(requested_destination={"host": "down"}))
 
 
@@ -78,12 +120,17 @@ def test_multi_create_consumes_between_instances(conf):
 def test_too_few_hosts_for_min_count_explains_and_gives_back(conf):
     states = [state("a", 64000), state("down", service_up=False)]  # a: 1024 MB free
     spec = builders.request_spec(min_count=3, num_instances=3)
+    scheduler = scheduler_over(states)
     with pytest.raises(exception.NoValidHost) as err:
-        select(states, spec, uuids=("i1", "i2", "i3"))
+        scheduler.select_destinations(context.get_admin_context(), spec, ["i1", "i2", "i3"],
+                                      True)
     assert err.value.format_message() == (
-        "No valid host was found. There are not enough hosts available. "
-        "2 hosts: ComputeFilter removed 1 (down); RamFilter removed 1 (a).")
+        "No valid host was found. There are not enough hosts available. Placement offered "
+        "2 hosts for limit=1000, resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
+        "root_required=!COMPUTE_STATUS_DISABLED: ComputeFilter removed 1 (down); RamFilter "
+        "removed 1 (a).")
     assert states[0].free_ram_mb == 1024
+    assert scheduler.reportclient.freed == ["i1", "i2"]  # the claims made are given back
 
 
 def test_fewer_than_requested_but_at_least_min_count_succeeds(conf):
@@ -130,5 +177,50 @@ def test_limits_travel_with_the_selection(conf):
 
 def test_the_chosen_selection_explains_itself(conf):
     chosen = select([state("a", service_up=False), state("b"), state("c", 30000)])[0]
-    assert chosen[0].decision.startswith("3 hosts: ComputeFilter removed 1 (a). Top weights: b ")
+    assert chosen[0].decision.startswith(
+        "Placement offered 3 hosts for limit=1000, resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
+        "root_required=!COMPUTE_STATUS_DISABLED: ComputeFilter removed 1 (a). Top weights: b ")
     assert "RAMWeigher 1.00" in chosen[0].decision and chosen[1].decision is None
+
+
+def test_placement_is_asked_with_the_pre_filters_and_each_choice_is_claimed(conf):
+    scheduler = scheduler_over([state("a"), state("b", 1000)])
+    chosen = scheduler.select_destinations(context.get_admin_context(),
+                                           builders.request_spec(), ["i1", "i2"], True)
+    placement = scheduler.reportclient
+    assert "root_required=%21COMPUTE_STATUS_DISABLED" in placement.queries[0] or \
+        "root_required=!COMPUTE_STATUS_DISABLED" in placement.queries[0]
+    assert placement.claims == [("i1", "a"), ("i2", "b")]
+    assert chosen[0][0].allocation_request == {"allocations": {
+        chosen[0][0].compute_node_uuid: {"resources": {"VCPU": 1}}}}
+    assert chosen[0][1].allocation_request is not None  # the alternate's, unclaimed
+
+
+def test_a_refused_claim_moves_the_choice_to_the_next_best_host(conf):
+    scheduler = scheduler_over([state("a"), state("b", 1000), state("c", 2000)],
+                               refuse={"a"})
+    (host_list,) = scheduler.select_destinations(context.get_admin_context(),
+                                                 builders.request_spec(), ["i1"], True)
+    assert [s.service_host for s in host_list] == ["b", "c"]
+    assert "placement claim removed 1 (a)" in host_list[0].decision
+
+
+def test_only_hosts_placement_offers_are_considered(conf):
+    scheduler = scheduler_over([state("a"), state("b")])
+    offered = scheduler.reportclient.table.states[1].uuid
+    scheduler.reportclient.get_allocation_candidates = lambda ctx, q: (
+        [{"allocations": {offered: {"resources": {}}}}],
+        {offered: {"root_provider_uuid": offered}})
+    (host_list,) = scheduler.select_destinations(context.get_admin_context(),
+                                                 builders.request_spec(), ["i1"], True)
+    assert [s.service_host for s in host_list] == ["b"]
+
+
+def test_nothing_offered_is_no_valid_host_saying_what_placement_was_asked(conf):
+    scheduler = scheduler_over([state("a")])
+    scheduler.reportclient.get_allocation_candidates = lambda ctx, q: ([], {})
+    with pytest.raises(exception.NoValidHost, match=r"Placement offered 0 hosts for "
+                       r"limit=1000, resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
+                       r"root_required=!COMPUTE_STATUS_DISABLED: no filter removed any"):
+        scheduler.select_destinations(context.get_admin_context(), builders.request_spec(),
+                                      ["i1"], True)

@@ -7,9 +7,8 @@ import pytest
 
 from novalite import context, exception
 from novalite.scheduler import loader
-from novalite.scheduler.filter_scheduler import FilterScheduler
 from tests import builders
-from tests.unit.scheduler.test_filter_scheduler import StaticHostManager
+from tests.unit.scheduler.test_filter_scheduler import scheduler_over
 
 CUSTOM = textwrap.dedent('''
     from novalite.scheduler.filters import BaseHostFilter
@@ -46,7 +45,7 @@ def test_an_operators_filter_runs_by_dotted_path_and_class_name(conf, operator_m
                       group="filter_scheduler")
     states = [builders.host_state("a"), builders.host_state("b", memory_mb_used=9000)]
     spec = builders.request_spec(scheduler_hints={"requested_host": ["b"]})
-    chosen = FilterScheduler(StaticHostManager(states)).select_destinations(
+    chosen = scheduler_over(states).select_destinations(
         context.get_admin_context(), spec, ["i1"], False)
     assert chosen[0][0].service_host == "b"
 

@@ -87,7 +87,7 @@ def test_retry_filter(conf, retry, passes):
 
 def test_a_reschedule_records_the_tried_hosts_in_the_spec(conf, monkeypatch):
     from novalite.conductor import build
-    from novalite.objects.request_spec import FilterProperties
+    from novalite.objects.request_spec import FilterProperties, Selection
 
     tasks = build.BuildTasks.__new__(build.BuildTasks)
     built = []
@@ -95,6 +95,8 @@ def test_a_reschedule_records_the_tried_hosts_in_the_spec(conf, monkeypatch):
     monkeypatch.setattr(tasks, "_build_on", lambda *a: built.append(a), raising=False)
     spec = builders.request_spec()
     props = FilterProperties(num_attempts=1, hosts=[["h1", "h1"]])
-    tasks.reschedule(None, spec.instance_uuid, spec, props, [object()])
+    alternate = Selection(service_host="h2", nodename="h2", compute_node_uuid="n2",
+                          instance_uuid=spec.instance_uuid)  # no placement candidate
+    tasks.reschedule(None, spec.instance_uuid, spec, props, [alternate])
     assert spec.retry == {"num_attempts": 2, "hosts": [["h1", "h1"]]}
     assert built

@@ -1,0 +1,54 @@
+"""The placement side of one scheduling request: which nodes placement offered, and
+claiming the chosen one. Claims are what make several schedulers safe together: a claim
+that placement refuses (another scheduler took the capacity first) sends the choice to
+the next best host.
+"""
+
+from __future__ import annotations
+
+from novalite.context import RequestContext
+from novalite.objects.request_spec import RequestSpec
+from novalite.scheduler.client import report
+from novalite.scheduler.client.report import SchedulerReportClient
+from novalite.scheduler.resource_request import ResourceRequest
+
+
+class PlacementClaims:
+    def __init__(self, client: SchedulerReportClient, ctx: RequestContext, spec: RequestSpec,
+                 request: ResourceRequest) -> None:
+        self.client, self.ctx, self.spec, self.request = client, ctx, spec, request
+        allocation_requests, summaries = client.get_allocation_candidates(
+            ctx, request.to_querystring())
+        # Each candidate under the compute node (the root of its tree) it would land on.
+        self.by_node: dict[str, list[dict]] = {}
+        for candidate in allocation_requests:
+            roots = {summaries.get(rp, {}).get("root_provider_uuid", rp)
+                     for rp in candidate["allocations"]}
+            for root in roots:
+                self.by_node.setdefault(root, []).append(candidate)
+        self.claimed: list[str] = []
+
+    def explain(self) -> str:
+        return f"Placement offered {len(self.by_node)} hosts for {self.request.describe()}"
+
+    def claim(self, node_uuid: str, instance_uuid: str) -> dict | None:
+        """The allocation request claimed for `instance_uuid` on the node, or None."""
+        for candidate in self.by_node.get(node_uuid, []):
+            if self.client.claim_resources(self.ctx, instance_uuid, candidate,
+                                           self.spec.project_id or "",
+                                           self.spec.user_id or ""):
+                self.claimed.append(instance_uuid)
+                return candidate
+        return None
+
+    def alternate(self, node_uuid: str) -> dict | None:
+        """An unclaimed candidate for an alternate host (claimed by the conductor if a
+        reschedule gets there)."""
+        candidates = self.by_node.get(node_uuid)
+        return candidates[0] if candidates else None
+
+    def release_all(self) -> None:
+        """Undo the claims of a request that cannot be placed in full."""
+        for instance_uuid in self.claimed:
+            report.free_allocations(self.ctx, instance_uuid, self.client)
+        self.claimed = []
