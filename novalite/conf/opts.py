@@ -2,6 +2,7 @@
 oslo-config-generator and `novalite-manage config sample`."""
 
 from novalite.conf import (
+    allocation_candidates,
     api,
     compute,
     database,
@@ -16,7 +17,7 @@ from novalite.conf import (
 )
 
 MODULES = (service, rpc, api, compute, database, scheduler, pci, quota, fake_driver,
-           upgrade_levels, workarounds)
+           upgrade_levels, workarounds, allocation_candidates)
 
 
 def list_opts() -> list[tuple]:
