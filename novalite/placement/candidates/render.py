@@ -1,58 +1,85 @@
-"""The GET /allocation_candidates body per microversion: allocation requests as a list
-(1.10) or keyed by provider (1.12), `mappings` (1.34); provider summaries with the
-requested classes only (before 1.27) or all, traits (1.17), parent and root (1.29)."""
+"""The GET /allocation_candidates body per microversion, written straight to JSON text:
+allocation requests as a list (1.10) or keyed by provider (1.12), `mappings` (1.34);
+provider summaries with the requested classes only (before 1.27) or all, traits (1.17),
+parent and root (1.29). Tens of thousands of candidates render in milliseconds this way,
+where building dicts for json.dumps costs more than finding them."""
 
 from __future__ import annotations
 
-from novalite.placement.candidates.search import Result
-from novalite.placement.candidates.snapshot import Provider
+import dataclasses
+import json
+from collections.abc import Iterable
+
+from novalite.placement.candidates.search import Candidate
 
 Version = tuple[int, int]
+_q = json.dumps
 
 
-def body(result: Result, providers: dict[int, Provider], requested: set[str],
-         version: Version) -> dict:
-    uuid = {i: providers[i].uuid for i in result.summaries}
-    for cand in result.candidates:
-        for i in cand.allocations:
-            uuid.setdefault(i, providers[i].uuid)
-    return {"allocation_requests": _requests(result, uuid, version),
-            "provider_summaries": _summaries(result, providers, requested, version)}
+@dataclasses.dataclass(slots=True)
+class Summary:
+    uuid: str
+    parent_uuid: str | None
+    root_uuid: str
+    resources: list[tuple[str, int, int]]  # (class, capacity, used)
+    traits: list[str]
 
 
-def _requests(result: Result, uuid: dict[int, str], version: Version) -> list:
+def body(requests: str, summaries: str) -> bytes:
+    return (f'{{"allocation_requests":[{requests}],'
+            f'"provider_summaries":{{{summaries}}}}}').encode()
+
+
+def requests(candidates: Iterable[Candidate], uuid: dict[int, str],
+             version: Version) -> str:
     if version < (1, 12):
-        return [{"allocations": [{"resource_provider": {"uuid": uuid[i]}, "resources": r}
-                                 for i, r in c.allocations.items()]}
-                for c in result.candidates]
+        return ",".join(_q({"allocations": [
+            {"resource_provider": {"uuid": uuid[i]}, "resources": r}
+            for i, r in c.allocations.items()]}, separators=(",", ":"))
+            for c in candidates)
     with_mappings = version >= (1, 34)
     out = []
-    for cand in result.candidates:
+    for c in candidates:
         item: dict = {"allocations": {uuid[i]: {"resources": r}
-                                      for i, r in cand.allocations.items()}}
+                                      for i, r in c.allocations.items()}}
         if with_mappings:
-            item["mappings"] = {s: [uuid[i] for i in ids]
-                                for s, ids in cand.mappings.items()}
-        out.append(item)
-    return out
+            item["mappings"] = {s: [uuid[i] for i in ids] for s, ids in c.mappings.items()}
+        out.append(_q(item, separators=(",", ":")))
+    return ",".join(out)
 
 
-def _summaries(result: Result, providers: dict[int, Provider], requested: set[str],
-               version: Version) -> dict:
+def single_provider_requests(uuids: Iterable[str], resources: dict[str, int], suffix: str,
+                             version: Version) -> str:
+    """Requests that each take all the resources from one provider."""
+    res = _q(resources, separators=(",", ":"))
+    if version < (1, 12):
+        return ",".join(f'{{"allocations":[{{"resource_provider":{{"uuid":"{u}"}},'
+                        f'"resources":{res}}}]}}' for u in uuids)
+    if version >= (1, 34):
+        sfx = _q(suffix)
+        return ",".join(f'{{"allocations":{{"{u}":{{"resources":{res}}}}},'
+                        f'"mappings":{{{sfx}:["{u}"]}}}}' for u in uuids)
+    return ",".join(f'{{"allocations":{{"{u}":{{"resources":{res}}}}}}}' for u in uuids)
+
+
+def _names(names: list[str]) -> str:
+    """A JSON list of trait names (upper case, digits and _ only: nothing to escape)."""
+    return '["' + '","'.join(names) + '"]' if names else "[]"
+
+
+def summaries(items: Iterable[Summary], requested: set[str], version: Version) -> str:
     all_classes = version >= (1, 27)
-    traits = version >= (1, 17)
+    with_traits = version >= (1, 17)
     nested = version >= (1, 29)
-    out = {}
-    for i in result.summaries:
-        rp = providers[i]
-        summary: dict = {"resources": {
-            rc: {"capacity": inv.capacity, "used": inv.used}
-            for rc, inv in rp.inventories.items() if all_classes or rc in requested}}
-        if traits:
-            summary["traits"] = sorted(rp.traits)
+    out = []
+    for s in items:
+        res = ",".join(f'"{rc}":{{"capacity":{cap},"used":{used}}}'
+                       for rc, cap, used in s.resources if all_classes or rc in requested)
+        text = f'"{s.uuid}":{{"resources":{{{res}}}'
+        if with_traits:
+            text += f',"traits":{_names(s.traits)}'
         if nested:
-            summary["parent_provider_uuid"] = (
-                None if rp.parent_id is None else providers[rp.parent_id].uuid)
-            summary["root_provider_uuid"] = providers[rp.root_id].uuid
-        out[rp.uuid] = summary
-    return out
+            parent = "null" if s.parent_uuid is None else f'"{s.parent_uuid}"'
+            text += f',"parent_provider_uuid":{parent},"root_provider_uuid":"{s.root_uuid}"'
+        out.append(text + "}")
+    return ",".join(out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from urllib.parse import parse_qsl
 
 from novalite.api.placement import allocation_candidates_query as query
@@ -13,8 +14,8 @@ from tests.unit.placement.topology import Topology
 def candidates(topo: Topology, qs: str, version: tuple[int, int] = (1, 39),
                options: Options | None = None) -> dict:
     groups, params = query.parse(parse_qsl(qs, keep_blank_values=True), version)
-    return allocation_candidates.get(topo.conn, groups, params, version,
-                                     options or Options())
+    return json.loads(allocation_candidates.get(topo.conn, groups, params, version,
+                                                options or Options()))
 
 
 def named(topo: Topology, body: dict) -> tuple[list, dict]:
