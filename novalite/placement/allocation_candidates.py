@@ -18,6 +18,12 @@ def get(conn: Connection, groups: dict[str, RequestGroup], params: RequestWidePa
     nested, sharing = snapshot.tree_info(conn)
     if flat.applies(groups, nested, sharing):
         return flat.find(conn, next(iter(groups.values())), params, options, version)
+    return general(conn, groups, params, version, options)
+
+
+def general(conn: Connection, groups: dict[str, RequestGroup], params: RequestWideParams,
+            version: tuple[int, int], options: Options) -> bytes:
+    """Any request on any deployment, over a snapshot of every provider."""
     snap = snapshot.load(conn)
     result = search.find(snap, groups, params, version >= (1, 29), options)
     providers = snap.providers

@@ -69,12 +69,9 @@ def query(conn: Connection, group: RequestGroup, params: RequestWideParams):
     # from an inventory index and sort every match first).
     conds = []
     for rc, amount in group.resources.items():
-        used = (select(func.coalesce(func.sum(ALLOC.c.used), 0))
-                .where(ALLOC.c.resource_provider_id == RP.c.id,
-                       ALLOC.c.resource_class_id == rc_ids[rc]).scalar_subquery())
         conds.append(exists().where(
             INV.c.resource_provider_id == RP.c.id, INV.c.resource_class_id == rc_ids[rc],
-            used + amount <= (INV.c.total - INV.c.reserved) * INV.c.allocation_ratio,
+            _usage() + amount <= (INV.c.total - INV.c.reserved) * INV.c.allocation_ratio,
             INV.c.min_unit <= amount, INV.c.max_unit >= amount,
             amount % INV.c.step_size == 0))
     for any_of in group.required:
@@ -98,7 +95,7 @@ def _usage():
     return (select(func.coalesce(func.sum(ALLOC.c.used), 0))
             .where(ALLOC.c.resource_provider_id == INV.c.resource_provider_id,
                    ALLOC.c.resource_class_id == INV.c.resource_class_id)
-            .scalar_subquery())
+            .correlate(INV).scalar_subquery())
 
 
 def _rows(conn: Connection, chosen, with_traits: bool) -> tuple[list, list]:

@@ -12,10 +12,11 @@ from tests.unit.placement.topology import Topology
 
 
 def candidates(topo: Topology, qs: str, version: tuple[int, int] = (1, 39),
-               options: Options | None = None) -> dict:
+               options: Options | None = None, general: bool = False) -> dict:
+    """The body; `general` forces the full search where the flat path would apply."""
     groups, params = query.parse(parse_qsl(qs, keep_blank_values=True), version)
-    return json.loads(allocation_candidates.get(topo.conn, groups, params, version,
-                                                options or Options()))
+    run = allocation_candidates.general if general else allocation_candidates.get
+    return json.loads(run(topo.conn, groups, params, version, options or Options()))
 
 
 def named(topo: Topology, body: dict) -> tuple[list, dict]:
@@ -31,4 +32,9 @@ def named(topo: Topology, body: dict) -> tuple[list, dict]:
 
 def allocs(topo: Topology, qs: str, version: tuple[int, int] = (1, 39), **opts) -> list:
     """Just the allocation requests, as sorted lists of (provider, resources)."""
-    return named(topo, candidates(topo, qs, version, Options(**opts) if opts else None))[0]
+    return named(topo, candidates(topo, qs, version, Options(**opts)))[0]
+
+
+def provs(topo: Topology, qs: str, version: tuple[int, int] = (1, 39), **opts) -> list:
+    """Each allocation request as the sorted names of its providers."""
+    return sorted(sorted(name for name, _ in req) for req in allocs(topo, qs, version, **opts))
