@@ -1,11 +1,14 @@
 """Allocations: what each consumer holds from which provider, and the claim itself.
 
-A claim (`replace`) is one short write transaction: read the providers' generations,
-replace the consumers' allocations, check capacity with the new rows in place, then
-compare-and-set every touched provider's generation. A concurrent claim on the same
-provider makes that last step fail; the whole transaction is then retried from the top
-(`claim`), so capacity is never exceeded and the caller sees a 409 only after repeated
-losses. All-or-nothing: any failure rolls back every consumer in the request.
+A claim (`replace`) is one short write transaction of a handful of statements:
+1. one read of every named provider (and every provider the consumers hold allocations
+   on): its generation, its inventories and what *other* consumers use of them;
+2. capacity, min_unit/max_unit/step_size checked in Python against that snapshot;
+3. the consumers written (generation compare-and-set), their allocations replaced;
+4. every touched provider's generation compare-and-set against the value read in 1.
+A concurrent claim on the same provider makes step 4 fail; the whole transaction is then
+retried from the top (`claim`), so capacity is never exceeded and the caller sees a 409
+only after repeated losses. All-or-nothing: any failure rolls back every consumer.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import TypeVar
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db import session
@@ -29,6 +32,27 @@ RC = models.ResourceClass.__table__
 ALLOC = models.Allocation.__table__
 RETRIES = 10
 T = TypeVar("T")
+
+_USED_BY_OTHERS = (
+    select(func.coalesce(func.sum(ALLOC.c.used), 0))
+    .where(ALLOC.c.resource_provider_id == INV.c.resource_provider_id,
+           ALLOC.c.resource_class_id == INV.c.resource_class_id,
+           ALLOC.c.consumer_id.not_in(bindparam("others", expanding=True)))
+    .scalar_subquery())
+_STATE = (
+    select(RP.c.id, RP.c.uuid, RP.c.generation, INV.c.resource_class_id, RC.c.name,
+           INV.c.total, INV.c.reserved, INV.c.min_unit, INV.c.max_unit, INV.c.step_size,
+           INV.c.allocation_ratio, _USED_BY_OTHERS.label("used"))
+    .select_from(RP.outerjoin(INV, INV.c.resource_provider_id == RP.c.id)
+                 .outerjoin(RC, RC.c.id == INV.c.resource_class_id))
+    .where(or_(RP.c.uuid.in_(bindparam("uuids", expanding=True)),
+               RP.c.id.in_(select(ALLOC.c.resource_provider_id).where(
+                   ALLOC.c.consumer_id.in_(bindparam("consumers", expanding=True)))))))
+_DELETE = delete(ALLOC).where(ALLOC.c.consumer_id.in_(bindparam("consumers", expanding=True)))
+_INSERT = insert(ALLOC)
+_BUMP = (update(RP).where(RP.c.id == bindparam("rp_id"),
+                          RP.c.generation == bindparam("gen"))
+         .values(generation=bindparam("new_gen")))
 
 
 class ProviderChanged(errors.ConcurrentUpdate):
@@ -65,102 +89,86 @@ def _in_writer(work: Callable[[Session], T]) -> T:
         return work(s)
 
 
-def _providers(s: Session, uuids: set[str], ids: set[int]) -> dict[int, tuple[str, int]]:
-    """id -> (uuid, generation) of the named providers; an unknown uuid is a 400."""
-    rows = s.execute(select(RP.c.id, RP.c.uuid, RP.c.generation)
-                     .where(RP.c.uuid.in_(uuids) | RP.c.id.in_(ids))).all()
-    known = {r.uuid for r in rows}
-    for uuid in sorted(uuids - known):
-        raise errors.BadRequest(f"Allocation for resource provider '{uuid}' that does not "
-                                "exist.")
-    return {r.id: (r.uuid, r.generation) for r in rows}
+@dataclasses.dataclass
+class _State:
+    generations: dict[int, int]  # provider id -> generation read
+    ids: dict[str, int]  # provider uuid -> id
+    inventories: dict[tuple[str, str], object]  # (provider uuid, class) -> row
 
 
-def _class_ids(s: Session, claims: list[Claim]) -> dict[str, int]:
-    names = {rc for c in claims for res in c.resources.values() for rc in res}
-    try:
-        return resource_class.require_ids(s, sorted(names))
-    except errors.NotFound as exc:
-        raise errors.BadRequest(f"Unable to allocate inventory {exc.message}") from None
-
-
-def _check_capacity(s: Session, wanted: dict[tuple[int, int], int],
-                    names: dict[int, str], uuids: dict[int, str]) -> None:
-    if not wanted:
-        return
-    used = (select(func.coalesce(func.sum(ALLOC.c.used), 0))
-            .where(ALLOC.c.resource_provider_id == INV.c.resource_provider_id,
-                   ALLOC.c.resource_class_id == INV.c.resource_class_id).scalar_subquery())
-    rows = s.execute(select(INV, used.label("used"))
-                     .where(INV.c.resource_provider_id.in_({p for p, _ in wanted}),
-                            INV.c.resource_class_id.in_({c for _, c in wanted}))).all()
-    inventories = {(r.resource_provider_id, r.resource_class_id): r for r in rows}
-    for rp_id, rc_id in wanted:
-        inv = inventories.get((rp_id, rc_id))
-        where = f"'{names[rc_id]}' on resource provider '{uuids[rp_id]}'"
-        if inv is None:
-            raise errors.Conflict(f"Unable to allocate inventory: Inventory for {where} "
-                                  "invalid.")
-        if (inv.total - inv.reserved) * inv.allocation_ratio < inv.used:
-            raise errors.Conflict(
-                f"Unable to allocate inventory: Unable to create allocation for {where}. "
-                "The requested amount would exceed the capacity.")
-
-
-def _check_units(s: Session, rows: list[dict], names: dict[int, str],
-                 uuids: dict[int, str]) -> None:
-    """Each single allocation within min_unit..max_unit and a multiple of step_size."""
-    pairs = {(r["resource_provider_id"], r["resource_class_id"]) for r in rows}
-    if not pairs:
-        return
-    limits = {(i.resource_provider_id, i.resource_class_id): i for i in s.execute(
-        select(INV.c.resource_provider_id, INV.c.resource_class_id, INV.c.min_unit,
-               INV.c.max_unit, INV.c.step_size)
-        .where(INV.c.resource_provider_id.in_({p for p, _ in pairs}),
-               INV.c.resource_class_id.in_({c for _, c in pairs})))}
+def _read_state(s: Session, claims: list[Claim]) -> _State:
+    consumers = [c.consumer_uuid for c in claims]
+    rows = s.connection().execute(_STATE, {
+        "uuids": sorted({u for c in claims for u in c.resources}), "consumers": consumers,
+        "others": consumers}).all()
+    state = _State({}, {}, {})
     for r in rows:
-        inv = limits.get((r["resource_provider_id"], r["resource_class_id"]))
-        if inv and not (inv.min_unit <= r["used"] <= inv.max_unit
-                        and r["used"] % inv.step_size == 0):
-            where = (f"'{names[r['resource_class_id']]}' on resource provider "
-                     f"'{uuids[r['resource_provider_id']]}'")
-            raise errors.Conflict(
-                f"Unable to allocate inventory: Unable to create allocation for {where}. "
-                "The requested amount would violate inventory constraints.")
+        state.generations[r.id] = r.generation
+        state.ids[r.uuid] = r.id
+        if r.name is not None:
+            state.inventories[r.uuid, r.name] = r
+    return state
+
+
+def _missing_inventory(s: Session, rp_uuid: str, name: str) -> errors.PlacementError:
+    if not resource_class.ids_by_name(s, [name]):
+        return errors.BadRequest(f"Unable to allocate inventory No such resource class {name}.")
+    return errors.Conflict(f"Unable to allocate inventory: Inventory for '{name}' on "
+                           f"resource provider '{rp_uuid}' invalid.")
+
+
+def _violation(rp_uuid: str, name: str, what: str) -> errors.Conflict:
+    return errors.Conflict(f"Unable to allocate inventory: Unable to create allocation for "
+                           f"'{name}' on resource provider '{rp_uuid}'. The requested amount "
+                           f"would {what}.")
+
+
+def _check(s: Session, state: _State, claims: list[Claim]) -> list[dict]:
+    """The allocation rows to insert, once every rule holds for them."""
+    rows, wanted = [], defaultdict(int)
+    for c in claims:
+        for rp_uuid, resources in c.resources.items():
+            if rp_uuid not in state.ids:
+                raise errors.BadRequest(f"Allocation for resource provider '{rp_uuid}' that "
+                                        "does not exist.")
+            for name, amount in resources.items():
+                inv = state.inventories.get((rp_uuid, name))
+                if inv is None:
+                    raise _missing_inventory(s, rp_uuid, name)
+                if not (inv.min_unit <= amount <= inv.max_unit
+                        and amount % inv.step_size == 0):
+                    raise _violation(rp_uuid, name, "violate inventory constraints")
+                wanted[rp_uuid, name] += amount
+                rows.append({"resource_provider_id": state.ids[rp_uuid],
+                             "consumer_id": c.consumer_uuid,
+                             "resource_class_id": inv.resource_class_id, "used": amount,
+                             "created_at": utcnow()})
+    for (rp_uuid, name), amount in wanted.items():
+        inv = state.inventories[rp_uuid, name]
+        if (inv.total - inv.reserved) * inv.allocation_ratio < inv.used + amount:
+            raise _violation(rp_uuid, name, "exceed the capacity")
+    return rows
 
 
 def replace(s: Session, claims: list[Claim]) -> None:
     """Make each consumer's allocations exactly its claim's, in the caller's transaction."""
-    consumers = [c.consumer_uuid for c in claims]
-    old_ids = set(s.scalars(select(ALLOC.c.resource_provider_id)
-                            .where(ALLOC.c.consumer_id.in_(consumers)).distinct()))
-    providers = _providers(s, {u for c in claims for u in c.resources}, old_ids)
-    by_uuid = {uuid: pid for pid, (uuid, _) in providers.items()}
-    class_ids = _class_ids(s, claims)
-    for c in claims:
-        if c.resources or c.check_generation:
-            consumer.write(s, c.consumer_uuid, c.project_id, c.user_id, c.generation,
-                           c.check_generation, c.consumer_type)
-    s.execute(delete(ALLOC).where(ALLOC.c.consumer_id.in_(consumers)))
-    rows = [{"resource_provider_id": by_uuid[rp], "consumer_id": c.consumer_uuid,
-             "resource_class_id": class_ids[rc], "used": amount,
-             "created_at": utcnow()}
-            for c in claims for rp, res in c.resources.items() for rc, amount in res.items()]
-    names = {v: k for k, v in class_ids.items()}
-    uuids = {pid: uuid for pid, (uuid, _) in providers.items()}
-    _check_units(s, rows, names, uuids)
+    state = _read_state(s, claims)
+    rows = _check(s, state, claims)
+    existing = [c.consumer_uuid for c in claims
+                if (c.resources or c.check_generation)
+                and consumer.write(s, c.consumer_uuid, c.project_id, c.user_id,
+                                   c.generation, c.check_generation, c.consumer_type)]
+    conn = s.connection()
+    emptied = [c.consumer_uuid for c in claims if not c.resources]
+    if existing or emptied:
+        conn.execute(_DELETE, {"consumers": existing + emptied})
     if rows:
-        s.execute(insert(ALLOC), rows)
-    wanted: dict[tuple[int, int], int] = defaultdict(int)
-    for r in rows:
-        wanted[r["resource_provider_id"], r["resource_class_id"]] += r["used"]
-    _check_capacity(s, wanted, names, uuids)
-    consumer.delete_if_unused(s, [c.consumer_uuid for c in claims if not c.resources])
-    for pid in sorted(providers):
-        done = s.execute(update(RP).where(RP.c.id == pid,
-                                          RP.c.generation == providers[pid][1])
-                         .values(generation=providers[pid][1] + 1))
-        if done.rowcount != 1:
+        conn.execute(_INSERT, rows)
+    consumer.delete_if_unused(s, emptied)
+    for rp_id in sorted(state.generations):
+        gen = state.generations[rp_id]
+        if conn.execute(_BUMP, {"rp_id": rp_id, "gen": gen, "new_gen": gen + 1}
+                        ).rowcount != 1:
             raise ProviderChanged("resource provider generation conflict")
 
 

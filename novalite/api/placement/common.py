@@ -17,6 +17,16 @@ from novalite.api.request import ApiRequest, ApiResponse
 from novalite.placement import errors, standards
 
 _FORMATS = jsonschema.FormatChecker()
+_validators: dict[int, jsonschema.protocols.Validator] = {}
+
+
+def _validator(schema: dict) -> jsonschema.protocols.Validator:
+    """Schemas are module constants: build (and check) each validator once."""
+    found = _validators.get(id(schema))
+    if found is None:
+        found = jsonschema.validators.validator_for(schema)(schema, format_checker=_FORMATS)
+        _validators[id(schema)] = found
+    return found
 
 
 def handler(rule: str, since: str | None = None) -> Callable:
@@ -39,7 +49,7 @@ def handler(rule: str, since: str | None = None) -> Callable:
 
 def validate(schema: dict, body: object) -> dict:
     try:
-        jsonschema.validate(body, schema, format_checker=_FORMATS)
+        _validator(schema).validate(body)
     except jsonschema.ValidationError as exc:
         raise error(400, f"JSON does not validate: {exc.message}") from None
     return body  # type: ignore[return-value]
@@ -59,7 +69,7 @@ def query(req: ApiRequest, schema: dict) -> dict[str, str]:
 
 def validate_query(params: dict[str, str], schema: dict) -> dict[str, str]:
     try:
-        jsonschema.validate(params, schema, format_checker=_FORMATS)
+        _validator(schema).validate(params)
     except jsonschema.ValidationError as exc:
         raise error(400, f"Invalid query string parameters: {exc.message}") from None
     return params
