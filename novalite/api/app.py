@@ -13,6 +13,9 @@ from starlette.routing import Mount, Route
 from novalite.api import faults
 from novalite.api.compute.routes import PROFILE as COMPUTE
 from novalite.api.compute.routes import ROUTES as COMPUTE_ROUTES
+from novalite.api.placement import errors as placement_errors
+from novalite.api.placement.routes import PROFILE as PLACEMENT
+from novalite.api.placement.routes import ROUTES as PLACEMENT_ROUTES
 from novalite.api.profile import ApiProfile
 from novalite.api.request import endpoint
 
@@ -43,5 +46,8 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
 def build_app() -> Starlette:
     compute = Starlette(routes=_routes(COMPUTE_ROUTES, COMPUTE),
                         exception_handlers={HTTPException: _http_error})
-    return Starlette(routes=[Mount(COMPUTE.mount, app=compute)],
+    placement = Starlette(routes=_routes(PLACEMENT_ROUTES, PLACEMENT),
+                          exception_handlers={HTTPException: placement_errors.http_error})
+    return Starlette(routes=[Mount(COMPUTE.mount, app=compute),
+                             Mount(PLACEMENT.mount, app=placement)],
                      exception_handlers={HTTPException: _http_error})

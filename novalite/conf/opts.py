@@ -2,6 +2,7 @@
 oslo-config-generator and `novalite-manage config sample`."""
 
 from novalite.conf import (
+    allocation_candidates,
     api,
     compute,
     database,
@@ -16,13 +17,15 @@ from novalite.conf import (
     workarounds,
 )
 
-MODULES = (service, rpc, api, compute, database, scheduler, placement_client, pci, quota,
-           fake_driver, upgrade_levels, workarounds)
+MODULES = (service, rpc, api, compute, database, scheduler, placement_client,
+           allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds)
 
 
 def list_opts() -> list[tuple]:
+    """Options per group name: several modules may add to one group ([placement])."""
     merged: dict = {}
     for module in MODULES:
         for group, opts in module.list_opts().items():
-            merged.setdefault(group, []).extend(opts)
-    return list(merged.items())
+            name = getattr(group, "name", group)
+            merged.setdefault(name, (group, []))[1].extend(opts)
+    return list(merged.values())

@@ -1,0 +1,1 @@
+"""The Placement API (served under /placement): route table, handlers, schemas."""

@@ -1,0 +1,45 @@
+"""GET /allocation_candidates (1.10+): the ways a request for resources can be met, as
+allocation bodies ready for PUT /allocations/{consumer}, with a summary of every provider
+involved."""
+
+from __future__ import annotations
+
+from email.utils import formatdate
+
+from novalite.api.faults import HTTPFault
+from novalite.api.placement import allocation_candidates_query as query
+from novalite.api.request import ApiRequest, ApiResponse
+from novalite.conf import CONF
+from novalite.db import session
+from novalite.placement import allocation_candidates
+from novalite.placement.candidates.request import (
+    Options,
+    ResourceClassNotFound,
+    TraitNotFound,
+)
+
+
+def options() -> Options:
+    opts = CONF.placement
+    return Options(randomize=opts.randomize_allocation_candidates,
+                   max_candidates=opts.max_allocation_candidates,
+                   strategy=opts.allocation_candidates_generation_strategy)
+
+
+def list_allocation_candidates(req: ApiRequest) -> ApiResponse:
+    if not req.at_least("1.10"):
+        raise HTTPFault(404, "The resource could not be found.")
+    groups, params = query.parse(list(req.query.multi_items()), req.version)
+    try:
+        with session.reader() as s:
+            body = allocation_candidates.get(s.connection(), groups, params, req.version,
+                                             options())
+    except ResourceClassNotFound as exc:
+        raise HTTPFault(400, f"Invalid resource class in resources parameter: {exc}") \
+            from None
+    except TraitNotFound as exc:
+        raise HTTPFault(400, str(exc)) from None
+    headers = {}
+    if req.at_least("1.15"):
+        headers = {"cache-control": "no-cache", "last-modified": formatdate(usegmt=True)}
+    return ApiResponse(200, body, headers)

@@ -1,0 +1,1 @@
+"""JSON schemas of placement's request bodies and query strings, per microversion."""
