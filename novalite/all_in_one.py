@@ -32,17 +32,24 @@ class AllInOne:
         if images.seed_default_image() or created:
             LOG.info("Seeded %d flavors and the image %s", created, images.DEFAULT_IMAGE_NAME)
 
-    def start(self, base_url: str) -> None:
-        """Conductor first: computes register and report through it. The HTTP APIs at
-        `base_url` are already serving: computes report to placement as they start."""
+    def start_control_plane(self) -> None:
+        """Conductor and scheduler, before the HTTP APIs take requests (the API casts to
+        the conductor); computes register and report through the conductor."""
+        self.services = [services.conductor(), services.scheduler()]
+        for svc in self.services:
+            svc.start()
+
+    def start_computes(self, base_url: str) -> None:
+        """The computes, once the HTTP APIs at `base_url` serve: they report to
+        placement as they start. Then the API's own service record."""
         if not CONF.placement.endpoint_override and not CONF.placement.auth_type:
             CONF.set_override("endpoint_override", f"{base_url}/placement", group="placement")
         report.reset()
-        self.services = [services.conductor(), services.scheduler()]
-        self.services += [services.compute(h) for h in compute_host_names(self.hosts)]
-        self.services.append(services.api())
-        for svc in self.services:
+        started = [services.compute(h) for h in compute_host_names(self.hosts)]
+        started.append(services.api())
+        for svc in started:
             svc.start()
+            self.services.append(svc)
 
     def stop(self) -> None:
         """API first (no new work); then let in-flight work finish while every service

@@ -48,11 +48,12 @@ def run_all_in_one() -> None:
 
     cloud = AllInOne(CONF.fake_driver.hosts)
     cloud.prepare()
+    cloud.start_control_plane()
     server = http_server.make_server(CONF.osapi_compute_listen, CONF.osapi_compute_listen_port)
-    thread = http_server.start_in_thread(server)
     try:
+        thread = http_server.start_in_thread(server)
         port = http_server.bound_port(server)
-        cloud.start(f"http://127.0.0.1:{port}")
+        cloud.start_computes(f"http://127.0.0.1:{port}")
         print(cloud.banner(port), flush=True)
         http_server.serve_until_signalled(server, thread)
     finally:

@@ -29,7 +29,8 @@ class PlacementClaims:
         self.claimed: list[str] = []
 
     def explain(self) -> str:
-        return f"Placement offered {len(self.by_node)} hosts for {self.request.describe()}"
+        return (f"Placement offered {len(self.by_node)} hosts for "
+                f"{self.request.describe()}")
 
     def claim(self, node_uuid: str, instance_uuid: str) -> dict | None:
         """The allocation request claimed for `instance_uuid` on the node, or None."""

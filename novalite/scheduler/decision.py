@@ -19,7 +19,7 @@ class FilterStep:
 @dataclasses.dataclass
 class Decision:
     hosts: int
-    prelude: str = ""  # how the hosts were found (what placement was asked and offered)
+    asked: str = ""  # how the hosts were found (what placement was asked), said last
     steps: list[FilterStep] = dataclasses.field(default_factory=list)
 
     def record(self, name: str, removed: int, sample: list[str]) -> None:
@@ -40,7 +40,8 @@ class Decision:
                 parts.append(f"{step.name} removed {step.removed} "
                              f"({', '.join(step.sample)}{more})")
         funnel = "; ".join(parts) or "no filter removed any"
-        return f"{self.prelude or f'{self.hosts} hosts'}: {funnel}."
+        asked = f" {self.asked}." if self.asked else ""
+        return f"{self.hosts} hosts: {funnel}.{asked}"
 
 
 def top_weights(weighed: list) -> str:

@@ -64,7 +64,7 @@ class FilterScheduler(Scheduler):
         if claims is not None:
             offered = [table.row_of[u] for u in claims.by_node if u in table.row_of]
             rows = np.intersect1d(rows, np.array(offered, dtype=rows.dtype))
-        decision = Decision(len(rows), claims.explain() if claims else "")
+        decision = Decision(len(rows), asked=claims.explain() if claims else "")
         forced = bool(spec.force_hosts or spec.force_nodes)  # an admin's word: no filters
         for index, instance_uuid in enumerate(instance_uuids):
             # Each instance filters the survivors of the previous one, as in Nova, so

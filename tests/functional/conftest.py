@@ -61,11 +61,12 @@ def cloud_factory(conf):
             conf.set_override(key, value, group="fake_driver")
         aio = AllInOne(hosts)
         aio.prepare()
+        aio.start_control_plane()
         server = http_server.make_server("127.0.0.1", 0)
+        started.append((aio, server))
         http_server.start_in_thread(server)
         base_url = f"http://127.0.0.1:{http_server.bound_port(server)}"
-        started.append((aio, server))
-        aio.start(base_url)
+        aio.start_computes(base_url)
         return Cloud(aio, base_url)
 
     yield start

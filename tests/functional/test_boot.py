@@ -41,7 +41,10 @@ def test_build_records_its_steps_as_action_events(cloud):
     schedule = next(e for e in create["events"]
                     if e["event"] == "conductor_schedule_and_build_instances")
     # why this host: the funnel, then the best hosts with each weigher's share
-    assert schedule["details"].startswith("2 hosts: no filter removed any. Top weights: ")
+    assert schedule["details"].startswith(
+        "2 hosts: no filter removed any. Placement offered 2 hosts for limit=1000, "
+        "resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, root_required=!COMPUTE_STATUS_DISABLED. "
+        "Top weights: ")
     assert "RAMWeigher 1.00" in schedule["details"]
 
 
@@ -50,7 +53,8 @@ def test_no_valid_host_ends_in_error_with_a_fault(cloud):
     server = cloud.wait_status(server_id, "ERROR")
     assert server["fault"]["code"] == 500
     assert server["fault"]["message"].startswith("No valid host was found.")
-    assert "RamFilter removed 2 (compute1, compute2)" in server["fault"]["message"]
+    # placement offered both hosts; once full, placement refused their claims
+    assert "placement claim removed 2 (" in server["fault"]["message"]
     assert server["OS-EXT-STS:task_state"] is None
 
 

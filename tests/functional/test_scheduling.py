@@ -47,10 +47,13 @@ def test_query_hint_that_no_host_satisfies_is_explained(hinted_cloud):
 
 
 def test_requested_availability_zone_is_honoured_and_shown(cloud_factory):
-    from novalite.db.api import aggregates
-
     cloud = cloud_factory(hosts=3)
-    aggregates.aggregate_create("rack-b", {"availability_zone": "az-b"}, ["compute3"])
+    # through the API, which mirrors the zone's hosts into placement
+    rack = cloud.api.post("/os-aggregates", json={"aggregate": {
+        "name": "rack-b", "availability_zone": "az-b"}}).json()["aggregate"]
+    added = cloud.api.post(f"/os-aggregates/{rack['id']}/action",
+                           json={"add_host": {"host": "compute3"}})
+    assert added.status_code == 200, added.text
     server_id = cloud.boot("zoned", availability_zone="az-b")
     server = cloud.wait_status(server_id, "ACTIVE", "ERROR")
     assert server["OS-EXT-SRV-ATTR:host"] == "compute3"
@@ -63,12 +66,14 @@ def test_requested_availability_zone_is_honoured_and_shown(cloud_factory):
     assert missing.status_code == 400
     assert missing.json()["badRequest"]["message"] == (
         "The requested availability zone is not available")
-    # a zone too small: the fault says which filter kept the other zones' hosts out
+    # a zone too small: the fault says placement was asked for the zone's aggregate only,
+    # and that the zone's one host ran out of room
     crowded = cloud.boot("big", flavor="5", availability_zone="az-b", min_count=5,
                          max_count=5)
-    fault = cloud.wait_status(crowded, "ERROR")["fault"]["message"]
-    assert re.search(r"AvailabilityZoneFilter removed 2 \((compute1, compute2|compute2, "
-                     r"compute1)\); RamFilter removed 1 \(compute3\)", fault), fault
+    fault = cloud.wait_status(crowded, "ERROR")["fault"]
+    assert "1 hosts: placement claim removed 1 (compute3)." in fault["message"]
+    assert re.search(r"Placement offered 1 hosts for .*member_of=in:[0-9a-f-]{36}",
+                     fault["details"]), fault
 
 
 def test_hosts_instances_reach_the_scheduler_from_the_computes(hinted_cloud, monkeypatch):

@@ -62,7 +62,7 @@ def test_requested_host_at_2_74_still_runs_the_filters(cloud):
     judged = _server_id(_create(cloud, "2.74", host="compute3", networks="none",
                                 hints={"query": NOBODY_FITS}))
     fault = cloud.wait_status(judged, "ERROR")["fault"]["message"]
-    assert "1 hosts: JsonFilter removed 1 (compute3)" in fault
+    assert "1 hosts: JsonFilter removed 1 (compute3)" in fault  # in_tree of its node
 
     missing = _create(cloud, "2.74", host="compute9", networks="none")
     assert missing.status_code == 400

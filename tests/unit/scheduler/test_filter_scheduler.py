@@ -125,10 +125,10 @@ def test_too_few_hosts_for_min_count_explains_and_gives_back(conf):
         scheduler.select_destinations(context.get_admin_context(), spec, ["i1", "i2", "i3"],
                                       True)
     assert err.value.format_message() == (
-        "No valid host was found. There are not enough hosts available. Placement offered "
-        "2 hosts for limit=1000, resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
-        "root_required=!COMPUTE_STATUS_DISABLED: ComputeFilter removed 1 (down); RamFilter "
-        "removed 1 (a).")
+        "No valid host was found. There are not enough hosts available. 2 hosts: "
+        "ComputeFilter removed 1 (down); RamFilter removed 1 (a). Placement offered 2 hosts "
+        "for limit=1000, resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
+        "root_required=!COMPUTE_STATUS_DISABLED.")
     assert states[0].free_ram_mb == 1024
     assert scheduler.reportclient.freed == ["i1", "i2"]  # the claims made are given back
 
@@ -178,8 +178,9 @@ def test_limits_travel_with_the_selection(conf):
 def test_the_chosen_selection_explains_itself(conf):
     chosen = select([state("a", service_up=False), state("b"), state("c", 30000)])[0]
     assert chosen[0].decision.startswith(
-        "Placement offered 3 hosts for limit=1000, resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
-        "root_required=!COMPUTE_STATUS_DISABLED: ComputeFilter removed 1 (a). Top weights: b ")
+        "3 hosts: ComputeFilter removed 1 (a). Placement offered 3 hosts for limit=1000, "
+        "resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, root_required=!COMPUTE_STATUS_DISABLED. "
+        "Top weights: b ")
     assert "RAMWeigher 1.00" in chosen[0].decision and chosen[1].decision is None
 
 
@@ -219,8 +220,9 @@ def test_only_hosts_placement_offers_are_considered(conf):
 def test_nothing_offered_is_no_valid_host_saying_what_placement_was_asked(conf):
     scheduler = scheduler_over([state("a")])
     scheduler.reportclient.get_allocation_candidates = lambda ctx, q: ([], {})
-    with pytest.raises(exception.NoValidHost, match=r"Placement offered 0 hosts for "
-                       r"limit=1000, resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
-                       r"root_required=!COMPUTE_STATUS_DISABLED: no filter removed any"):
+    with pytest.raises(exception.NoValidHost, match=r"0 hosts: no filter removed any. "
+                       r"Placement offered 0 hosts for limit=1000, "
+                       r"resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
+                       r"root_required=!COMPUTE_STATUS_DISABLED."):
         scheduler.select_destinations(context.get_admin_context(), builders.request_spec(),
                                       ["i1"], True)
