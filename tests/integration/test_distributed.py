@@ -79,13 +79,15 @@ def test_a_service_started_before_the_broker_retries_with_a_clear_log(tmp_path, 
 
 def test_two_schedulers_never_overcommit_a_host(topology):
     """Two scheduler workers answer concurrent boots with their own cached host states;
-    the computes' claims keep every host within its capacity, the losers of a race are
-    rescheduled, and what does not fit ends in ERROR with a fault."""
+    placement's claims keep every host within its capacity (a refused claim moves the
+    choice on), and what does not fit ends in ERROR with a fault."""
     topo = topology
     with topo.config.open("a") as config:  # two hosts of three m1.tiny (512 MiB) each
         config.write("[fake_driver]\nmemory_mb = 2048\n")
     assert migration.head_revision() in topo.manage("db", "sync")
     topo.manage("db", "seed")
+    topo.start("api", "novalite-api")  # it serves placement, which computes report to
+    topo.wait(lambda: topo.api.get("/flavors").status_code == 200, what="the API answering")
     topo.start("conductor", "novalite-conductor")
     for name in ("scheduler-a", "scheduler-b"):  # a later --config-file overrides
         (topo.workdir / f"{name}.conf").write_text(f"[DEFAULT]\nhost = {name}\n")
@@ -93,10 +95,8 @@ def test_two_schedulers_never_overcommit_a_host(topology):
                    str(topo.workdir / f"{name}.conf"))
     for host in COMPUTES[:2]:
         topo.start(host, "novalite-compute", "--host", host)
-    topo.start("api", "novalite-api")
-    topo.wait(lambda: topo.api.get("/flavors").status_code == 200, what="the API answering")
-    topo.wait(lambda: len(topo.query("SELECT id FROM compute_nodes WHERE deleted = 0")) == 2,
-              what="two compute nodes reporting")
+    topo.wait(lambda: len(topo.query("SELECT id FROM inventories")) == 6,
+              what="two compute nodes reporting to placement")
 
     def boot(i):
         body = {"server": {"name": f"race-{i}", "flavorRef": "1",
@@ -122,6 +122,10 @@ def test_two_schedulers_never_overcommit_a_host(topology):
     for used, total in topo.query("SELECT memory_mb_used, memory_mb - reserved_host_memory_mb"
                                   " FROM compute_nodes"):
         assert used <= total
+    claimed = topo.query("SELECT a.resource_provider_id, SUM(a.used) FROM allocations a "
+                         "JOIN resource_classes rc ON rc.id = a.resource_class_id "
+                         "WHERE rc.name = 'MEMORY_MB' GROUP BY a.resource_provider_id")
+    assert sorted(int(used) for _, used in claimed) == [1536, 1536]  # 3 x 512 per host
     # both workers took requests (the topic's queue is shared between them)
     assert "select_destinations" in topo.log("scheduler-a")
     assert "select_destinations" in topo.log("scheduler-b")
