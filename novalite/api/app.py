@@ -14,6 +14,7 @@ from novalite.api import faults
 from novalite.api.compute.routes import PROFILE as COMPUTE
 from novalite.api.compute.routes import ROUTES as COMPUTE_ROUTES
 from novalite.api.placement import errors as placement_errors
+from novalite.api.placement.root import versions as placement_root_handler
 from novalite.api.placement.routes import PROFILE as PLACEMENT
 from novalite.api.placement.routes import ROUTES as PLACEMENT_ROUTES
 from novalite.api.profile import ApiProfile
@@ -48,6 +49,8 @@ def build_app() -> Starlette:
                         exception_handlers={HTTPException: _http_error})
     placement = Starlette(routes=_routes(PLACEMENT_ROUTES, PLACEMENT),
                           exception_handlers={HTTPException: placement_errors.http_error})
-    return Starlette(routes=[Mount(COMPUTE.mount, app=compute),
+    # Placement's version document is also served at its mount without a trailing slash.
+    placement_root = Route(PLACEMENT.mount, endpoint(placement_root_handler, PLACEMENT, False))
+    return Starlette(routes=[Mount(COMPUTE.mount, app=compute), placement_root,
                              Mount(PLACEMENT.mount, app=placement)],
                      exception_handlers={HTTPException: _http_error})
