@@ -5,6 +5,8 @@ sync that reconciles the database with what the hypervisor says."""
 from __future__ import annotations
 
 import pytest
+from tempest.lib.api_schema.response.compute.v2_1 import servers as tempest_v2_1
+from tempest.lib.common import jsonschema_validator
 
 from novalite.context import get_admin_context
 from novalite.db.api import actions, images, instances
@@ -42,6 +44,13 @@ def _events(server_id, action):
     return finished
 
 
+def _tempest_valid(server: dict) -> None:
+    """As tempest's client checks a 2.1 GET /servers/{id} answer."""
+    jsonschema_validator.JSONSCHEMA_VALIDATOR(
+        tempest_v2_1.get_server["response_body"],
+        format_checker=jsonschema_validator.FORMAT_CHECKER).validate({"server": server})
+
+
 def _conflict(response, message):
     assert response.status_code == 409, response.text
     assert response.json() == {"conflictingRequest": {"code": 409, "message": message}}
@@ -58,6 +67,7 @@ def test_stop_start_and_reboot_walk_nova_states(cloud):
     assert _act(cloud, server_id, {"os-stop": None}).status_code == 202
     server = _settled(cloud, server_id, "SHUTOFF")
     assert (server["OS-EXT-STS:vm_state"], server["OS-EXT-STS:power_state"]) == ("stopped", 4)
+    _tempest_valid(server)
     assert cloud.wait(_events(server_id, "stop")) == {"compute_stop_instance": "Success"}
 
     assert _act(cloud, server_id, {"os-start": None}).status_code == 202
