@@ -148,6 +148,7 @@ class API:
     def delete(self, ctx: RequestContext, instance_uuid: str) -> None:
         project = None if ctx.is_admin else ctx.project_id
         instance = instances.instance_get(instance_uuid, project_id=project)
+        guards.check_lock(ctx, instance)
         actions.action_start(ctx, instance_uuid, "delete")
         instance = instances.instance_update(instance_uuid, {"task_state": states.DELETING})
         if instance.host and self._host_is_up(instance.host):

@@ -303,7 +303,9 @@ class ComputeManager(Manager):
     def _sync_instance_power_state(self, ctx: RequestContext, instance: Instance) -> None:
         if instance.task_state is not None:
             return  # an action under way will set the power state itself
-        with self._locks(instance.uuid), contextlib.suppress(*_GONE):
+        # a deleted instance, or an action that claims it meanwhile, ends this sync's say
+        with self._locks(instance.uuid), contextlib.suppress(exception.InstanceNotFound,
+                                                             exception.UnexpectedTaskStateError):
             vm_power_state = self._power_state(instance)
             instance = self.conductor.instance_get(ctx, instance.uuid)
             if instance.host != self.host or instance.task_state is not None:
@@ -322,10 +324,7 @@ class ComputeManager(Manager):
     def _stop_from_sync(self, ctx: RequestContext, instance: Instance) -> None:
         """Stop through the stop path, as the API would: claim the task state, record the
         action, cast stop_instance (it runs once this sync lets go of the instance)."""
-        try:
-            instance = self._update(ctx, instance, [None], task_state=states.POWERING_OFF,
-                                    progress=0)
-        except exception.UnexpectedTaskStateError:
-            return  # another action took the instance: the next sync looks again
+        instance = self._update(ctx, instance, [None], task_state=states.POWERING_OFF,
+                                progress=0)
         self.conductor.action_start(ctx, instance.uuid, "stop")
         self.compute_rpc.stop_instance(ctx, self.host, instance)

@@ -115,6 +115,8 @@ def test_a_locked_server_refuses_its_owner_but_not_an_admin(cloud):
     _conflict(_act(cloud, server_id, {"os-stop": None}), f"Instance {server_id} is locked")
     _conflict(_act(cloud, server_id, {"reboot": {"type": "HARD"}}),
               f"Instance {server_id} is locked")
+    _conflict(cloud.api.delete(f"/servers/{server_id}", headers=ALICE),
+              f"Instance {server_id} is locked")
     assert _act(cloud, server_id, {"os-stop": None}, headers={}).status_code == 202
     _settled(cloud, server_id, "SHUTOFF")
 
