@@ -193,6 +193,18 @@ class InstanceInvalidState(Conflict):
     msg_fmt = "Cannot '%(action)s' instance %(instance_uuid)s while it is in %(attr)s %(state)s"
 
 
+class InstanceIsLocked(Conflict):
+    msg_fmt = "Instance %(instance_uuid)s is locked"
+
+
+class InstanceNotReady(Conflict):
+    msg_fmt = "Instance %(instance_id)s is not ready"
+
+
+class PolicyFileInvalid(NovaliteException):
+    msg_fmt = "The policy file %(path)s cannot be used: %(reason)s"
+
+
 class UnexpectedTaskStateError(Conflict):
     msg_fmt = (
         "Conflict updating instance %(instance_uuid)s. Expected: %(expected)s. Actual: %(actual)s"

@@ -8,8 +8,8 @@ import uuid as uuidlib
 from typing import Any
 
 from novalite import availability_zones, exception, servicegroup
+from novalite.compute import guards, server_groups, states
 from novalite.compute import rpcapi as compute_rpcapi
-from novalite.compute import server_groups, states
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.conf import CONF
 from novalite.context import RequestContext
@@ -24,6 +24,7 @@ from novalite.db.api import (
 )
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
+from novalite.objects.instance import Instance
 from novalite.objects.request_spec import RequestSpec
 
 LOG = logging.getLogger(__name__)
@@ -147,6 +148,7 @@ class API:
     def delete(self, ctx: RequestContext, instance_uuid: str) -> None:
         project = None if ctx.is_admin else ctx.project_id
         instance = instances.instance_get(instance_uuid, project_id=project)
+        guards.check_lock(ctx, instance)
         actions.action_start(ctx, instance_uuid, "delete")
         instance = instances.instance_update(instance_uuid, {"task_state": states.DELETING})
         if instance.host and self._host_is_up(instance.host):
@@ -164,3 +166,42 @@ class API:
         except exception.ComputeHostNotFound:
             return False
         return servicegroup.service_is_up(service)
+
+    # --- power ----------------------------------------------------------------------
+
+    def stop(self, ctx: RequestContext, instance: Instance) -> None:
+        guards.check_lock(ctx, instance)
+        guards.check_host(instance)
+        guards.check_state(instance, "stop", states.ALLOW_STOP)
+        self._begin(ctx, instance, "stop", {"task_state": states.POWERING_OFF, "progress": 0},
+                    [None])
+        self.compute.stop_instance(ctx, instance.host, instance)
+
+    def start(self, ctx: RequestContext, instance: Instance) -> None:
+        guards.check_lock(ctx, instance)
+        guards.check_host(instance)
+        guards.check_state(instance, "start", states.ALLOW_START)
+        self._begin(ctx, instance, "start", {"task_state": states.POWERING_ON}, [None])
+        self.compute.start_instance(ctx, instance.host, instance)
+
+    def reboot(self, ctx: RequestContext, instance: Instance, reboot_type: str) -> None:
+        """A soft reboot asks the guest; a hard one power-cycles it, from more states and
+        even over a soft reboot under way."""
+        guards.check_lock(ctx, instance)
+        if reboot_type == "SOFT":
+            guards.check_state(instance, "reboot", states.ALLOW_SOFT_REBOOT)
+            self._begin(ctx, instance, "reboot", {"task_state": states.REBOOTING}, [None])
+        else:
+            guards.check_state(instance, "reboot", states.ALLOW_HARD_REBOOT,
+                               states.ALLOW_REBOOT_TASKS)
+            self._begin(ctx, instance, "reboot", {"task_state": states.REBOOTING_HARD},
+                        list(states.ALLOW_REBOOT_TASKS))
+        self.compute.reboot_instance(ctx, instance.host, instance, reboot_type)
+
+    @staticmethod
+    def _begin(ctx: RequestContext, instance: Instance, action: str, values: dict[str, Any],
+               expected: list[str | None]) -> None:
+        """Claim the instance for `action` (a racing request loses with a 409) and record
+        the action the compute's events will attach to."""
+        instances.instance_update(instance.uuid, values, expected_task_state=expected)
+        actions.action_start(ctx, instance.uuid, action)

@@ -15,11 +15,23 @@ from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.compute.api import API
 from novalite.db.api import actions, instances, server_groups, services
+from novalite.objects.instance import Instance
+
+RULE = "os_compute_api:servers:%s"
 
 
 def _project(req: ApiRequest) -> str | None:
-    """Admins see every project's servers; everyone else only their own."""
+    """Admins find any project's server by id; everyone else only their own."""
     return None if req.ctx.is_admin else req.ctx.project_id
+
+
+def get_instance(req: ApiRequest) -> Instance:
+    """The server `{server_id}` names, or Nova's 404 if the caller cannot see it."""
+    uuid = req.params["server_id"]
+    try:
+        return instances.instance_get(uuid, project_id=_project(req))
+    except exception.InstanceNotFound:
+        raise HTTPFault(404, f"Instance {uuid} could not be found.") from None
 
 
 def _password(length: int = 12) -> str:
@@ -38,7 +50,7 @@ def _destination(req: ApiRequest, server: dict) -> dict:
     zone, forced_host, forced_node = API.parse_availability_zone(
         server.get("availability_zone"))
     if forced_host or forced_node:
-        policy.authorize(req.ctx, "os_compute_api:servers:create:forced_host")
+        policy.authorize(req.ctx, RULE % "create:forced_host")
     requested = None
     if server.get("host") or server.get("hypervisor_hostname"):
         policy.authorize(req.ctx, "compute:servers:create:requested_destination")
@@ -49,6 +61,7 @@ def _destination(req: ApiRequest, server: dict) -> dict:
 
 def create(req: ApiRequest) -> ApiResponse:
     validate(schema.create_for(req.version), req.body)
+    policy.authorize(req.ctx, RULE % "create")
     server = req.body["server"]
     hints = req.body.get("os:scheduler_hints") or req.body.get("OS-SCH-HNT:scheduler_hints")
     image_ref = server.get("imageRef") or next(
@@ -76,9 +89,25 @@ def create(req: ApiRequest) -> ApiResponse:
     return ApiResponse(202, {"server": body})
 
 
-def _list(req: ApiRequest) -> list[dict]:
+def _all_tenants(req: ApiRequest, listing: str) -> bool:
+    """`all_tenants` (any value but a false one; empty means yes) asks for every project's
+    servers, which needs its own rule; without it everyone, admins too, lists their own."""
+    if "all_tenants" not in req.query:
+        return False
+    value = req.query["all_tenants"].strip().lower()
+    if value in ("0", "f", "false", "n", "no", "off"):
+        return False
+    policy.authorize(req.ctx, RULE % f"{listing}:get_all_tenants")
+    return True
+
+
+def _list(req: ApiRequest, listing: str) -> list[dict]:
+    policy.authorize(req.ctx, RULE % listing)
+    project = req.ctx.project_id
+    if _all_tenants(req, listing):
+        project = req.query.get("project_id") or req.query.get("tenant_id")
     deleted = _bool(req.query.get("deleted"))
-    if deleted and not req.ctx.is_admin:
+    if deleted and not policy.check(req.ctx, RULE % "allow_all_filters"):
         deleted = False  # only admins may list deleted servers, as in Nova
     limit = req.query.get("limit")
     if limit is not None and not limit.isdigit():
@@ -88,13 +117,14 @@ def _list(req: ApiRequest) -> list[dict]:
     if status and not vm_states and req.at_least("2.38"):
         raise HTTPFault(400, f"Invalid status value: {status}")
     return instances.instance_get_all_view(
-        project_id=_project(req), name=req.query.get("name"), deleted=deleted,
+        project_id=project, name=req.query.get("name"), deleted=deleted,
         limit=int(limit) if limit is not None else None,
         vm_states=vm_states)
 
 
 def index(req: ApiRequest) -> ApiResponse:
-    return ApiResponse(200, {"servers": [view.basic(i, req.base_url) for i in _list(req)]})
+    rows = _list(req, "index")
+    return ApiResponse(200, {"servers": [view.basic(i, req.base_url) for i in rows]})
 
 
 def _host_statuses(rows: list[dict]) -> dict[str, str]:
@@ -111,13 +141,14 @@ def _host_statuses(rows: list[dict]) -> dict[str, str]:
 
 
 def _options(req: ApiRequest, rows: list[dict], **extra) -> view.ViewOptions:
-    admin = req.ctx.is_admin
-    statuses = _host_statuses(rows) if admin and req.at_least("2.16") else {}
+    admin = policy.check(req.ctx, "os_compute_api:os-extended-server-attributes")
+    statuses = (_host_statuses(rows) if req.at_least("2.16")
+                and policy.check(req.ctx, RULE % "show:host_status") else {})
     return view.ViewOptions(req.base_url, req.version, admin, statuses, **extra)
 
 
 def detail(req: ApiRequest) -> ApiResponse:
-    rows = _list(req)
+    rows = _list(req, "detail")
     faults = actions.fault_get_latest([r["uuid"] for r in rows if r["vm_state"] == "error"])
     opts = _options(req, rows)
     return ApiResponse(200, {"servers": [view.detail(r, opts, faults.get(r["uuid"]))
@@ -130,6 +161,7 @@ def show(req: ApiRequest) -> ApiResponse:
         inst = instances.instance_get_view(uuid, project_id=_project(req))
     except exception.InstanceNotFound:
         raise HTTPFault(404, f"Instance {uuid} could not be found.") from None
+    policy.authorize(req.ctx, RULE % "show", inst["project_id"])
     fault = actions.fault_get_latest([uuid]).get(uuid)
     groups = server_groups.group_uuids_of_instance(uuid) if req.at_least("2.71") else None
     opts = _options(req, [inst], server_groups=groups)
@@ -137,5 +169,7 @@ def show(req: ApiRequest) -> ApiResponse:
 
 
 def delete(req: ApiRequest) -> ApiResponse:
-    API().delete(req.ctx, req.params["server_id"])
+    instance = get_instance(req)
+    policy.authorize(req.ctx, RULE % "delete", instance.project_id)
+    API().delete(req.ctx, instance.uuid)
     return ApiResponse(204)

@@ -30,6 +30,7 @@ def _to_obj(row: models.Instance) -> Instance:
         availability_zone=row.availability_zone, key_name=row.key_name,
         launch_index=row.launch_index, launched_at=row.launched_at,
         created_at=row.created_at, updated_at=row.updated_at, deleted=bool(row.deleted),
+        locked=bool(row.locked),
         metadata={m.key: m.value for m in row.metadata_items},
     )
 

@@ -11,7 +11,9 @@ from novalite.compute import states
 
 # vm_state -> status, with task_state overrides (Nova's _STATE_MAP).
 _STATUS: dict[str, dict[str | None, str]] = {
-    states.ACTIVE: {"default": "ACTIVE", "rebooting": "REBOOT", "rebooting_hard": "HARD_REBOOT"},
+    states.ACTIVE: {"default": "ACTIVE",
+                    **dict.fromkeys(states.SOFT_REBOOT_STATES, "REBOOT"),
+                    **dict.fromkeys(states.HARD_REBOOT_STATES, "HARD_REBOOT")},
     states.BUILDING: {"default": "BUILD"},
     states.STOPPED: {"default": "SHUTOFF"},
     states.RESIZED: {"default": "VERIFY_RESIZE"},
