@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 import string
 
@@ -47,6 +48,13 @@ def _destination(req: ApiRequest, server: dict) -> dict:
             "forced_node": forced_node, "requested_destination": requested}
 
 
+def _access_ips(server: dict) -> dict[str, str | None]:
+    """Stored (and so shown) in their canonical form, as Nova's IP fields keep them."""
+    return {column: str(ipaddress.ip_address(server[field])) if server.get(field) else None
+            for field, column in (("accessIPv4", "access_ip_v4"),
+                                  ("accessIPv6", "access_ip_v6"))}
+
+
 def create(req: ApiRequest) -> ApiResponse:
     validate(schema.create_for(req.version), req.body)
     server = req.body["server"]
@@ -63,7 +71,8 @@ def create(req: ApiRequest) -> ApiResponse:
             max_count=int(server.get("max_count", server.get("min_count", 1))),
             metadata=server.get("metadata"), key_name=server.get("key_name"),
             user_data=server.get("user_data"), scheduler_hints=hints,
-            description=server.get("description"), **_destination(req, server))
+            description=server.get("description"), access_ips=_access_ips(server),
+            **_destination(req, server))
     except exception.ComputeHostNotFound as exc:
         raise HTTPFault(400, exc.format_message()) from None
     if _bool(str(server.get("return_reservation_id", ""))):
