@@ -44,6 +44,8 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-flavor-access:remove_tenant_access": ADMIN,
     "os_compute_api:servers:create:forced_host": ADMIN,
     "compute:servers:create:requested_destination": ADMIN,
+    "os_compute_api:servers:index:get_all_tenants": ADMIN,
+    "os_compute_api:servers:detail:get_all_tenants": ADMIN,
     # Key pairs: Nova's "admin or the key pair's user"; the handlers let the owner through.
     "os_compute_api:os-keypairs:index": ADMIN,
     "os_compute_api:os-keypairs:create": ADMIN,

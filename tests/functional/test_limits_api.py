@@ -33,7 +33,8 @@ def test_limits_match_tempests_schema(cloud, version):
     ).validate(response.json())
     absolute = response.json()["limits"]["absolute"]
     assert (absolute["maxTotalInstances"], absolute["maxTotalCores"],
-            absolute["maxTotalRAMSize"], absolute["maxTotalKeypairs"]) == (10, 20, 51200, 100)
+            absolute["maxTotalRAMSize"], absolute["maxTotalKeypairs"]) == (-1, -1, -1, 100)
+    assert (absolute["maxServerMeta"], absolute["maxServerGroups"]) == (128, 10)
     assert ("maxImageMeta" in absolute) == (version < "2.39")
     assert ("maxPersonality" in absolute) == (version != "2.74" and version < "2.57")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 import secrets
 import string
 
@@ -27,6 +28,10 @@ def _password(length: int = 12) -> str:
     """Nova answers a create with a generated admin password when none was given."""
     alphabet = string.ascii_letters + string.digits
     return "".join(secrets.choice(alphabet) for _ in range(length))
+
+
+_TRUE = ("1", "t", "true", "on", "y", "yes")
+_FALSE = ("0", "f", "false", "off", "n", "no")
 
 
 def _bool(value: str | None) -> bool:
@@ -85,7 +90,35 @@ def create(req: ApiRequest) -> ApiResponse:
     return ApiResponse(202, {"server": body})
 
 
-def _list(req: ApiRequest) -> list[dict]:
+def _listed_project(req: ApiRequest, detail: bool) -> str | None:
+    """Whose servers a list shows: the caller's project's, unless an admin asks for
+    `all_tenants` (then every project's, or the one `project_id`/`tenant_id` names)."""
+    value = req.query.get("all_tenants")
+    if value is None:
+        return req.ctx.project_id
+    if value.strip().lower() not in _TRUE + _FALSE:
+        raise HTTPFault(400, f"Invalid input received: Unrecognized value '{value}', "
+                             "acceptable values are: "
+                             + ", ".join(f"'{w}'" for w in sorted(_TRUE + _FALSE)))
+    if value.strip().lower() not in _TRUE:
+        return req.ctx.project_id
+    policy.authorize(req.ctx, f"os_compute_api:servers:{'detail' if detail else 'index'}"
+                              ":get_all_tenants")
+    return req.query.get("project_id") or req.query.get("tenant_id")
+
+
+def _name_filter(req: ApiRequest) -> str | None:
+    """A regular expression, as in Nova; one that does not compile is a 400."""
+    name = req.query.get("name")
+    try:
+        re.compile(name or "")
+    except re.error as exc:
+        raise HTTPFault(400, f"Invalid input for query parameters name. Value: {name}. "
+                             f"{exc}") from None
+    return name
+
+
+def _list(req: ApiRequest, detail: bool) -> list[dict]:
     deleted = _bool(req.query.get("deleted"))
     if deleted and not req.ctx.is_admin:
         deleted = False  # only admins may list deleted servers, as in Nova
@@ -97,13 +130,14 @@ def _list(req: ApiRequest) -> list[dict]:
     if status and not vm_states and req.at_least("2.38"):
         raise HTTPFault(400, f"Invalid status value: {status}")
     return instances.instance_get_all_view(
-        project_id=_project(req), name=req.query.get("name"), deleted=deleted,
+        project_id=_listed_project(req, detail), name=_name_filter(req), deleted=deleted,
         limit=int(limit) if limit is not None else None,
         vm_states=vm_states)
 
 
 def index(req: ApiRequest) -> ApiResponse:
-    return ApiResponse(200, {"servers": [view.basic(i, req.base_url) for i in _list(req)]})
+    return ApiResponse(200, {"servers": [view.basic(i, req.base_url)
+                                         for i in _list(req, detail=False)]})
 
 
 def _host_statuses(rows: list[dict]) -> dict[str, str]:
@@ -126,7 +160,7 @@ def _options(req: ApiRequest, rows: list[dict], **extra) -> view.ViewOptions:
 
 
 def detail(req: ApiRequest) -> ApiResponse:
-    rows = _list(req)
+    rows = _list(req, detail=True)
     faults = actions.fault_get_latest([r["uuid"] for r in rows if r["vm_state"] == "error"])
     opts = _options(req, rows)
     return ApiResponse(200, {"servers": [view.detail(r, opts, faults.get(r["uuid"]))
