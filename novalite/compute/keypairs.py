@@ -10,6 +10,7 @@ import hashlib
 from typing import Any
 
 from cryptography import x509
+from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
@@ -31,7 +32,7 @@ def ssh_fingerprint(public_key: str) -> str:
     try:
         serialization.load_ssh_public_key(public_key.encode())
         blob = base64.b64decode(public_key.split(" ")[1])
-    except (ValueError, IndexError, TypeError, UnicodeError):
+    except (ValueError, IndexError, TypeError, UnicodeError, UnsupportedAlgorithm):
         raise exception.InvalidKeypair(reason="failed to generate fingerprint") from None
     return _colon_hex(hashlib.md5(blob, usedforsecurity=False).hexdigest())
 
@@ -40,7 +41,7 @@ def x509_fingerprint(pem: str) -> str:
     """SHA-1 of the certificate, in colon-separated hex."""
     try:
         cert = x509.load_pem_x509_certificate(pem.encode())
-    except (ValueError, TypeError, UnicodeError) as exc:
+    except (ValueError, TypeError, UnicodeError, UnsupportedAlgorithm) as exc:
         raise exception.InvalidKeypair(
             reason=f"failed to generate X509 fingerprint. Error message: {exc}") from None
     return _colon_hex(cert.fingerprint(hashes.SHA1()).hex())
