@@ -11,7 +11,7 @@ from tempest.lib.api_schema.response.compute.v2_1 import keypairs as v21
 from tempest.lib.api_schema.response.compute.v2_2 import keypairs as v22
 from tempest.lib.common import jsonschema_validator
 
-from novalite.db.api import images
+from novalite.db.api import images, instances
 
 MV = "X-OpenStack-Nova-API-Version"
 
@@ -157,6 +157,7 @@ def test_boot_with_a_key_name(cloud):
     assert _post(cloud, name="boot-key", public_key=public).status_code == 200
     server_id = cloud.boot(key_name="boot-key")
     assert cloud.server(server_id)["key_name"] == "boot-key"
+    assert instances.instance_get_view(server_id)["key_data"] == public  # for the guest
     body = {"server": {"name": "vm", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID,
                        "key_name": "nope"}}
     refused = cloud.api.post("/servers", json=body)
