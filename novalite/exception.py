@@ -249,3 +249,32 @@ class ConfigInvalid(NovaliteException):
 
 class DBNotConfigured(NovaliteException):
     msg_fmt = "The database is not configured: set [database] connection (%(reason)s)"
+
+
+class MarkerNotFound(NotFound):
+    msg_fmt = "Marker %(marker)s could not be found."
+
+
+class KeypairNotFound(NotFound):
+    msg_fmt = "Keypair %(name)s not found for user %(user_id)s"
+
+
+class KeyPairExists(Conflict):
+    msg_fmt = "Key pair '%(key_name)s' already exists."
+
+
+class InvalidKeypair(Invalid):
+    msg_fmt = "Keypair data is invalid: %(reason)s"
+
+
+class KeypairLimitExceeded(Forbidden):
+    msg_fmt = "Quota exceeded, too many key pairs."
+
+
+class TooManyInstances(Forbidden):
+    msg_fmt = ("Quota exceeded for %(overs)s: Requested %(req)s, but already used %(used)s "
+               "of %(allowed)s %(overs)s")
+
+
+class MetadataLimitExceeded(Forbidden):
+    msg_fmt = "Maximum number of metadata items exceeds %(allowed)d"

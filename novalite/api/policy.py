@@ -109,6 +109,21 @@ DEFAULTS: dict[str, str] = {
     "placement:allocations:delete": ADMIN,
     "placement:usages": ADMIN,
     "placement:reshaper:reshape": ADMIN,
+    "os_compute_api:servers:index:get_all_tenants": ADMIN,
+    "os_compute_api:servers:detail:get_all_tenants": ADMIN,
+    # Key pairs: Nova's "admin or the key pair's user"; the handlers let the owner through.
+    "os_compute_api:os-keypairs:index": ADMIN,
+    "os_compute_api:os-keypairs:create": ADMIN,
+    "os_compute_api:os-keypairs:show": ADMIN,
+    "os_compute_api:os-keypairs:delete": ADMIN,
+    "os_compute_api:limits": ANY,
+    "os_compute_api:limits:other_project": ADMIN,
+    "os_compute_api:os-hypervisors:list": ADMIN,
+    "os_compute_api:os-hypervisors:list-detail": ADMIN,
+    "os_compute_api:os-hypervisors:show": ADMIN,
+    "os_compute_api:os-hypervisors:statistics": ADMIN,
+    "os_compute_api:os-hypervisors:search": ADMIN,
+    "os_compute_api:os-hypervisors:servers": ADMIN,
 }
 
 _lock = threading.Lock()

@@ -8,7 +8,7 @@ import uuid as uuidlib
 from typing import Any
 
 from novalite import availability_zones, exception, servicegroup
-from novalite.compute import guards, server_groups, states
+from novalite.compute import guards, quotas, server_groups, states
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.conf import CONF
@@ -19,6 +19,7 @@ from novalite.db.api import (
     flavors,
     images,
     instances,
+    keypairs,
     request_specs,
     services,
 )
@@ -62,6 +63,16 @@ class API:
             raise exception.ImageNotActive(image_id=image_id)
         return image
 
+    @staticmethod
+    def _key_data(ctx: RequestContext, key_name: str | None) -> str | None:
+        """The public key of the caller's key pair named `key_name`."""
+        if key_name is None:
+            return None
+        try:
+            return keypairs.key_pair_get(ctx.user_id, key_name)["public_key"]
+        except exception.KeypairNotFound:
+            raise exception.Invalid("Invalid key_name provided.") from None
+
     def create(
         self,
         ctx: RequestContext,
@@ -79,12 +90,16 @@ class API:
         forced_host: str | None = None,
         forced_node: str | None = None,
         requested_destination: dict[str, str | None] | None = None,
+        access_ips: dict[str, str | None] | None = None,
     ) -> list[str]:
         """Record the instances, start the build, return their uuids at once."""
         if min_count > max_count:
             raise exception.Invalid("min_count must be <= max_count")
         flavor = self._flavor(ctx, flavor_ref)
         image = self._image(image_ref)
+        key_data = self._key_data(ctx, key_name)
+        quotas.check_metadata(metadata)
+        max_count = quotas.check_instances(ctx.project_id, flavor, min_count, max_count)
         availability_zone = availability_zone or CONF.default_schedule_zone
         if availability_zone and forced_host is None:
             available, _ = availability_zones.split(availability_zones.services_with_zones())
@@ -112,13 +127,27 @@ class API:
                 "image_ref": image.id, "flavor": flavor, "vm_state": states.BUILDING,
                 "task_state": states.SCHEDULING, "power_state": states.NOSTATE,
                 "availability_zone": availability_zone, "key_name": key_name,
-                "user_data": user_data, "launch_index": index,
-                "reservation_id": reservation_id, "display_description": description,
+                "key_data": key_data, **(access_ips or {}), "user_data": user_data,
+                "launch_index": index, "reservation_id": reservation_id,
+                "display_description": description,
             }, metadata)
             actions.action_start(ctx, instance_uuid, "create")
+        self._recheck_quota(ctx, flavor, uuids)
         request_specs.request_spec_create(spec)
         self.conductor.schedule_and_build_instances(ctx, spec, uuids)
         return uuids
+
+    @staticmethod
+    def _recheck_quota(ctx: RequestContext, flavor: Flavor, uuids: list[str]) -> None:
+        """Concurrent boots may together have passed the quota: undo ours if so."""
+        if not CONF.quota.recheck_quota:
+            return
+        try:
+            quotas.recheck_instances(ctx.project_id, flavor, len(uuids))
+        except exception.TooManyInstances:
+            for instance_uuid in uuids:
+                instances.instance_destroy(instance_uuid)
+            raise
 
     @staticmethod
     def parse_availability_zone(value: str | None) -> tuple[str | None, str | None,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
 import secrets
 import string
 
@@ -40,6 +42,10 @@ def _password(length: int = 12) -> str:
     return "".join(secrets.choice(alphabet) for _ in range(length))
 
 
+_TRUE = ("1", "t", "true", "on", "y", "yes")
+_FALSE = ("0", "f", "false", "off", "n", "no")
+
+
 def _bool(value: str | None) -> bool:
     return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
@@ -59,6 +65,13 @@ def _destination(req: ApiRequest, server: dict) -> dict:
             "forced_node": forced_node, "requested_destination": requested}
 
 
+def _access_ips(server: dict) -> dict[str, str | None]:
+    """Stored (and so shown) in their canonical form, as Nova's IP fields keep them."""
+    return {column: str(ipaddress.ip_address(server[field])) if server.get(field) else None
+            for field, column in (("accessIPv4", "access_ip_v4"),
+                                  ("accessIPv6", "access_ip_v6"))}
+
+
 def create(req: ApiRequest) -> ApiResponse:
     validate(schema.create_for(req.version), req.body)
     policy.authorize(req.ctx, RULE % "create")
@@ -76,7 +89,8 @@ def create(req: ApiRequest) -> ApiResponse:
             max_count=int(server.get("max_count", server.get("min_count", 1))),
             metadata=server.get("metadata"), key_name=server.get("key_name"),
             user_data=server.get("user_data"), scheduler_hints=hints,
-            description=server.get("description"), **_destination(req, server))
+            description=server.get("description"), access_ips=_access_ips(server),
+            **_destination(req, server))
     except exception.ComputeHostNotFound as exc:
         raise HTTPFault(400, exc.format_message()) from None
     if _bool(str(server.get("return_reservation_id", ""))):
@@ -90,15 +104,31 @@ def create(req: ApiRequest) -> ApiResponse:
 
 
 def _all_tenants(req: ApiRequest, listing: str) -> bool:
-    """`all_tenants` (any value but a false one; empty means yes) asks for every project's
-    servers, which needs its own rule; without it everyone, admins too, lists their own."""
+    """`all_tenants` (empty or a true word; an unknown word is a 400, as Nova's strict
+    parse) asks for every project's servers, which needs its own rule; without it
+    everyone, admins too, lists their own project's."""
     if "all_tenants" not in req.query:
         return False
     value = req.query["all_tenants"].strip().lower()
-    if value in ("0", "f", "false", "n", "no", "off"):
+    if value and value not in _TRUE + _FALSE:
+        raise HTTPFault(400, f"Invalid input received: Unrecognized value "
+                             f"'{req.query['all_tenants']}', acceptable values are: "
+                             + ", ".join(f"'{w}'" for w in sorted(_TRUE + _FALSE)))
+    if value in _FALSE:
         return False
     policy.authorize(req.ctx, RULE % f"{listing}:get_all_tenants")
     return True
+
+
+def _name_filter(req: ApiRequest) -> str | None:
+    """A regular expression, as in Nova; one that does not compile is a 400."""
+    name = req.query.get("name")
+    try:
+        re.compile(name or "")
+    except re.error as exc:
+        raise HTTPFault(400, f"Invalid input for query parameters name. Value: {name}. "
+                             f"{exc}") from None
+    return name
 
 
 def _list(req: ApiRequest, listing: str) -> list[dict]:
@@ -117,7 +147,7 @@ def _list(req: ApiRequest, listing: str) -> list[dict]:
     if status and not vm_states and req.at_least("2.38"):
         raise HTTPFault(400, f"Invalid status value: {status}")
     return instances.instance_get_all_view(
-        project_id=project, name=req.query.get("name"), deleted=deleted,
+        project_id=project, name=_name_filter(req), deleted=deleted,
         limit=int(limit) if limit is not None else None,
         vm_states=vm_states)
 

@@ -47,6 +47,11 @@ def host_id(project_id: str | None, host: str | None) -> str:
     return hashlib.sha224(f"{project_id}{host}".encode()).hexdigest()
 
 
+def instance_name(row_id: int) -> str:
+    """Nova's default instance_name_template, the name the hypervisor knows."""
+    return f"instance-{row_id:08x}"
+
+
 def basic(inst: dict[str, Any], base_url: str) -> dict:
     return {"id": inst["uuid"], "name": inst["display_name"],
             "links": links(base_url, "servers", inst["uuid"])}
@@ -81,7 +86,7 @@ def _flavor(inst: dict[str, Any], opts: ViewOptions) -> dict:
 def _admin_attributes(inst: dict[str, Any], opts: ViewOptions) -> dict:
     attrs = {"OS-EXT-SRV-ATTR:host": inst["host"],
              "OS-EXT-SRV-ATTR:hypervisor_hostname": inst["node"],
-             "OS-EXT-SRV-ATTR:instance_name": f"instance-{inst['id']:08x}"}
+             "OS-EXT-SRV-ATTR:instance_name": instance_name(inst["id"])}
     if opts.at_least(2, 3):
         attrs.update({"OS-EXT-SRV-ATTR:reservation_id": inst.get("reservation_id"),
                       "OS-EXT-SRV-ATTR:launch_index": inst.get("launch_index"),
