@@ -13,6 +13,10 @@ from starlette.routing import Mount, Route
 from novalite.api import faults
 from novalite.api.compute.routes import PROFILE as COMPUTE
 from novalite.api.compute.routes import ROUTES as COMPUTE_ROUTES
+from novalite.api.faults import HTTPFault
+from novalite.api.image import versions as image_versions
+from novalite.api.image.routes import PROFILE as IMAGE
+from novalite.api.image.routes import ROUTES as IMAGE_ROUTES
 from novalite.api.profile import ApiProfile
 from novalite.api.request import endpoint
 
@@ -40,8 +44,25 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
     return faults.fault_response(exc.status_code, str(exc.detail), headers)
 
 
+def _profile_error(profile: ApiProfile):
+    """Routing errors (unknown path, wrong method) in the API's own error format."""
+
+    async def handle(request: Request, exc: HTTPException) -> Response:
+        messages = {404: "The resource could not be found.",
+                    405: "The method is not allowed for the requested URL."}
+        return profile.fault(HTTPFault(exc.status_code, messages.get(exc.status_code,
+                                                                     str(exc.detail))), "")
+
+    return handle
+
+
 def build_app() -> Starlette:
     compute = Starlette(routes=_routes(COMPUTE_ROUTES, COMPUTE),
                         exception_handlers={HTTPException: _http_error})
-    return Starlette(routes=[Mount(COMPUTE.mount, app=compute)],
+    image = Starlette(routes=_routes(IMAGE_ROUTES, IMAGE),
+                      exception_handlers={HTTPException: _profile_error(IMAGE)})
+    # Clients ask for the image API's root without the trailing slash (`GET /image`).
+    image_root = _routes([(IMAGE.mount, "GET", image_versions.index, False)], IMAGE)
+    return Starlette(routes=[Mount(COMPUTE.mount, app=compute), *image_root,
+                             Mount(IMAGE.mount, app=image)],
                      exception_handlers={HTTPException: _http_error})

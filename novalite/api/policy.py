@@ -44,6 +44,23 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-flavor-access:remove_tenant_access": ADMIN,
     "os_compute_api:servers:create:forced_host": ADMIN,
     "compute:servers:create:requested_destination": ADMIN,
+    # The image API, by Glance's rule names and defaults.
+    "add_image": PROJECT_MEMBER_OR_ADMIN,
+    "get_image": PROJECT_READER_OR_ADMIN,
+    "get_images": PROJECT_READER_OR_ADMIN,
+    "modify_image": PROJECT_MEMBER_OR_ADMIN,
+    "publicize_image": ADMIN,
+    "communitize_image": PROJECT_MEMBER_OR_ADMIN,
+    "delete_image": PROJECT_MEMBER_OR_ADMIN,
+    "upload_image": PROJECT_MEMBER_OR_ADMIN,
+    "download_image": PROJECT_READER_OR_ADMIN,
+    "deactivate": ADMIN,
+    "reactivate": ADMIN,
+    "add_member": PROJECT_MEMBER_OR_ADMIN,
+    "delete_member": PROJECT_MEMBER_OR_ADMIN,
+    "get_member": PROJECT_READER_OR_ADMIN,
+    "get_members": PROJECT_READER_OR_ADMIN,
+    "modify_member": PROJECT_MEMBER_OR_ADMIN,
 }
 
 
