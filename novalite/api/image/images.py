@@ -85,7 +85,8 @@ def create(req: ApiRequest) -> ApiResponse:
     if image.owner and image.owner != req.ctx.project_id and not req.ctx.is_admin:
         raise HTTPFault(403, f"You are not permitted to create images owned by "
                              f"'{image.owner}'.")
-    authorize(req.ctx, "add_image", image.owner or req.ctx.project_id)
+    image.owner = image.owner or req.ctx.project_id
+    authorize(req.ctx, "add_image", image.owner)
     _check_visibility(req.ctx, image)
     created = api.create(req.ctx, image)
     return ApiResponse(201, view.show(created), {"Location": view.href(created.id)})
