@@ -79,12 +79,13 @@ def image_create(image: ImageRecord) -> ImageRecord:
         row = models.Image(id=image.id, **{c: getattr(image, c) for c in COLUMNS},
                            properties=_stored_properties(image.properties, image.os_hidden))
         s.add(row)
-        s.add_all(ImageTag(image_id=image.id, value=t) for t in dict.fromkeys(image.tags))
+        tags = list(dict.fromkeys(image.tags))
+        s.add_all(ImageTag(image_id=image.id, value=t) for t in tags)
         try:
             s.flush()
         except IntegrityError:
             raise errors.Duplicate(image_id=image.id) from None
-        return _record(row, image.tags)
+        return _record(row, tags)
 
 
 @retry_on_deadlock
