@@ -12,8 +12,15 @@ from starlette.responses import JSONResponse, Response
 from novalite.api.faults import HTTPFault
 
 
+def _title(code: int) -> str:
+    try:
+        return HTTPStatus(code).phrase
+    except ValueError:
+        return "Error"
+
+
 def body(code: int, message: str) -> dict:
-    title = HTTPStatus(code).phrase
+    title = _title(code)
     return {"message": f"{message}<br /><br />\n\n", "code": f"{code} {title}",
             "title": title}
 

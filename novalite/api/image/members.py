@@ -11,12 +11,16 @@ from novalite.api.request import ApiRequest, ApiResponse
 from novalite.db.api import images
 from novalite.image import api, visibility
 
+_MISSING = {"member": "Member to be added not specified", "status": "Status not specified"}
+
 
 def _field(req: ApiRequest, name: str) -> str:
     body = req.body
     if not isinstance(body, dict) or not isinstance(body.get(name), str):
-        raise HTTPFault(400, f"{name.capitalize()} to be added not specified" if
-                        name == "member" else "Status not specified")
+        raise HTTPFault(400, _MISSING[name])
+    if len(body[name]) > 255:
+        raise HTTPFault(400, f"Provided object does not match schema 'member': "
+                             f"'{body[name]}' is too long")
     return body[name]
 
 
