@@ -12,7 +12,7 @@ from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db.api import images
 from novalite.image import errors, store, visibility
-from novalite.image.record import ImageRecord
+from novalite.image.record import MUTABLE, ImageRecord
 
 
 def get(ctx: RequestContext, image_id: str) -> ImageRecord:
@@ -47,9 +47,7 @@ def create(ctx: RequestContext, image: ImageRecord) -> ImageRecord:
 
 def update(old: ImageRecord, new: ImageRecord) -> ImageRecord:
     """Save what changed between `old` and `new` (attributes, properties, tags)."""
-    values = {k: getattr(new, k) for k in ("name", "visibility", "owner", "disk_format",
-                                           "container_format", "min_disk", "min_ram",
-                                           "protected", "os_hidden", "properties")
+    values = {k: getattr(new, k) for k in (*MUTABLE, "properties")
               if getattr(new, k) != getattr(old, k)}
     if new.tags != old.tags:
         images.tags_set(old.id, new.tags)
