@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db.api import images
-from novalite.image import errors, store, visibility
+from novalite.image import errors, format_inspector, store, visibility
 from novalite.image.record import MUTABLE, ImageRecord
 
 
@@ -64,6 +64,11 @@ def delete(image: ImageRecord) -> None:
 def upload(image_id: str, chunks: Iterable[bytes]) -> ImageRecord:
     """Stream the bytes into the store; the image is `saving` meanwhile, then `active`.
     Only a `queued` image takes data, so of two concurrent uploads one gets a 409."""
+    image = images.image_get(image_id)
+    missing = [k for k in ("disk_format", "container_format") if not getattr(image, k)]
+    if missing:
+        raise errors.FormatsMissing(plural="ies" if len(missing) > 1 else "y",
+                                    names=", ".join(missing))
     images.image_update(image_id, {"status": "saving"}, from_status=("queued",))
     try:
         written = store.write(image_id, chunks, CONF.image_size_cap)
@@ -74,6 +79,8 @@ def upload(image_id: str, chunks: Iterable[bytes]) -> ImageRecord:
     try:
         return images.image_update(image_id, {
             "status": "active", "size": written.size, "checksum": written.checksum,
+            "virtual_size": format_inspector.virtual_size(image.disk_format, written.head,
+                                                          written.size),
             "os_hash_algo": written.os_hash_algo, "os_hash_value": written.os_hash_value,
         }, from_status=("saving",))
     except (errors.ImageNotFound, errors.InvalidStatusTransition):

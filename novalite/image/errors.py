@@ -25,6 +25,10 @@ class InvalidStatusTransition(ImageError):
     code = 409
 
 
+class FormatsMissing(ImageError):
+    msg_fmt = "Propert%(plural)s %(names)s must be set prior to saving data."
+
+
 class ImageGone(ImageError):
     msg_fmt = ("Image %(image_id)s could not be found after upload. The image may have "
                "been deleted during the upload.")

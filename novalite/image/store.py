@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 
 from novalite.conf import CONF
 from novalite.image import errors
+from novalite.image.format_inspector import HEAD_SIZE
 
 CHUNK_SIZE = 64 * 1024
 
@@ -27,6 +28,7 @@ class Written:
     checksum: str  # md5, Glance's legacy `checksum`
     os_hash_algo: str
     os_hash_value: str
+    head: bytes  # the first bytes, for the format inspector
 
 
 def datadir() -> str:
@@ -43,7 +45,7 @@ def write(image_id: str, chunks: Iterable[bytes], size_cap: int) -> Written:
     os.makedirs(datadir(), exist_ok=True)
     md5 = hashlib.md5(usedforsecurity=False)
     multihash = hashlib.new(CONF.hashing_algorithm)
-    size = 0
+    size, head = 0, b""
     fd, temporary = tempfile.mkstemp(dir=datadir(), prefix=f".{image_id}.")
     try:
         with os.fdopen(fd, "wb") as out:
@@ -51,6 +53,8 @@ def write(image_id: str, chunks: Iterable[bytes], size_cap: int) -> Written:
                 size += len(chunk)
                 if size > size_cap:
                     raise errors.ImageTooLarge()
+                if len(head) < HEAD_SIZE:
+                    head += chunk[:HEAD_SIZE - len(head)]
                 md5.update(chunk)
                 multihash.update(chunk)
                 out.write(chunk)
@@ -58,7 +62,8 @@ def write(image_id: str, chunks: Iterable[bytes], size_cap: int) -> Written:
     except BaseException:
         os.unlink(temporary)
         raise
-    return Written(size, md5.hexdigest(), CONF.hashing_algorithm, multihash.hexdigest())
+    return Written(size, md5.hexdigest(), CONF.hashing_algorithm, multihash.hexdigest(),
+                   head)
 
 
 def read(image_id: str) -> Iterator[bytes]:

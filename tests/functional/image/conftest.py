@@ -16,6 +16,8 @@ class Images:
         self.http = httpx.Client(base_url=f"{base_url}/image", headers=headers, timeout=60)
 
     def create(self, expected: int = 201, **body) -> dict:
+        """Glance takes data only once both formats are set; default them."""
+        body = {"disk_format": "raw", "container_format": "bare", **body}
         response = self.http.post("/v2/images", json=body)
         assert response.status_code == expected, response.text
         return response.json()

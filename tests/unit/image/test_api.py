@@ -14,7 +14,8 @@ BOB = RequestContext(user_id="bob", project_id="p2", roles=["member"])
 
 
 def _new(db, **kw) -> ImageRecord:
-    return api.create(ALICE, ImageRecord(id="", **kw))
+    return api.create(ALICE, ImageRecord(id="", **{"disk_format": "raw",
+                                                   "container_format": "bare", **kw}))
 
 
 def test_create_owns_and_queues(db):
@@ -22,6 +23,20 @@ def test_create_owns_and_queues(db):
     assert (image.owner, image.status, image.tags) == ("p1", "queued", ["t"])
     with pytest.raises(errors.Duplicate):
         images.image_create(ImageRecord(id=image.id))
+
+
+def test_data_needs_both_formats_and_gives_the_virtual_size(db):
+    image = _new(db, disk_format=None, container_format=None)
+    with pytest.raises(errors.FormatsMissing, match="^Properties disk_format, "
+                                                     "container_format must be set"):
+        api.upload(image.id, [b"x"])
+    images.image_update(image.id, {"disk_format": "qcow2"})
+    with pytest.raises(errors.FormatsMissing, match="^Property container_format must"):
+        api.upload(image.id, [b"x"])
+    images.image_update(image.id, {"container_format": "bare"})
+    header = b"QFI\xfb" + bytes(20) + (1 << 30).to_bytes(8, "big") + bytes(100)
+    assert api.upload(image.id, [header[:10], header[10:]]).virtual_size == 1 << 30
+    assert api.upload(_new(db).id, [b"x" * 10]).virtual_size == 10
 
 
 def test_a_failed_upload_puts_the_image_back_in_queued(db):
