@@ -109,8 +109,6 @@ DEFAULTS: dict[str, str] = {
     "placement:allocations:delete": ADMIN,
     "placement:usages": ADMIN,
     "placement:reshaper:reshape": ADMIN,
-    "os_compute_api:servers:index:get_all_tenants": ADMIN,
-    "os_compute_api:servers:detail:get_all_tenants": ADMIN,
     # Key pairs: Nova's "admin or the key pair's user"; the handlers let the owner through.
     "os_compute_api:os-keypairs:index": ADMIN,
     "os_compute_api:os-keypairs:create": ADMIN,
@@ -124,6 +122,23 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-hypervisors:statistics": ADMIN,
     "os_compute_api:os-hypervisors:search": ADMIN,
     "os_compute_api:os-hypervisors:servers": ADMIN,
+    # The image API, by Glance's rule names and defaults.
+    "add_image": PROJECT_MEMBER_OR_ADMIN,
+    "get_image": PROJECT_READER_OR_ADMIN,
+    "get_images": PROJECT_READER_OR_ADMIN,
+    "modify_image": PROJECT_MEMBER_OR_ADMIN,
+    "publicize_image": ADMIN,
+    "communitize_image": PROJECT_MEMBER_OR_ADMIN,
+    "delete_image": PROJECT_MEMBER_OR_ADMIN,
+    "upload_image": PROJECT_MEMBER_OR_ADMIN,
+    "download_image": PROJECT_READER_OR_ADMIN,
+    "deactivate": ADMIN,
+    "reactivate": ADMIN,
+    "add_member": PROJECT_MEMBER_OR_ADMIN,
+    "delete_member": PROJECT_MEMBER_OR_ADMIN,
+    "get_member": PROJECT_READER_OR_ADMIN,
+    "get_members": PROJECT_READER_OR_ADMIN,
+    "modify_member": PROJECT_MEMBER_OR_ADMIN,
 }
 
 _lock = threading.Lock()

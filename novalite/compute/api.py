@@ -17,12 +17,13 @@ from novalite.db.api import (
     actions,
     compute_nodes,
     flavors,
-    images,
     instances,
     keypairs,
     request_specs,
     services,
 )
+from novalite.image import api as image_api
+from novalite.image import errors as image_errors
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
@@ -53,15 +54,16 @@ class API:
             raise exception.Invalid(f"Flavor {flavor_ref} is disabled.")
         return flavor
 
-    def _image(self, image_ref: str) -> ImageMeta:
+    def _image(self, ctx: RequestContext, image_ref: str) -> ImageMeta:
+        """Only an image the caller may boot (novalite.image.visibility), and only active."""
         image_id = _image_id(image_ref)
         try:
-            image = images.image_get(image_id)
-        except exception.ImageNotFound:
+            image = image_api.get_bootable(ctx, image_id)
+        except image_errors.ImageNotFound:
             raise exception.Invalid(f"Image {image_id} could not be found.") from None
         if image.status != "active":
             raise exception.ImageNotActive(image_id=image_id)
-        return image
+        return image.to_meta()
 
     @staticmethod
     def _key_data(ctx: RequestContext, key_name: str | None) -> str | None:
@@ -96,7 +98,7 @@ class API:
         if min_count > max_count:
             raise exception.Invalid("min_count must be <= max_count")
         flavor = self._flavor(ctx, flavor_ref)
-        image = self._image(image_ref)
+        image = self._image(ctx, image_ref)
         key_data = self._key_data(ctx, key_name)
         quotas.check_metadata(metadata)
         max_count = quotas.check_instances(ctx.project_id, flavor, min_count, max_count)

@@ -6,6 +6,7 @@ from novalite.conf import (
     compute,
     database,
     fake_driver,
+    image,
     oslo_policy,
     pci,
     quota,
@@ -17,7 +18,7 @@ from novalite.conf import (
 )
 
 MODULES = (service, rpc, api, compute, database, scheduler, pci, quota, fake_driver,
-           upgrade_levels, workarounds, oslo_policy)
+           upgrade_levels, workarounds, oslo_policy, image)
 
 
 def list_opts() -> list[tuple]:

@@ -3,14 +3,14 @@
 The key_pairs table: users' SSH public keys and x509 certificates, by name per user.
 
 Revision ID: 0005
-Revises: 0002
+Revises: 0004
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0002"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
