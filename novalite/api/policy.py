@@ -180,7 +180,8 @@ def _credentials(ctx: RequestContext) -> dict:
 def check(ctx: RequestContext, rule: str, target_project: str | None = None) -> bool:
     """Whether the caller passes `rule` on a resource of `target_project` (by default
     the caller's own project), for behaviour that varies rather than refuses."""
-    target = {"project_id": target_project or ctx.project_id, "user_id": ctx.user_id}
+    target = {"project_id": ctx.project_id if target_project is None else target_project,
+              "user_id": ctx.user_id}
     return bool(_get_enforcer().authorize(rule, target, _credentials(ctx), do_raise=False))
 
 
