@@ -31,11 +31,20 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _unlimited_quota(state_dir: str) -> str:
+    """A storm boots far beyond a project's default quota."""
+    path = os.path.join(state_dir, "quota.conf")
+    with open(path, "w") as conf:
+        conf.write("[quota]\ninstances = -1\ncores = -1\nram = -1\n")
+    return path
+
+
 def start_cloud(state_dir: str, port: int, hosts: int) -> subprocess.Popen:
     log = open(os.path.join(state_dir, "all-in-one.log"), "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "novalite.cmd.novalite", "all-in-one", "--state-dir", state_dir,
-         "--port", str(port), "--hosts", str(hosts), "--listen", "127.0.0.1"],
+         "--port", str(port), "--hosts", str(hosts), "--listen", "127.0.0.1",
+         "--config-file", _unlimited_quota(state_dir)],
         stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

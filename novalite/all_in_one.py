@@ -10,6 +10,7 @@ from novalite import services
 from novalite.conf import CONF
 from novalite.db import migration
 from novalite.db.api import flavors, images
+from novalite.image import seed
 from novalite.scheduler.client import report
 from novalite.service import Service
 
@@ -29,7 +30,7 @@ class AllInOne:
         """Bring the database to the current schema and seed what a new cloud needs."""
         migration.db_sync()
         created = flavors.seed_default_flavors()
-        if images.seed_default_image() or created:
+        if seed.seed_default_image() or created:
             LOG.info("Seeded %d flavors and the image %s", created, images.DEFAULT_IMAGE_NAME)
 
     def start_control_plane(self) -> None:

@@ -193,6 +193,18 @@ class InstanceInvalidState(Conflict):
     msg_fmt = "Cannot '%(action)s' instance %(instance_uuid)s while it is in %(attr)s %(state)s"
 
 
+class InstanceIsLocked(Conflict):
+    msg_fmt = "Instance %(instance_uuid)s is locked"
+
+
+class InstanceNotReady(Conflict):
+    msg_fmt = "Instance %(instance_id)s is not ready"
+
+
+class PolicyFileInvalid(NovaliteException):
+    msg_fmt = "The policy file %(path)s cannot be used: %(reason)s"
+
+
 class UnexpectedTaskStateError(Conflict):
     msg_fmt = (
         "Conflict updating instance %(instance_uuid)s. Expected: %(expected)s. Actual: %(actual)s"
@@ -237,3 +249,32 @@ class ConfigInvalid(NovaliteException):
 
 class DBNotConfigured(NovaliteException):
     msg_fmt = "The database is not configured: set [database] connection (%(reason)s)"
+
+
+class MarkerNotFound(NotFound):
+    msg_fmt = "Marker %(marker)s could not be found."
+
+
+class KeypairNotFound(NotFound):
+    msg_fmt = "Keypair %(name)s not found for user %(user_id)s"
+
+
+class KeyPairExists(Conflict):
+    msg_fmt = "Key pair '%(key_name)s' already exists."
+
+
+class InvalidKeypair(Invalid):
+    msg_fmt = "Keypair data is invalid: %(reason)s"
+
+
+class KeypairLimitExceeded(Forbidden):
+    msg_fmt = "Quota exceeded, too many key pairs."
+
+
+class TooManyInstances(Forbidden):
+    msg_fmt = ("Quota exceeded for %(overs)s: Requested %(req)s, but already used %(used)s "
+               "of %(allowed)s %(overs)s")
+
+
+class MetadataLimitExceeded(Forbidden):
+    msg_fmt = "Maximum number of metadata items exceeds %(allowed)d"

@@ -13,7 +13,12 @@ from starlette.routing import Mount, Route
 from novalite.api import faults
 from novalite.api.compute.routes import PROFILE as COMPUTE
 from novalite.api.compute.routes import ROUTES as COMPUTE_ROUTES
+from novalite.api.faults import HTTPFault
+from novalite.api.image import versions as image_versions
+from novalite.api.image.routes import PROFILE as IMAGE
+from novalite.api.image.routes import ROUTES as IMAGE_ROUTES
 from novalite.api.placement import errors as placement_errors
+from novalite.api.placement.root import versions as placement_root_handler
 from novalite.api.placement.routes import PROFILE as PLACEMENT
 from novalite.api.placement.routes import ROUTES as PLACEMENT_ROUTES
 from novalite.api.profile import ApiProfile
@@ -43,11 +48,31 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
     return faults.fault_response(exc.status_code, str(exc.detail), headers)
 
 
+def _profile_error(profile: ApiProfile):
+    """Routing errors (unknown path, wrong method) in the API's own error format."""
+
+    async def handle(request: Request, exc: HTTPException) -> Response:
+        messages = {404: "The resource could not be found.",
+                    405: "The method is not allowed for the requested URL."}
+        return profile.fault(HTTPFault(exc.status_code, messages.get(exc.status_code,
+                                                                     str(exc.detail))), "")
+
+    return handle
+
+
+def _mounted(table: list, profile: ApiProfile, on_error, root_handler=None) -> list:
+    """An API under its mount; clients also ask for its root without the trailing slash
+    (`GET /image`, `GET /placement`), which is answered, not redirected."""
+    app = Starlette(routes=_routes(table, profile), exception_handlers={HTTPException: on_error})
+    root = [Route(profile.mount, endpoint(root_handler, profile, False))] if root_handler \
+        else []
+    return [*root, Mount(profile.mount, app=app)]
+
+
 def build_app() -> Starlette:
-    compute = Starlette(routes=_routes(COMPUTE_ROUTES, COMPUTE),
-                        exception_handlers={HTTPException: _http_error})
-    placement = Starlette(routes=_routes(PLACEMENT_ROUTES, PLACEMENT),
-                          exception_handlers={HTTPException: placement_errors.http_error})
-    return Starlette(routes=[Mount(COMPUTE.mount, app=compute),
-                             Mount(PLACEMENT.mount, app=placement)],
-                     exception_handlers={HTTPException: _http_error})
+    return Starlette(routes=[
+        *_mounted(COMPUTE_ROUTES, COMPUTE, _http_error),
+        *_mounted(IMAGE_ROUTES, IMAGE, _profile_error(IMAGE), image_versions.index),
+        *_mounted(PLACEMENT_ROUTES, PLACEMENT, placement_errors.http_error,
+                  placement_root_handler),
+    ], exception_handlers={HTTPException: _http_error})

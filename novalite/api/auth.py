@@ -2,7 +2,9 @@
 
 `noauth2` (Nova's development strategy): the token `user:project` names the caller; a
 token without a colon is both; no token at all is the admin user of the admin project.
-The user `admin` gets the admin role. Identity replaces this with token validation.
+The user `admin` gets the admin role, anyone else member and reader, unless an `X-Roles`
+header lists the roles (to act as, say, a reader only). Identity replaces this with token
+validation.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ def noauth2(request: Request, ctx: RequestContext) -> RequestContext:
     user_id, _, project_id = token.partition(":")
     project_id = project_id or user_id
     roles = ["admin", "member", "reader"] if user_id == "admin" else ["member", "reader"]
+    if request.headers.get("x-roles"):  # as keystonemiddleware passes them: "reader,..."
+        roles = [r.strip() for r in request.headers["x-roles"].split(",") if r.strip()]
     return dataclasses.replace(ctx, user_id=user_id, project_id=project_id, roles=roles,
                                is_admin=user_id == "admin", auth_token=token)
 

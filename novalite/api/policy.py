@@ -1,21 +1,53 @@
-"""Who may call what: Nova's default policy rules for the APIs novalite serves.
+"""Who may call what: Nova's policy rules, enforced by oslo.policy.
 
-Rules are named as Nova names them (`os_compute_api:os-aggregates:index`), so a denial
-reads the same as Nova's and an operator recognises the rule. Each default is one of
-Nova's check strings; identity brings per-deployment overrides.
+Rules carry Nova's names (`os_compute_api:servers:stop`) and Nova's default check strings,
+built on the base rules of nova/policies/base.py, so a denial reads as Nova's and an
+operator's policy.yaml written for Nova means the same here. Overrides come from the
+standard `[oslo_policy] policy_file` (a missing file means "defaults only") and are picked
+up when the file changes.
 """
 
 from __future__ import annotations
 
+import threading
+
+from oslo_policy import policy as oslo_policy
+
+from novalite import exception
 from novalite.api.faults import HTTPFault
+from novalite.conf import CONF
 from novalite.context import RequestContext
 
-ADMIN = "admin"
-PROJECT_READER_OR_ADMIN = "project_reader_or_admin"
-PROJECT_MEMBER_OR_ADMIN = "project_member_or_admin"
-ANY = "any"
+# The personas every rule is written with (Nova's aliases).
+ADMIN = "rule:context_is_admin"
+PROJECT_READER_OR_ADMIN = "rule:project_reader_or_admin"
+PROJECT_MEMBER_OR_ADMIN = "rule:project_member_or_admin"
+ANY = "@"
+
+# nova/policies/base.py: what the personas mean. Keystone's implied roles give an admin
+# the member and reader roles, and a member the reader role.
+BASE_RULES: dict[str, str] = {
+    "context_is_admin": "role:admin",
+    "project_member_api": "role:member and project_id:%(project_id)s",
+    "project_reader_api": "role:reader and project_id:%(project_id)s",
+    "project_member_or_admin": "rule:project_member_api or rule:context_is_admin",
+    "project_reader_or_admin": "rule:project_reader_api or rule:context_is_admin",
+}
 
 DEFAULTS: dict[str, str] = {
+    "os_compute_api:servers:index": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:servers:detail": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:servers:index:get_all_tenants": ADMIN,
+    "os_compute_api:servers:detail:get_all_tenants": ADMIN,
+    "os_compute_api:servers:allow_all_filters": ADMIN,
+    "os_compute_api:servers:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:servers:show:host_status": ADMIN,
+    "os_compute_api:servers:create": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:servers:delete": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:servers:start": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:servers:stop": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:servers:reboot": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-extended-server-attributes": ADMIN,
     "os_compute_api:os-aggregates:index": ADMIN,
     "os_compute_api:os-aggregates:create": ADMIN,
     "os_compute_api:os-aggregates:show": ADMIN,
@@ -77,27 +109,80 @@ DEFAULTS: dict[str, str] = {
     "placement:allocations:delete": ADMIN,
     "placement:usages": ADMIN,
     "placement:reshaper:reshape": ADMIN,
+    # Key pairs: Nova's "admin or the key pair's user"; the handlers let the owner through.
+    "os_compute_api:os-keypairs:index": ADMIN,
+    "os_compute_api:os-keypairs:create": ADMIN,
+    "os_compute_api:os-keypairs:show": ADMIN,
+    "os_compute_api:os-keypairs:delete": ADMIN,
+    "os_compute_api:limits": ANY,
+    "os_compute_api:limits:other_project": ADMIN,
+    "os_compute_api:os-hypervisors:list": ADMIN,
+    "os_compute_api:os-hypervisors:list-detail": ADMIN,
+    "os_compute_api:os-hypervisors:show": ADMIN,
+    "os_compute_api:os-hypervisors:statistics": ADMIN,
+    "os_compute_api:os-hypervisors:search": ADMIN,
+    "os_compute_api:os-hypervisors:servers": ADMIN,
+    # The image API, by Glance's rule names and defaults.
+    "add_image": PROJECT_MEMBER_OR_ADMIN,
+    "get_image": PROJECT_READER_OR_ADMIN,
+    "get_images": PROJECT_READER_OR_ADMIN,
+    "modify_image": PROJECT_MEMBER_OR_ADMIN,
+    "publicize_image": ADMIN,
+    "communitize_image": PROJECT_MEMBER_OR_ADMIN,
+    "delete_image": PROJECT_MEMBER_OR_ADMIN,
+    "upload_image": PROJECT_MEMBER_OR_ADMIN,
+    "download_image": PROJECT_READER_OR_ADMIN,
+    "deactivate": ADMIN,
+    "reactivate": ADMIN,
+    "add_member": PROJECT_MEMBER_OR_ADMIN,
+    "delete_member": PROJECT_MEMBER_OR_ADMIN,
+    "get_member": PROJECT_READER_OR_ADMIN,
+    "get_members": PROJECT_READER_OR_ADMIN,
+    "modify_member": PROJECT_MEMBER_OR_ADMIN,
 }
 
+_lock = threading.Lock()
+_enforcer: tuple[str, oslo_policy.Enforcer] | None = None
 
-def _allowed(ctx: RequestContext, check: str, target_project: str | None) -> bool:
-    if ctx.is_admin or "admin" in ctx.roles:
-        return True
-    if check == ANY:
-        return True
-    if check == ADMIN:
-        return False
-    needed = "reader" if check == PROJECT_READER_OR_ADMIN else "member"
-    if needed == "reader" and not {"reader", "member"} & set(ctx.roles):
-        return False
-    if needed == "member" and "member" not in ctx.roles:
-        return False
-    return target_project is None or target_project == ctx.project_id
+
+def _get_enforcer() -> oslo_policy.Enforcer:
+    """One enforcer per configured policy file (a test or a reload may point elsewhere)."""
+    global _enforcer
+    policy_file = CONF.oslo_policy.policy_file
+    with _lock:
+        if _enforcer is None or _enforcer[0] != policy_file:
+            enforcer = oslo_policy.Enforcer(CONF, policy_file=policy_file)
+            enforcer.register_defaults([oslo_policy.RuleDefault(name, check)
+                                        for name, check in {**BASE_RULES, **DEFAULTS}.items()])
+            _enforcer = (policy_file, enforcer)
+        enforcer = _enforcer[1]
+    try:
+        enforcer.load_rules()  # re-reads the overrides file when it has changed
+    except Exception as exc:
+        reset()  # read it again next time rather than fall back to the rules it replaced
+        raise exception.PolicyFileInvalid(path=enforcer.policy_path or policy_file,
+                                          reason=exc) from exc
+    return enforcer
+
+
+def reset() -> None:
+    """Forget the enforcer, so the next check reads the configuration afresh."""
+    global _enforcer
+    with _lock:
+        _enforcer = None
+
+
+def _credentials(ctx: RequestContext) -> dict:
+    return {"user_id": ctx.user_id, "project_id": ctx.project_id, "roles": ctx.roles,
+            "is_admin": ctx.is_admin}
 
 
 def check(ctx: RequestContext, rule: str, target_project: str | None = None) -> bool:
-    """Whether the caller passes `rule` (for behaviour that varies rather than refuses)."""
-    return _allowed(ctx, DEFAULTS[rule], target_project)
+    """Whether the caller passes `rule` on a resource of `target_project` (by default
+    the caller's own project), for behaviour that varies rather than refuses."""
+    target = {"project_id": ctx.project_id if target_project is None else target_project,
+              "user_id": ctx.user_id}
+    return bool(_get_enforcer().authorize(rule, target, _credentials(ctx), do_raise=False))
 
 
 def authorize(ctx: RequestContext, rule: str, target_project: str | None = None) -> None:

@@ -7,12 +7,13 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
+from anyio import from_thread
+from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from novalite import context as ctx_mod
 from novalite import exception
@@ -31,8 +32,9 @@ class ApiRequest:
     version: tuple[int, int]
     params: dict[str, str]
     query: Any  # starlette QueryParams (multi-dict)
-    body: Any
+    body: Any  # parsed JSON, or an iterator of raw chunks for a `streams_body` handler
     base_url: str  # e.g. http://host:port/compute
+    headers: Any = None  # starlette Headers
 
     def at_least(self, version: str) -> bool:
         major, minor = version.split(".")
@@ -44,9 +46,53 @@ class ApiResponse:
     status: int
     body: Any = None
     headers: dict[str, str] = dataclasses.field(default_factory=dict)
+    # bytes to send as they come (e.g. an image download) instead of a JSON body
+    stream: Iterator[bytes] | None = None
+    media_type: str | None = None
 
 
 Handler = Callable[[ApiRequest], ApiResponse]
+
+
+def streams_body(handler: Handler) -> Handler:
+    """Mark a handler that reads its request body as raw chunks (an upload) rather than
+    JSON, so the body is never held whole in memory."""
+    handler.streams_body = True  # type: ignore[attr-defined]
+    return handler
+
+
+def _chunks(stream: AsyncIterator[bytes]) -> Iterator[bytes]:
+    """The request body for the handler's worker thread, pulled from the event loop."""
+
+    async def pull() -> bytes | None:
+        try:
+            return await stream.__anext__()
+        except StopAsyncIteration:
+            return None
+
+    while (chunk := from_thread.run(pull)) is not None:
+        if chunk:
+            yield chunk
+
+
+async def _body(handler: Handler, request: Request) -> Any:
+    if getattr(handler, "streams_body", False):
+        return _chunks(request.stream())
+    return _parse_body(await request.body())
+
+
+def _response(result: ApiResponse) -> Response:
+    """A body of bytes is JSON the handler rendered itself (large bodies, written faster
+    than json.dumps would); a stream is sent as it comes."""
+    if result.stream is not None:
+        return StreamingResponse(iterate_in_threadpool(result.stream),
+                                 status_code=result.status, media_type=result.media_type)
+    if result.body is None:
+        return Response(status_code=result.status)
+    if isinstance(result.body, bytes):
+        return Response(result.body, status_code=result.status,
+                        media_type="application/json")
+    return JSONResponse(result.body, status_code=result.status)
 
 
 def _base_url(request: Request, mount: str) -> str:
@@ -91,10 +137,10 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
                 ctx.activate()
             version = profile.negotiate(request.headers)
             req = ApiRequest(ctx, version, dict(request.path_params), request.query_params,
-                             _parse_body(await request.body()),
-                             _base_url(request, profile.mount))
+                             await _body(handler, request), _base_url(request, profile.mount),
+                             request.headers)
             result = await run_in_threadpool(_call, handler, req)
-            response = _render(result)
+            response = _response(result)
             response.headers.update(result.headers)
         except Exception as exc:
             response = profile.fault(_error(exc, request_id), request_id)
@@ -110,17 +156,6 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
         return response
 
     return run
-
-
-def _render(result: ApiResponse) -> Response:
-    """A body of bytes is JSON the handler rendered itself (large bodies, written faster
-    than json.dumps would)."""
-    if result.body is None:
-        return Response(status_code=result.status)
-    if isinstance(result.body, bytes):
-        return Response(result.body, status_code=result.status,
-                        media_type="application/json")
-    return JSONResponse(result.body, status_code=result.status)
 
 
 def _call(handler: Handler, req: ApiRequest) -> ApiResponse:

@@ -23,9 +23,10 @@ def _db_sync() -> int:
 def _db_seed() -> int:
     """Nova's standard flavors and the novalite-tiny image, as the all-in-one has them."""
     from novalite.db.api import flavors, images
+    from novalite.image import seed
 
     created = flavors.seed_default_flavors()
-    image = images.seed_default_image()
+    image = seed.seed_default_image()
     print(f"Created {created} flavors" + (f" and image {images.DEFAULT_IMAGE_NAME}"
                                           if image else ""))
     return 0

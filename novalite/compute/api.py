@@ -8,8 +8,8 @@ import uuid as uuidlib
 from typing import Any
 
 from novalite import availability_zones, exception, servicegroup
+from novalite.compute import guards, quotas, server_groups, states
 from novalite.compute import rpcapi as compute_rpcapi
-from novalite.compute import server_groups, states
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.conf import CONF
 from novalite.context import RequestContext
@@ -17,13 +17,16 @@ from novalite.db.api import (
     actions,
     compute_nodes,
     flavors,
-    images,
     instances,
+    keypairs,
     request_specs,
     services,
 )
+from novalite.image import api as image_api
+from novalite.image import errors as image_errors
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
+from novalite.objects.instance import Instance
 from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.client import report
 
@@ -52,15 +55,26 @@ class API:
             raise exception.Invalid(f"Flavor {flavor_ref} is disabled.")
         return flavor
 
-    def _image(self, image_ref: str) -> ImageMeta:
+    def _image(self, ctx: RequestContext, image_ref: str) -> ImageMeta:
+        """Only an image the caller may boot (novalite.image.visibility), and only active."""
         image_id = _image_id(image_ref)
         try:
-            image = images.image_get(image_id)
-        except exception.ImageNotFound:
+            image = image_api.get_bootable(ctx, image_id)
+        except image_errors.ImageNotFound:
             raise exception.Invalid(f"Image {image_id} could not be found.") from None
         if image.status != "active":
             raise exception.ImageNotActive(image_id=image_id)
-        return image
+        return image.to_meta()
+
+    @staticmethod
+    def _key_data(ctx: RequestContext, key_name: str | None) -> str | None:
+        """The public key of the caller's key pair named `key_name`."""
+        if key_name is None:
+            return None
+        try:
+            return keypairs.key_pair_get(ctx.user_id, key_name)["public_key"]
+        except exception.KeypairNotFound:
+            raise exception.Invalid("Invalid key_name provided.") from None
 
     def create(
         self,
@@ -79,12 +93,16 @@ class API:
         forced_host: str | None = None,
         forced_node: str | None = None,
         requested_destination: dict[str, str | None] | None = None,
+        access_ips: dict[str, str | None] | None = None,
     ) -> list[str]:
         """Record the instances, start the build, return their uuids at once."""
         if min_count > max_count:
             raise exception.Invalid("min_count must be <= max_count")
         flavor = self._flavor(ctx, flavor_ref)
-        image = self._image(image_ref)
+        image = self._image(ctx, image_ref)
+        key_data = self._key_data(ctx, key_name)
+        quotas.check_metadata(metadata)
+        max_count = quotas.check_instances(ctx.project_id, flavor, min_count, max_count)
         availability_zone = availability_zone or CONF.default_schedule_zone
         if availability_zone and forced_host is None:
             available, _ = availability_zones.split(availability_zones.services_with_zones())
@@ -112,13 +130,27 @@ class API:
                 "image_ref": image.id, "flavor": flavor, "vm_state": states.BUILDING,
                 "task_state": states.SCHEDULING, "power_state": states.NOSTATE,
                 "availability_zone": availability_zone, "key_name": key_name,
-                "user_data": user_data, "launch_index": index,
-                "reservation_id": reservation_id, "display_description": description,
+                "key_data": key_data, **(access_ips or {}), "user_data": user_data,
+                "launch_index": index, "reservation_id": reservation_id,
+                "display_description": description,
             }, metadata)
             actions.action_start(ctx, instance_uuid, "create")
+        self._recheck_quota(ctx, flavor, uuids)
         request_specs.request_spec_create(spec)
         self.conductor.schedule_and_build_instances(ctx, spec, uuids)
         return uuids
+
+    @staticmethod
+    def _recheck_quota(ctx: RequestContext, flavor: Flavor, uuids: list[str]) -> None:
+        """Concurrent boots may together have passed the quota: undo ours if so."""
+        if not CONF.quota.recheck_quota:
+            return
+        try:
+            quotas.recheck_instances(ctx.project_id, flavor, len(uuids))
+        except exception.TooManyInstances:
+            for instance_uuid in uuids:
+                instances.instance_destroy(instance_uuid)
+            raise
 
     @staticmethod
     def parse_availability_zone(value: str | None) -> tuple[str | None, str | None,
@@ -148,6 +180,7 @@ class API:
     def delete(self, ctx: RequestContext, instance_uuid: str) -> None:
         project = None if ctx.is_admin else ctx.project_id
         instance = instances.instance_get(instance_uuid, project_id=project)
+        guards.check_lock(ctx, instance)
         actions.action_start(ctx, instance_uuid, "delete")
         instance = instances.instance_update(instance_uuid, {"task_state": states.DELETING})
         if instance.host and self._host_is_up(instance.host):
@@ -166,3 +199,42 @@ class API:
         except exception.ComputeHostNotFound:
             return False
         return servicegroup.service_is_up(service)
+
+    # --- power ----------------------------------------------------------------------
+
+    def stop(self, ctx: RequestContext, instance: Instance) -> None:
+        guards.check_lock(ctx, instance)
+        guards.check_host(instance)
+        guards.check_state(instance, "stop", states.ALLOW_STOP)
+        self._begin(ctx, instance, "stop", {"task_state": states.POWERING_OFF, "progress": 0},
+                    [None])
+        self.compute.stop_instance(ctx, instance.host, instance)
+
+    def start(self, ctx: RequestContext, instance: Instance) -> None:
+        guards.check_lock(ctx, instance)
+        guards.check_host(instance)
+        guards.check_state(instance, "start", states.ALLOW_START)
+        self._begin(ctx, instance, "start", {"task_state": states.POWERING_ON}, [None])
+        self.compute.start_instance(ctx, instance.host, instance)
+
+    def reboot(self, ctx: RequestContext, instance: Instance, reboot_type: str) -> None:
+        """A soft reboot asks the guest; a hard one power-cycles it, from more states and
+        even over a soft reboot under way."""
+        guards.check_lock(ctx, instance)
+        if reboot_type == "SOFT":
+            guards.check_state(instance, "reboot", states.ALLOW_SOFT_REBOOT)
+            self._begin(ctx, instance, "reboot", {"task_state": states.REBOOTING}, [None])
+        else:
+            guards.check_state(instance, "reboot", states.ALLOW_HARD_REBOOT,
+                               states.ALLOW_REBOOT_TASKS)
+            self._begin(ctx, instance, "reboot", {"task_state": states.REBOOTING_HARD},
+                        list(states.ALLOW_REBOOT_TASKS))
+        self.compute.reboot_instance(ctx, instance.host, instance, reboot_type)
+
+    @staticmethod
+    def _begin(ctx: RequestContext, instance: Instance, action: str, values: dict[str, Any],
+               expected: list[str | None]) -> None:
+        """Claim the instance for `action` (a racing request loses with a 409) and record
+        the action the compute's events will attach to."""
+        instances.instance_update(instance.uuid, values, expected_task_state=expected)
+        actions.action_start(ctx, instance.uuid, action)

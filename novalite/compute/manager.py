@@ -1,4 +1,5 @@
-"""The compute manager: builds and deletes instances on this host through the virt driver.
+"""The compute manager: builds, deletes and powers instances on this host through the
+virt driver, and keeps their recorded power state true to the hypervisor.
 
 Builds run under a per-instance lock (a delete waits for the build step in progress, and
 vice versa) and a semaphore of `max_concurrent_builds`. Every state change is a guarded
@@ -12,10 +13,12 @@ import contextlib
 import logging
 import threading
 import traceback
+from collections.abc import Iterator
 
 from novalite import exception
-from novalite.compute import server_groups, states
+from novalite.compute import power_sync, server_groups, states
 from novalite.compute.resource_tracker import ResourceTracker
+from novalite.compute.rpcapi import ComputeAPI
 from novalite.conductor.rpcapi import ComputeTaskAPI, ConductorAPI
 from novalite.conf import CONF
 from novalite.context import RequestContext, get_admin_context
@@ -34,6 +37,9 @@ LOG = logging.getLogger(__name__)
 
 BUILD_EVENT = "compute__do_build_and_run_instance"
 TERMINATE_EVENT = "compute_terminate_instance"
+STOP_EVENT = "compute_stop_instance"
+START_EVENT = "compute_start_instance"
+REBOOT_EVENT = "compute_reboot_instance"
 _GONE = (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError)
 
 
@@ -41,8 +47,18 @@ def _resources_interval() -> float:
     return CONF.update_resources_interval or 60
 
 
+def _sync_power_interval() -> float:
+    return CONF.sync_power_state_interval or 60
+
+
+def _fault_message(exc: BaseException) -> str:
+    if isinstance(exc, exception.NovaliteException):
+        return exc.format_message()
+    return str(exc) or type(exc).__name__
+
+
 class ComputeManager(Manager):
-    target = Target(version="1.0")
+    target = Target(version="1.1")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -50,6 +66,7 @@ class ComputeManager(Manager):
         self.conductor = ConductorAPI()
         self.compute_task = ComputeTaskAPI()
         self.scheduler = SchedulerAPI()
+        self.compute_rpc = ComputeAPI()
         self.rt = ResourceTracker(host, self.driver, self.conductor)
         self._locks = KeyedLocks()
         self._failed_by_policy: set[str] = set()  # builds a server group policy stopped
@@ -173,9 +190,8 @@ class ComputeManager(Manager):
     def _fail(self, ctx: RequestContext, instance: Instance, exc: Exception) -> None:
         """ERROR with a fault, the fault first (see BuildTasks.bury)."""
         tb = "".join(traceback.format_exception(exc))
-        message = exc.format_message() if isinstance(exc, exception.NovaliteException) \
-            else str(exc)
-        self.conductor.instance_fault_create(ctx, instance.uuid, 500, message, tb, self.host)
+        self.conductor.instance_fault_create(ctx, instance.uuid, 500, _fault_message(exc), tb,
+                                             self.host)
         report.free_allocations(ctx, instance.uuid)
         with contextlib.suppress(*_GONE):
             self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
@@ -196,3 +212,124 @@ class ComputeManager(Manager):
         if CONF.filter_scheduler.track_instance_changes:
             self.scheduler.delete_instance_info(ctx, self.host, instance.uuid)
         LOG.info("Deleted instance %s on %s", instance.uuid, self.host)
+
+    # --- power -----------------------------------------------------------------------
+
+    def stop_instance(self, ctx: RequestContext, instance: Instance,
+                      clean_shutdown: bool = True) -> None:
+        with self._locks(instance.uuid), self._tracked(ctx, instance, STOP_EVENT):
+            expected: list[str | None] = [states.POWERING_OFF]
+            if self._power_state(instance) in states.POWERED_OFF:
+                expected.append(None)  # already off: a racing sync may have settled it
+            timeout, retry = ((CONF.shutdown_timeout, CONF.compute.shutdown_retry_interval)
+                              if clean_shutdown else (0, 0))
+            self.driver.power_off(instance, timeout, retry)
+            self._update(ctx, instance, expected, vm_state=states.STOPPED, task_state=None,
+                         power_state=self._power_state(instance))
+
+    def start_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        with self._locks(instance.uuid), self._tracked(ctx, instance, START_EVENT):
+            self.driver.power_on(ctx, instance)
+            self._update(ctx, instance, [states.POWERING_ON], vm_state=states.ACTIVE,
+                         task_state=None, power_state=self._power_state(instance))
+
+    def reboot_instance(self, ctx: RequestContext, instance: Instance,
+                        reboot_type: str) -> None:
+        with self._locks(instance.uuid), self._tracked(ctx, instance, REBOOT_EVENT):
+            self._reboot(ctx, instance, reboot_type)
+
+    def _reboot(self, ctx: RequestContext, instance: Instance, reboot_type: str) -> None:
+        """As Nova: a reboot that fails with the guest still running is only a fault; one
+        that leaves it down puts the instance in ERROR."""
+        soft = reboot_type == "SOFT"
+        instance = self._update(
+            ctx, instance, list(states.SOFT_REBOOT_STATES if soft else states.HARD_REBOOT_STATES),
+            task_state=states.REBOOT_STARTED if soft else states.REBOOT_STARTED_HARD,
+            power_state=self._power_state(instance))
+        try:
+            self.driver.reboot(ctx, instance, reboot_type)
+        except Exception as exc:
+            if self._power_state(instance) != states.RUNNING:
+                with contextlib.suppress(exception.InstanceNotFound):
+                    self._update(ctx, instance, None, vm_state=states.ERROR)
+                raise
+            LOG.warning("Reboot of instance %s failed but it is running: %s", instance.uuid, exc)
+            self.conductor.instance_fault_create(ctx, instance.uuid, 500, _fault_message(exc),
+                                                 "".join(traceback.format_exception(exc)),
+                                                 self.host)
+        vm_state = states.RESCUED if instance.vm_state == states.RESCUED else states.ACTIVE
+        self._update(ctx, instance, None, vm_state=vm_state, task_state=None,
+                     power_state=self._power_state(instance))
+
+    def _power_state(self, instance: Instance) -> int:
+        try:
+            return self.driver.get_info(instance).state
+        except exception.InstanceNotFound:
+            return states.NOSTATE
+
+    @contextlib.contextmanager
+    def _tracked(self, ctx: RequestContext, instance: Instance, event: str) -> Iterator[None]:
+        """Nova's wrap_instance_event, wrap_instance_fault and reverts_task_state in one:
+        the event records the outcome, and a failure leaves a fault and no task state, so
+        the instance is never stuck mid-action. A task state someone else changed is
+        theirs: it is left as it is."""
+        self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
+        try:
+            yield
+        except Exception as exc:
+            LOG.exception("%s failed for instance %s", event, instance.uuid)
+            tb = "".join(traceback.format_exception(exc))
+            if not isinstance(exc, exception.UnexpectedTaskStateError):
+                with contextlib.suppress(exception.InstanceNotFound):
+                    self._update(ctx, instance, None, task_state=None)
+                    self.conductor.instance_fault_create(ctx, instance.uuid, 500,
+                                                         _fault_message(exc), tb, self.host)
+            self.conductor.action_event_finish(ctx, instance.uuid, event, "Error", tb)
+        else:
+            self.conductor.action_event_finish(ctx, instance.uuid, event, "Success")
+
+    # --- power state sync ------------------------------------------------------------
+
+    @periodic_task(spacing=_sync_power_interval, run_immediately=True)
+    def _sync_power_states(self, ctx: RequestContext) -> None:
+        """Align the recorded power states of this host's instances with the hypervisor."""
+        db_instances = self.conductor.instance_get_all_by_host(ctx, self.host)
+        on_hypervisor = len(self.driver.list_instances())
+        if on_hypervisor != len(db_instances):
+            LOG.warning("While synchronizing instance power states, found %d instances in "
+                        "the database and %d on the hypervisor", len(db_instances),
+                        on_hypervisor)
+        for instance in db_instances:
+            try:
+                self._sync_instance_power_state(ctx, instance)
+            except Exception:
+                LOG.exception("Power state sync of instance %s failed", instance.uuid)
+
+    def _sync_instance_power_state(self, ctx: RequestContext, instance: Instance) -> None:
+        if instance.task_state is not None:
+            return  # an action under way will set the power state itself
+        # a deleted instance, or an action that claims it meanwhile, ends this sync's say
+        with self._locks(instance.uuid), contextlib.suppress(exception.InstanceNotFound,
+                                                             exception.UnexpectedTaskStateError):
+            vm_power_state = self._power_state(instance)
+            instance = self.conductor.instance_get(ctx, instance.uuid)
+            if instance.host != self.host or instance.task_state is not None:
+                return
+            if vm_power_state != instance.power_state:
+                LOG.info("Instance %s: power state %s in the database, %s on the hypervisor; "
+                         "taking the hypervisor's", instance.uuid, instance.power_state,
+                         vm_power_state)
+                instance = self._update(ctx, instance, [None], power_state=vm_power_state)
+            verdict = power_sync.reconcile(instance.vm_state, vm_power_state)
+            if verdict.note:
+                LOG.warning("Instance %s: %s", instance.uuid, verdict.note)
+            if verdict.stop:
+                self._stop_from_sync(ctx, instance)
+
+    def _stop_from_sync(self, ctx: RequestContext, instance: Instance) -> None:
+        """Stop through the stop path, as the API would: claim the task state, record the
+        action, cast stop_instance (it runs once this sync lets go of the instance)."""
+        instance = self._update(ctx, instance, [None], task_state=states.POWERING_OFF,
+                                progress=0)
+        self.conductor.action_start(ctx, instance.uuid, "stop")
+        self.compute_rpc.stop_instance(ctx, self.host, instance)

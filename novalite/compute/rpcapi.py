@@ -2,6 +2,7 @@
 
 Version history:
   1.0: build_and_run_instance, terminate_instance
+  1.1: stop_instance, start_instance, reboot_instance
 """
 
 from __future__ import annotations
@@ -27,3 +28,17 @@ class ComputeAPI:
 
     def terminate_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
         self.client.prepare(server=host).cast(ctx, "terminate_instance", instance=instance)
+
+    def stop_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                      clean_shutdown: bool = True) -> None:
+        self.client.prepare(server=host, version="1.1").cast(
+            ctx, "stop_instance", instance=instance, clean_shutdown=clean_shutdown)
+
+    def start_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
+        self.client.prepare(server=host, version="1.1").cast(
+            ctx, "start_instance", instance=instance)
+
+    def reboot_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                        reboot_type: str) -> None:
+        self.client.prepare(server=host, version="1.1").cast(
+            ctx, "reboot_instance", instance=instance, reboot_type=reboot_type)

@@ -23,7 +23,18 @@ DELETING = "deleting"
 POWERING_OFF = "powering-off"
 POWERING_ON = "powering-on"
 REBOOTING = "rebooting"
+REBOOT_PENDING = "reboot_pending"
+REBOOT_STARTED = "reboot_started"
 REBOOTING_HARD = "rebooting_hard"
+REBOOT_PENDING_HARD = "reboot_pending_hard"
+REBOOT_STARTED_HARD = "reboot_started_hard"
+PAUSING = "pausing"
+UNPAUSING = "unpausing"
+SUSPENDING = "suspending"
+RESUMING = "resuming"
+
+SOFT_REBOOT_STATES = (REBOOTING, REBOOT_PENDING, REBOOT_STARTED)
+HARD_REBOOT_STATES = (REBOOTING_HARD, REBOOT_PENDING_HARD, REBOOT_STARTED_HARD)
 
 # power_state: what the hypervisor says (ints, as stored).
 NOSTATE = 0
@@ -32,6 +43,16 @@ POWER_PAUSED = 3
 SHUTDOWN = 4
 CRASHED = 6
 POWER_SUSPENDED = 7
+
+# Where each power action may start from (Nova's vm_states/task_states ALLOW_* lists).
+ALLOW_STOP = (ACTIVE, ERROR)
+ALLOW_START = (STOPPED,)
+ALLOW_SOFT_REBOOT = (ACTIVE,)
+ALLOW_HARD_REBOOT = (ACTIVE, STOPPED, PAUSED, SUSPENDED, ERROR)
+ALLOW_REBOOT_TASKS = (None, REBOOTING, REBOOT_PENDING, REBOOT_STARTED, RESUMING,
+                      REBOOTING_HARD, UNPAUSING, PAUSING, SUSPENDING)
+# Power states in which a guest counts as off.
+POWERED_OFF = (NOSTATE, SHUTDOWN, CRASHED)
 
 POWER_STATE_NAMES = {NOSTATE: "pending", RUNNING: "running", POWER_PAUSED: "paused",
                      SHUTDOWN: "shutdown", CRASHED: "crashed", POWER_SUSPENDED: "suspended"}

@@ -35,7 +35,7 @@ class ComputeTaskManager:
 class ConductorManager(Manager):
     """Database operations on behalf of compute services."""
 
-    target = Target(version="1.1")
+    target = Target(version="1.2")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -70,6 +70,9 @@ class ConductorManager(Manager):
     def instance_fault_create(self, ctx: RequestContext, instance_uuid: str, code: int,
                               message: str, details: str | None, host: str | None) -> None:
         actions.fault_create(instance_uuid, code, message, details, host)
+
+    def action_start(self, ctx: RequestContext, instance_uuid: str, action: str) -> None:
+        actions.action_start(ctx, instance_uuid, action)
 
     def action_event_start(self, ctx: RequestContext, instance_uuid: str, event: str,
                            host: str | None) -> None:

@@ -10,6 +10,7 @@ Version history:
                     instance_destroy, instance_fault_create, action_event_start,
                     action_event_finish
   conductor    1.1: instance_group_placed_before (the computes' late server group check)
+  conductor    1.2: action_start (a compute starting an action itself: the power sync)
 """
 
 from __future__ import annotations
@@ -80,6 +81,10 @@ class ConductorAPI:
                               message: str, details: str | None, host: str | None) -> None:
         self.client.call(ctx, "instance_fault_create", instance_uuid=instance_uuid, code=code,
                          message=message, details=details, host=host)
+
+    def action_start(self, ctx: RequestContext, instance_uuid: str, action: str) -> None:
+        self.client.prepare(version="1.2").call(ctx, "action_start",
+                                                instance_uuid=instance_uuid, action=action)
 
     def action_event_start(self, ctx: RequestContext, instance_uuid: str, event: str,
                            host: str | None) -> None:

@@ -63,6 +63,20 @@ opts = [
              "to any zone.",
     ),
     cfg.StrOpt("my_ip", default="127.0.0.1", help="IP address of this host."),
+    cfg.IntOpt(
+        "sync_power_state_interval",
+        default=600,
+        help="Seconds between syncs of the instances' power states with the hypervisor "
+        "(the hypervisor is right; an instance found shut down is stopped); 0: the "
+        "default periodic interval of 60; negative: never.",
+    ),
+    cfg.IntOpt(
+        "shutdown_timeout",
+        default=60,
+        min=0,
+        help="Seconds a guest is given to shut down cleanly on stop before it is powered "
+        "off; 0: power off at once.",
+    ),
 ]
 
 
@@ -77,6 +91,12 @@ compute_opts = [
         help="Nonzero: count this host's failed builds (reset by a successful one) and "
         "report them as the node stat 'failed_builds', which the scheduler's "
         "BuildFailureWeigher weighs. 0: do not count.",
+    ),
+    cfg.IntOpt(
+        "shutdown_retry_interval",
+        default=10,
+        min=1,
+        help="Seconds between requests to a guest to shut down, within shutdown_timeout.",
     ),
     cfg.BoolOpt(
         "packing_host_numa_cells_allocation_strategy",

@@ -7,6 +7,8 @@ from novalite.conf import (
     compute,
     database,
     fake_driver,
+    image,
+    oslo_policy,
     pci,
     placement_client,
     quota,
@@ -18,7 +20,8 @@ from novalite.conf import (
 )
 
 MODULES = (service, rpc, api, compute, database, scheduler, placement_client,
-           allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds)
+           allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
+           oslo_policy, image)
 
 
 def list_opts() -> list[tuple]:

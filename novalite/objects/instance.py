@@ -11,7 +11,8 @@ from novalite.objects.flavor import Flavor
 
 @base.register
 class Instance(base.NovaliteObject):
-    VERSION = "1.0"
+    # 1.0: initial; 1.1: locked (the power actions refuse a locked instance)
+    VERSION = "1.1"
 
     uuid: str
     display_name: str | None = None
@@ -31,4 +32,5 @@ class Instance(base.NovaliteObject):
     created_at: datetime.datetime | None = None
     updated_at: datetime.datetime | None = None
     deleted: bool = False
+    locked: bool = False
     metadata: dict[str, str] = dataclasses.field(default_factory=dict)

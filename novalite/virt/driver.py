@@ -78,6 +78,20 @@ class ComputeDriver(abc.ABC):
     def destroy(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:
         """Stop the guest and remove it; a guest that is already gone is not an error."""
 
+    def power_off(self, instance: Instance, timeout: int = 0, retry_interval: int = 0) -> None:
+        """Stop the guest: ask it to shut down, waiting up to `timeout` seconds (asking
+        again every `retry_interval`), then force it off. `timeout=0` forces at once."""
+        raise NotImplementedError()
+
+    def power_on(self, ctx: Any, instance: Instance) -> None:
+        """Start a stopped guest."""
+        raise NotImplementedError()
+
+    def reboot(self, ctx: Any, instance: Instance, reboot_type: str) -> None:
+        """Restart the guest: "SOFT" asks it to, "HARD" power-cycles it (and recreates it
+        from its disks if the hypervisor lost it)."""
+        raise NotImplementedError()
+
     def update_provider_tree(self, provider: ProviderData, nodename: str) -> None:
         """Adjust what the node's provider offers before it goes to placement (Nova's
         hook of the same name): the resource tracker fills VCPU, MEMORY_MB and DISK_GB

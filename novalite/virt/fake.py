@@ -98,6 +98,25 @@ class FakeDriver(ComputeDriver):
                 raise exception.InstanceExists(name=instance.uuid)
             self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
 
+    def power_off(self, instance: Instance, timeout: int = 0, retry_interval: int = 0) -> None:
+        self._set_power_state(instance, states.SHUTDOWN)
+
+    def power_on(self, ctx: Any, instance: Instance) -> None:
+        self._set_power_state(instance, states.RUNNING)
+
+    def reboot(self, ctx: Any, instance: Instance, reboot_type: str) -> None:
+        if reboot_type == "HARD":
+            with self._lock:  # a hard reboot recreates a guest the hypervisor lost
+                self.instances[instance.uuid] = states.RUNNING
+            return
+        self._set_power_state(instance, states.RUNNING)
+
+    def _set_power_state(self, instance: Instance, state: int) -> None:
+        with self._lock:
+            if instance.uuid not in self.instances:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            self.instances[instance.uuid] = state
+
     def destroy(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:
         with self._lock:
             self.instances.pop(instance.uuid, None)

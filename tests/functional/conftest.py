@@ -57,6 +57,9 @@ def cloud_factory(conf):
     started = []
 
     def start(hosts: int = 2, **fake_driver) -> Cloud:
+        # Scheduling tests boot beyond a project's default quota; quota tests set limits.
+        for resource in ("instances", "cores", "ram"):
+            conf.set_override(resource, -1, group="quota")
         for key, value in fake_driver.items():
             conf.set_override(key, value, group="fake_driver")
         aio = AllInOne(hosts)

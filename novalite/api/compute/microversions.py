@@ -2,19 +2,29 @@
 
 History (the versions that change something novalite serves):
   2.1  — the base v2.1 API.
+  2.2  — keypairs: `type` (ssh or x509); create answers 201, delete 204.
   2.3  — servers: more OS-EXT-SRV-ATTR fields for admins.
   2.7  — flavors: giving a project access to a public flavor is a 409.
   2.9  — servers: `locked`.
+  2.10 — keypairs: admins act for another user (`user_id` in the body or the query).
   2.13 — server groups: `project_id`, `user_id`.
   2.15 — server groups: soft-affinity and soft-anti-affinity policies.
   2.16 — servers: `host_status` for admins.
   2.19 — servers: `description` on create and in views.
   2.26 — servers: `tags` in views.
+  2.28 — hypervisors: `cpu_info` an object rather than a JSON string.
+  2.33 — hypervisors: paging with `limit` and `marker`.
+  2.35 — keypairs: paging with `limit` and `marker`.
+  2.36 — limits: the nova-network limits (floating IPs, security groups) are gone.
   2.37 — servers: `networks` required on create, "auto" or "none" accepted.
   2.38 — servers: an unknown `status` filter is a 400.
+  2.39 — limits: `maxImageMeta` is gone.
   2.41 — aggregates: `uuid`.
   2.47 — servers: the flavor embedded in the view.
+  2.53 — hypervisors: uuids for ids; `hypervisor_hostname_pattern` and `with_servers`
+         replace the search and servers routes.
   2.55 — flavors: `description`, PUT /flavors/{id}.
+  2.57 — limits: `maxPersonality` and `maxPersonalitySize` are gone.
   2.61 — flavors: `extra_specs` in views.
   2.63 — servers: `trusted_image_certificates` in views.
   2.64 — server groups: `policy` and `rules` replace `policies`.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
 import secrets
 import string
 
@@ -15,17 +17,33 @@ from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.compute.api import API
 from novalite.db.api import actions, instances, server_groups, services
+from novalite.objects.instance import Instance
+
+RULE = "os_compute_api:servers:%s"
 
 
 def _project(req: ApiRequest) -> str | None:
-    """Admins see every project's servers; everyone else only their own."""
+    """Admins find any project's server by id; everyone else only their own."""
     return None if req.ctx.is_admin else req.ctx.project_id
+
+
+def get_instance(req: ApiRequest) -> Instance:
+    """The server `{server_id}` names, or Nova's 404 if the caller cannot see it."""
+    uuid = req.params["server_id"]
+    try:
+        return instances.instance_get(uuid, project_id=_project(req))
+    except exception.InstanceNotFound:
+        raise HTTPFault(404, f"Instance {uuid} could not be found.") from None
 
 
 def _password(length: int = 12) -> str:
     """Nova answers a create with a generated admin password when none was given."""
     alphabet = string.ascii_letters + string.digits
     return "".join(secrets.choice(alphabet) for _ in range(length))
+
+
+_TRUE = ("1", "t", "true", "on", "y", "yes")
+_FALSE = ("0", "f", "false", "off", "n", "no")
 
 
 def _bool(value: str | None) -> bool:
@@ -38,7 +56,7 @@ def _destination(req: ApiRequest, server: dict) -> dict:
     zone, forced_host, forced_node = API.parse_availability_zone(
         server.get("availability_zone"))
     if forced_host or forced_node:
-        policy.authorize(req.ctx, "os_compute_api:servers:create:forced_host")
+        policy.authorize(req.ctx, RULE % "create:forced_host")
     requested = None
     if server.get("host") or server.get("hypervisor_hostname"):
         policy.authorize(req.ctx, "compute:servers:create:requested_destination")
@@ -47,8 +65,16 @@ def _destination(req: ApiRequest, server: dict) -> dict:
             "forced_node": forced_node, "requested_destination": requested}
 
 
+def _access_ips(server: dict) -> dict[str, str | None]:
+    """Stored (and so shown) in their canonical form, as Nova's IP fields keep them."""
+    return {column: str(ipaddress.ip_address(server[field])) if server.get(field) else None
+            for field, column in (("accessIPv4", "access_ip_v4"),
+                                  ("accessIPv6", "access_ip_v6"))}
+
+
 def create(req: ApiRequest) -> ApiResponse:
     validate(schema.create_for(req.version), req.body)
+    policy.authorize(req.ctx, RULE % "create")
     server = req.body["server"]
     hints = req.body.get("os:scheduler_hints") or req.body.get("OS-SCH-HNT:scheduler_hints")
     image_ref = server.get("imageRef") or next(
@@ -63,7 +89,8 @@ def create(req: ApiRequest) -> ApiResponse:
             max_count=int(server.get("max_count", server.get("min_count", 1))),
             metadata=server.get("metadata"), key_name=server.get("key_name"),
             user_data=server.get("user_data"), scheduler_hints=hints,
-            description=server.get("description"), **_destination(req, server))
+            description=server.get("description"), access_ips=_access_ips(server),
+            **_destination(req, server))
     except exception.ComputeHostNotFound as exc:
         raise HTTPFault(400, exc.format_message()) from None
     if _bool(str(server.get("return_reservation_id", ""))):
@@ -76,9 +103,41 @@ def create(req: ApiRequest) -> ApiResponse:
     return ApiResponse(202, {"server": body})
 
 
-def _list(req: ApiRequest) -> list[dict]:
+def _all_tenants(req: ApiRequest, listing: str) -> bool:
+    """`all_tenants` (empty or a true word; an unknown word is a 400, as Nova's strict
+    parse) asks for every project's servers, which needs its own rule; without it
+    everyone, admins too, lists their own project's."""
+    if "all_tenants" not in req.query:
+        return False
+    value = req.query["all_tenants"].strip().lower()
+    if value and value not in _TRUE + _FALSE:
+        raise HTTPFault(400, f"Invalid input received: Unrecognized value "
+                             f"'{req.query['all_tenants']}', acceptable values are: "
+                             + ", ".join(f"'{w}'" for w in sorted(_TRUE + _FALSE)))
+    if value in _FALSE:
+        return False
+    policy.authorize(req.ctx, RULE % f"{listing}:get_all_tenants")
+    return True
+
+
+def _name_filter(req: ApiRequest) -> str | None:
+    """A regular expression, as in Nova; one that does not compile is a 400."""
+    name = req.query.get("name")
+    try:
+        re.compile(name or "")
+    except re.error as exc:
+        raise HTTPFault(400, f"Invalid input for query parameters name. Value: {name}. "
+                             f"{exc}") from None
+    return name
+
+
+def _list(req: ApiRequest, listing: str) -> list[dict]:
+    policy.authorize(req.ctx, RULE % listing)
+    project = req.ctx.project_id
+    if _all_tenants(req, listing):
+        project = req.query.get("project_id") or req.query.get("tenant_id")
     deleted = _bool(req.query.get("deleted"))
-    if deleted and not req.ctx.is_admin:
+    if deleted and not policy.check(req.ctx, RULE % "allow_all_filters"):
         deleted = False  # only admins may list deleted servers, as in Nova
     limit = req.query.get("limit")
     if limit is not None and not limit.isdigit():
@@ -88,13 +147,14 @@ def _list(req: ApiRequest) -> list[dict]:
     if status and not vm_states and req.at_least("2.38"):
         raise HTTPFault(400, f"Invalid status value: {status}")
     return instances.instance_get_all_view(
-        project_id=_project(req), name=req.query.get("name"), deleted=deleted,
+        project_id=project, name=_name_filter(req), deleted=deleted,
         limit=int(limit) if limit is not None else None,
         vm_states=vm_states)
 
 
 def index(req: ApiRequest) -> ApiResponse:
-    return ApiResponse(200, {"servers": [view.basic(i, req.base_url) for i in _list(req)]})
+    rows = _list(req, "index")
+    return ApiResponse(200, {"servers": [view.basic(i, req.base_url) for i in rows]})
 
 
 def _host_statuses(rows: list[dict]) -> dict[str, str]:
@@ -111,13 +171,14 @@ def _host_statuses(rows: list[dict]) -> dict[str, str]:
 
 
 def _options(req: ApiRequest, rows: list[dict], **extra) -> view.ViewOptions:
-    admin = req.ctx.is_admin
-    statuses = _host_statuses(rows) if admin and req.at_least("2.16") else {}
+    admin = policy.check(req.ctx, "os_compute_api:os-extended-server-attributes")
+    statuses = (_host_statuses(rows) if req.at_least("2.16")
+                and policy.check(req.ctx, RULE % "show:host_status") else {})
     return view.ViewOptions(req.base_url, req.version, admin, statuses, **extra)
 
 
 def detail(req: ApiRequest) -> ApiResponse:
-    rows = _list(req)
+    rows = _list(req, "detail")
     faults = actions.fault_get_latest([r["uuid"] for r in rows if r["vm_state"] == "error"])
     opts = _options(req, rows)
     return ApiResponse(200, {"servers": [view.detail(r, opts, faults.get(r["uuid"]))
@@ -130,6 +191,7 @@ def show(req: ApiRequest) -> ApiResponse:
         inst = instances.instance_get_view(uuid, project_id=_project(req))
     except exception.InstanceNotFound:
         raise HTTPFault(404, f"Instance {uuid} could not be found.") from None
+    policy.authorize(req.ctx, RULE % "show", inst["project_id"])
     fault = actions.fault_get_latest([uuid]).get(uuid)
     groups = server_groups.group_uuids_of_instance(uuid) if req.at_least("2.71") else None
     opts = _options(req, [inst], server_groups=groups)
@@ -137,5 +199,7 @@ def show(req: ApiRequest) -> ApiResponse:
 
 
 def delete(req: ApiRequest) -> ApiResponse:
-    API().delete(req.ctx, req.params["server_id"])
+    instance = get_instance(req)
+    policy.authorize(req.ctx, RULE % "delete", instance.project_id)
+    API().delete(req.ctx, instance.uuid)
     return ApiResponse(204)

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 from novalite.api.placement import common
-from novalite.api.placement.errors import error
 from novalite.api.placement.schemas import resource_class as schema
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.db import session
 from novalite.placement import resource_class
-
-_CUSTOM = re.compile(r"^CUSTOM_[A-Z0-9_]+$")
 
 
 def _view(req: ApiRequest, name: str) -> dict:
@@ -51,9 +46,7 @@ def update(req: ApiRequest) -> ApiResponse:
         with session.writer() as s:
             resource_class.rename(s, name, new_name)
         return common.cached(req, ApiResponse(200, _view(req, new_name)))
-    if not _CUSTOM.match(name):
-        raise error(400, "Failed validating 'pattern' in schema: name must start with "
-                         "CUSTOM_ and use only A-Z, 0-9 and _")
+    common.validate(schema.POST, {"name": name})
     with session.writer() as s:
         if resource_class.find(s, name):
             return common.cached(req, ApiResponse(204))

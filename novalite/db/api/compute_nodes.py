@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import or_, select
 
+from novalite import exception
 from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, writer
 from novalite.objects.compute_node import ComputeNode
@@ -69,4 +70,26 @@ def compute_node_get_changed(since: datetime.datetime
 def compute_node_get_by_host(host: str) -> list[ComputeNode]:
     with reader() as s:
         rows = s.scalars(select(models.ComputeNode).filter_by(host=host, deleted=0))
+        return [_to_obj(r) for r in rows]
+
+
+def compute_node_get(ident: int | str) -> ComputeNode:
+    """By id (an int) or uuid (a str): the hypervisors API names nodes by id before 2.53
+    and by uuid from then on."""
+    column = models.ComputeNode.id if isinstance(ident, int) else models.ComputeNode.uuid
+    with reader() as s:
+        row = s.scalar(select(models.ComputeNode).where(column == ident,
+                                                        models.ComputeNode.deleted == 0))
+        if row is None:
+            raise exception.ComputeHostNotFound(host=ident)
+        return _to_obj(row)
+
+
+def compute_node_search_by_hypervisor(pattern: str) -> list[ComputeNode]:
+    """Nodes whose hypervisor hostname contains `pattern` (a SQL LIKE, as Nova's)."""
+    node = models.ComputeNode
+    with reader() as s:
+        rows = s.scalars(select(node).where(node.deleted == 0,
+                                            node.hypervisor_hostname.like(f"%{pattern}%"))
+                         .order_by(node.id))
         return [_to_obj(r) for r in rows]

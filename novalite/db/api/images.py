@@ -1,70 +1,202 @@
-"""Image records of the built-in image store."""
+"""Image records, their tags and members: the SQL behind the image service."""
 
 from __future__ import annotations
 
-import uuid as uuidlib
+import dataclasses
+from collections.abc import Iterable
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, delete, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
-from novalite import exception
 from novalite.db import models
+from novalite.db.models.image import ImageMember, ImageTag
 from novalite.db.session import reader, retry_on_deadlock, writer
-from novalite.objects.image import ImageMeta
+from novalite.image import errors
+from novalite.image.record import COLUMNS, ImageRecord
 
-# Seeded by the all-in-one so a fresh cloud can boot something; the fake driver needs no
-# real bits. A stable id lets docs and scripts refer to it.
+# Seeded by the all-in-one so a fresh cloud can boot something. A stable id lets docs and
+# scripts refer to it.
 DEFAULT_IMAGE_ID = "a3c0d5e6-7d1f-4b3a-9b8e-6e0c1f0a1a01"
 DEFAULT_IMAGE_NAME = "novalite-tiny"
 
 
-def _to_obj(row: models.Image) -> ImageMeta:
-    return ImageMeta(
-        id=row.id, name=row.name, status=row.status, disk_format=row.disk_format,
-        container_format=row.container_format, size=row.size, min_disk=row.min_disk,
-        min_ram=row.min_ram, checksum=row.checksum, properties=dict(row.properties or {}),
-    )
+@dataclasses.dataclass(frozen=True)
+class Member:
+    image_id: str
+    member_id: str
+    status: str
+    created_at: Any
+    updated_at: Any
 
 
-def image_get(image_id: str) -> ImageMeta:
+def _record(row: models.Image, tags: Iterable[str]) -> ImageRecord:
+    properties = dict(row.properties or {})
+    hidden = properties.pop("os_hidden", False)
+    return ImageRecord(id=row.id, **{c: getattr(row, c) for c in COLUMNS},
+                       os_hidden=bool(hidden), properties=properties, tags=sorted(tags),
+                       created_at=row.created_at, updated_at=row.updated_at)
+
+
+def _stored_properties(properties: dict, os_hidden: bool) -> dict:
+    return {**properties, "os_hidden": True} if os_hidden else dict(properties)
+
+
+def _tags(s: Session, image_ids: list[str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {i: [] for i in image_ids}
+    for image_id, value in s.execute(select(ImageTag.image_id, ImageTag.value)
+                                     .where(ImageTag.image_id.in_(image_ids))):
+        found[image_id].append(value)
+    return found
+
+
+def _row(s: Session, image_id: str) -> models.Image:
+    row = s.scalar(select(models.Image).filter_by(id=image_id, deleted=0))
+    if row is None:
+        raise errors.ImageNotFound(image_id=image_id)
+    return row
+
+
+def image_get(image_id: str) -> ImageRecord:
     with reader() as s:
-        row = s.scalar(select(models.Image).filter_by(id=image_id, deleted=0))
-        if row is None:
-            raise exception.ImageNotFound(image_id=image_id)
-        return _to_obj(row)
+        return _record(_row(s, image_id), _tags(s, [image_id])[image_id])
 
 
-def image_get_by_name(name: str) -> list[ImageMeta]:
+def image_get_all(where: ColumnElement[bool]) -> list[ImageRecord]:
+    """Every live image matching `where` (the caller's visibility), tags included."""
     with reader() as s:
-        return [_to_obj(r) for r in s.scalars(select(models.Image).filter_by(name=name,
-                                                                           deleted=0))]
+        rows = list(s.scalars(select(models.Image).where(models.Image.deleted == 0, where)))
+        tags = _tags(s, [r.id for r in rows])
+        return [_record(r, tags[r.id]) for r in rows]
 
 
 @retry_on_deadlock
-def image_create(image: ImageMeta, visibility: str = "public", owner: str | None = None
-                 ) -> ImageMeta:
+def image_create(image: ImageRecord) -> ImageRecord:
     with writer() as s:
-        row = models.Image(
-            id=image.id or str(uuidlib.uuid4()), name=image.name, status=image.status,
-            visibility=visibility, owner=owner, disk_format=image.disk_format,
-            container_format=image.container_format, size=image.size,
-            min_disk=image.min_disk, min_ram=image.min_ram, checksum=image.checksum,
-            properties=image.properties,
-        )
+        if s.get(models.Image, image.id) is not None:
+            raise errors.Duplicate(image_id=image.id)
+        row = models.Image(id=image.id, **{c: getattr(image, c) for c in COLUMNS},
+                           properties=_stored_properties(image.properties, image.os_hidden))
         s.add(row)
+        tags = list(dict.fromkeys(image.tags))
+        s.add_all(ImageTag(image_id=image.id, value=t) for t in tags)
+        try:
+            s.flush()
+        except IntegrityError:
+            raise errors.Duplicate(image_id=image.id) from None
+        return _record(row, tags)
+
+
+@retry_on_deadlock
+def image_update(image_id: str, values: dict[str, Any],
+                 from_status: Iterable[str] | None = None) -> ImageRecord:
+    """Set base attributes and/or `properties` (replaced whole) and `os_hidden`. With
+    `from_status`, only while the image is in one of them (a compare-and-swap that keeps
+    two uploads from both starting)."""
+    with writer() as s:
+        row = _row(s, image_id)
+        if from_status is not None and row.status not in from_status:
+            raise errors.InvalidStatusTransition(cur_status=row.status,
+                                                 new_status=values.get("status"))
+        current = _record(row, ())
+        for key in COLUMNS:
+            if key in values:
+                setattr(row, key, values[key])
+        row.properties = _stored_properties(values.get("properties", current.properties),
+                                            values.get("os_hidden", current.os_hidden))
+        row.updated_at = models.utcnow()
         s.flush()
-        return _to_obj(row)
+        return _record(row, _tags(s, [image_id])[image_id])
 
 
-def seed_default_image() -> bool:
-    try:
-        image_get(DEFAULT_IMAGE_ID)
-        return False
-    except exception.ImageNotFound:
-        pass
-    try:
-        image_create(ImageMeta(id=DEFAULT_IMAGE_ID, name=DEFAULT_IMAGE_NAME, status="active",
-                               disk_format="qcow2", container_format="bare", size=0))
-    except IntegrityError:
-        return False  # another service seeded it at the same moment
-    return True
+@retry_on_deadlock
+def image_destroy(image_id: str) -> None:
+    """Soft-delete, as Glance does: the id stays taken."""
+    with writer() as s:
+        row = _row(s, image_id)
+        row.status, row.deleted, row.deleted_at = "deleted", 1, models.utcnow()
+        s.execute(delete(ImageMember).where(ImageMember.image_id == image_id))
+        s.execute(delete(ImageTag).where(ImageTag.image_id == image_id))
+
+
+@retry_on_deadlock
+def tag_add(image_id: str, tag: str) -> None:
+    with writer() as s:
+        _row(s, image_id)
+        exists = s.scalar(select(ImageTag.id).filter_by(image_id=image_id, value=tag))
+        if exists is None:
+            s.add(ImageTag(image_id=image_id, value=tag))
+        s.execute(update(models.Image).filter_by(id=image_id)
+                  .values(updated_at=models.utcnow()))
+
+
+@retry_on_deadlock
+def tag_delete(image_id: str, tag: str) -> None:
+    with writer() as s:
+        _row(s, image_id)
+        gone = s.execute(delete(ImageTag).filter_by(image_id=image_id, value=tag))
+        if not gone.rowcount:
+            raise errors.TagNotFound(tag=tag)
+
+
+@retry_on_deadlock
+def tags_set(image_id: str, tags: Iterable[str]) -> None:
+    with writer() as s:
+        s.execute(delete(ImageTag).where(ImageTag.image_id == image_id))
+        s.add_all(ImageTag(image_id=image_id, value=t) for t in dict.fromkeys(tags))
+
+
+def _member(row: ImageMember) -> Member:
+    return Member(row.image_id, row.member, row.status, row.created_at,
+                  row.updated_at or row.created_at)
+
+
+def member_get_all(image_id: str, member_id: str | None = None) -> list[Member]:
+    with reader() as s:
+        query = select(ImageMember).filter_by(image_id=image_id).order_by(ImageMember.id)
+        if member_id is not None:
+            query = query.filter_by(member=member_id)
+        return [_member(r) for r in s.scalars(query)]
+
+
+def member_status(image_id: str, member_id: str | None) -> str | None:
+    """The status of `member_id`'s membership of the image, None when not a member."""
+    found = member_get_all(image_id, member_id) if member_id else []
+    return found[0].status if found else None
+
+
+@retry_on_deadlock
+def member_create(image_id: str, member_id: str) -> Member:
+    with writer() as s:
+        if s.scalar(select(ImageMember.id).filter_by(image_id=image_id, member=member_id)):
+            raise errors.MemberDuplicate(member_id=member_id, image_id=image_id)
+        row = ImageMember(image_id=image_id, member=member_id, status="pending")
+        s.add(row)
+        try:
+            s.flush()
+        except IntegrityError:
+            raise errors.MemberDuplicate(member_id=member_id, image_id=image_id) from None
+        return _member(row)
+
+
+def _member_row(s: Session, image_id: str, member_id: str) -> ImageMember:
+    row = s.scalar(select(ImageMember).filter_by(image_id=image_id, member=member_id))
+    if row is None:
+        raise errors.MemberNotFound(member_id=member_id, image_id=image_id)
+    return row
+
+
+@retry_on_deadlock
+def member_update(image_id: str, member_id: str, status: str) -> Member:
+    with writer() as s:
+        row = _member_row(s, image_id, member_id)
+        row.status, row.updated_at = status, models.utcnow()
+        s.flush()
+        return _member(row)
+
+
+@retry_on_deadlock
+def member_delete(image_id: str, member_id: str) -> None:
+    with writer() as s:
+        s.delete(_member_row(s, image_id, member_id))

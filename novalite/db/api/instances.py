@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 
 from novalite import exception
 from novalite.compute import states
@@ -30,6 +30,7 @@ def _to_obj(row: models.Instance) -> Instance:
         availability_zone=row.availability_zone, key_name=row.key_name,
         launch_index=row.launch_index, launched_at=row.launched_at,
         created_at=row.created_at, updated_at=row.updated_at, deleted=bool(row.deleted),
+        locked=bool(row.locked),
         metadata={m.key: m.value for m in row.metadata_items},
     )
 
@@ -192,3 +193,29 @@ def image_properties_by_instance(uuids: Iterable[str]) -> dict[str, dict[str, An
                             models.Instance.deleted == 0))
             found.update((uuid, dict(props or {})) for uuid, props in s.execute(query))
     return found
+
+
+def instance_usage(project_id: str) -> dict[str, int]:
+    """What a project's live instances count against its quota: instances, cores and ram
+    (soft-deleted ones, which may still be restored, do not count, as in Nova)."""
+    row = models.Instance
+    query = (select(func.count(row.id), func.sum(row.vcpus), func.sum(row.memory_mb))
+             .where(row.deleted == 0, row.project_id == project_id,
+                    or_(row.vm_state != states.SOFT_DELETED, row.vm_state.is_(None))))
+    with reader() as s:
+        count, cores, ram = s.execute(query).one()
+    return {"instances": int(count or 0), "cores": int(cores or 0), "ram": int(ram or 0)}
+
+
+def instance_ids_by_host(hosts: Iterable[str]) -> dict[str, list[tuple[int, str]]]:
+    """(row id, uuid) of the live instances on each of `hosts`, oldest first: what the
+    hypervisors API lists (the row id gives the instance's name)."""
+    query = (select(models.Instance.host, models.Instance.id, models.Instance.uuid)
+             .where(models.Instance.deleted == 0,
+                    models.Instance.host.in_(sorted(set(hosts))))
+             .order_by(models.Instance.id))
+    by_host: dict[str, list[tuple[int, str]]] = {}
+    with reader() as s:
+        for host, row_id, uuid in s.execute(query):
+            by_host.setdefault(host, []).append((row_id, uuid))
+    return by_host

@@ -75,3 +75,8 @@ def test_bad_json_body_is_a_400(api):
     response = api.post("/resource_providers", json={"name": 5})
     assert response.status_code == 400
     assert "JSON does not validate" in error_of(response)["detail"]
+
+
+def test_root_without_trailing_slash(server_url):
+    response = httpx.get(f"{server_url}/placement")
+    assert response.status_code == 200 and response.json() == VERSIONS

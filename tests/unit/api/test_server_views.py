@@ -11,6 +11,13 @@ from novalite.api.compute.views import servers as view
     ("building", "scheduling", "BUILD"),
     ("active", None, "ACTIVE"),
     ("active", "rebooting_hard", "HARD_REBOOT"),
+    ("active", "rebooting", "REBOOT"),
+    ("active", "reboot_started", "REBOOT"),
+    ("active", "reboot_pending_hard", "HARD_REBOOT"),
+    ("active", "reboot_started_hard", "HARD_REBOOT"),
+    ("active", "powering-off", "ACTIVE"),
+    ("stopped", "powering-on", "SHUTOFF"),
+    ("stopped", "rebooting_hard", "SHUTOFF"),
     ("stopped", None, "SHUTOFF"),
     ("error", None, "ERROR"),
     ("deleted", None, "DELETED"),
@@ -69,6 +76,10 @@ TEMPEST_MODULES = {(2, 1): "v2_1", (2, 3): "v2_3", (2, 9): "v2_9", (2, 16): "v2_
                    (2, 71): "v2_71", (2, 73): "v2_73", (2, 74): "v2_73"}
 
 
+FLAVOR = {"flavorid": "1", "name": "m1.tiny", "vcpus": 1, "memory_mb": 512, "root_gb": 1,
+          "ephemeral_gb": 0, "swap": 0, "extra_specs": {"a": "b"}}
+
+
 def _validate(body: dict, schema: dict) -> None:
     """As tempest's rest client validates: Draft 4 with its format checker."""
     jsonschema_validator.JSONSCHEMA_VALIDATOR(
@@ -81,9 +92,7 @@ def _validate(body: dict, schema: dict) -> None:
 def test_views_match_tempests_schema_at_each_microversion(version, is_admin):
     module = importlib.import_module(
         f"tempest.lib.api_schema.response.compute.{TEMPEST_MODULES[version]}.servers")
-    flavor = {"flavorid": "1", "name": "m1.tiny", "vcpus": 1, "memory_mb": 512,
-              "root_gb": 1, "ephemeral_gb": 0, "swap": 0, "extra_specs": {"a": "b"}}
-    inst = _instance(flavor={"cur": flavor}, reservation_id="r-1", launch_index=0,
+    inst = _instance(flavor={"cur": FLAVOR}, reservation_id="r-1", launch_index=0,
                      hostname="vm", user_data=None, locked=False, display_description=None)
     opts = _opts(version, is_admin, host_statuses={"h1": "UP"}, server_groups=[])
     one = view.detail(inst, opts, FAULT)
@@ -94,3 +103,21 @@ def test_views_match_tempests_schema_at_each_microversion(version, is_admin):
         assert one["flavor"]["original_name"] == "m1.tiny"
         assert one["flavor"]["extra_specs"] == {"a": "b"}
     assert ("host_status" in one) == (is_admin and version >= (2, 16))
+
+
+@pytest.mark.parametrize(("vm_state", "task_state", "power_state"), [
+    ("stopped", None, 4), ("active", "powering-off", 1), ("stopped", "powering-on", 4),
+    ("active", "reboot_started", 1), ("active", "reboot_started_hard", 0),
+])
+@pytest.mark.parametrize("version", [(2, 1), (2, 47), (2, 73)])
+def test_power_states_match_tempests_schema(vm_state, task_state, power_state, version):
+    module = importlib.import_module(
+        f"tempest.lib.api_schema.response.compute.{TEMPEST_MODULES[version]}.servers")
+    inst = _instance(vm_state=vm_state, task_state=task_state, power_state=power_state,
+                     flavor={"cur": FLAVOR}, launched_at=datetime.datetime(2026, 1, 1),
+                     reservation_id="r-1", launch_index=0, hostname="vm", user_data=None,
+                     locked=False, display_description=None)
+    opts = _opts(version, True, host_statuses={"h1": "UP"}, server_groups=[])
+    body = view.detail(inst, opts)
+    _validate({"server": body}, module.get_server)
+    assert body["OS-EXT-STS:power_state"] == power_state

@@ -1,11 +1,36 @@
-"""A migrated SQLite database and a topology builder on one connection."""
+"""The placement data layer on a migrated SQLite database, with its standard rows, and a
+topology builder on one connection for the allocation-candidate tests."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
+from novalite.db import session
+from novalite.placement import inventory, resource_provider, standards
 from novalite.placement.candidates.request import Options
 from tests.unit.placement.topology import Topology
+
+
+@pytest.fixture
+def placement_db(db):
+    standards.ensure()
+    return db
+
+
+@pytest.fixture
+def make_provider(placement_db):
+    def make(name: str | None = None, parent: str | None = None, **invs: int):
+        with session.writer() as s:
+            provider = resource_provider.create(s, str(uuid.uuid4()), name or str(uuid.uuid4()),
+                                                parent)
+            if invs:
+                inventory.replace_all(s, provider, 0, {rc: inventory.Inventory(total)
+                                                       for rc, total in invs.items()})
+            return resource_provider.get(s, provider.uuid)
+
+    return make
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ non-space character.
 
 from __future__ import annotations
 
+import ipaddress
 import unicodedata
 
 import jsonschema
@@ -55,3 +56,16 @@ _register("name_with_leading_trailing_spaces", "", False,
           "printable characters with at least one non space character")
 _register("az_name_with_leading_trailing_spaces", ":", False,
           "printable characters except :, with at least one non space character")
+
+
+
+def _ip_checker(name: str, parse: type) -> None:
+    @CHECKER.checks(name, raises=ValueError)
+    def check(value: object) -> bool:  # a non-string is the "type" keyword's to refuse
+        if isinstance(value, str):
+            parse(value)
+        return True
+
+
+_ip_checker("ipv4", ipaddress.IPv4Address)
+_ip_checker("ipv6", ipaddress.IPv6Address)

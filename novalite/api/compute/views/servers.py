@@ -11,7 +11,9 @@ from novalite.compute import states
 
 # vm_state -> status, with task_state overrides (Nova's _STATE_MAP).
 _STATUS: dict[str, dict[str | None, str]] = {
-    states.ACTIVE: {"default": "ACTIVE", "rebooting": "REBOOT", "rebooting_hard": "HARD_REBOOT"},
+    states.ACTIVE: {"default": "ACTIVE",
+                    **dict.fromkeys(states.SOFT_REBOOT_STATES, "REBOOT"),
+                    **dict.fromkeys(states.HARD_REBOOT_STATES, "HARD_REBOOT")},
     states.BUILDING: {"default": "BUILD"},
     states.STOPPED: {"default": "SHUTOFF"},
     states.RESIZED: {"default": "VERIFY_RESIZE"},
@@ -43,6 +45,11 @@ def host_id(project_id: str | None, host: str | None) -> str:
     if not host:
         return ""
     return hashlib.sha224(f"{project_id}{host}".encode()).hexdigest()
+
+
+def instance_name(row_id: int) -> str:
+    """Nova's default instance_name_template, the name the hypervisor knows."""
+    return f"instance-{row_id:08x}"
 
 
 def basic(inst: dict[str, Any], base_url: str) -> dict:
@@ -79,7 +86,7 @@ def _flavor(inst: dict[str, Any], opts: ViewOptions) -> dict:
 def _admin_attributes(inst: dict[str, Any], opts: ViewOptions) -> dict:
     attrs = {"OS-EXT-SRV-ATTR:host": inst["host"],
              "OS-EXT-SRV-ATTR:hypervisor_hostname": inst["node"],
-             "OS-EXT-SRV-ATTR:instance_name": f"instance-{inst['id']:08x}"}
+             "OS-EXT-SRV-ATTR:instance_name": instance_name(inst["id"])}
     if opts.at_least(2, 3):
         attrs.update({"OS-EXT-SRV-ATTR:reservation_id": inst.get("reservation_id"),
                       "OS-EXT-SRV-ATTR:launch_index": inst.get("launch_index"),

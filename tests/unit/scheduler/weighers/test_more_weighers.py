@@ -145,8 +145,9 @@ def test_image_properties_weigher(conf, multiplier, setting, expected):
 
 def test_image_properties_come_from_the_instances_images(db):
     from novalite.db.api import images, instances
+    from novalite.image.record import ImageRecord
 
-    images.image_create(ImageMeta(id="img-w", name="w", properties={"os_distro": "windows"}))
+    images.image_create(ImageRecord(id="img-w", name="w", properties={"os_distro": "windows"}))
     inst = builders.instance(image_ref="img-w")
     instances.instance_create({"uuid": inst.uuid, "image_ref": "img-w", "host": "h1",
                                "vm_state": "active", "flavor": builders.flavor()})

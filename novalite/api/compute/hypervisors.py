@@ -1,0 +1,183 @@
+"""Handlers of /os-hypervisors (admin only): the compute nodes, their usage and state.
+
+From 2.53 nodes are named by uuid, and the search and servers routes give way to the
+`hypervisor_hostname_pattern` and `with_servers` query parameters.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid as uuidlib
+
+from novalite import exception, servicegroup
+from novalite.api import policy
+from novalite.api.compute import paging
+from novalite.api.compute.views import hypervisors as view
+from novalite.api.compute.views.servers import instance_name
+from novalite.api.faults import HTTPFault
+from novalite.api.request import ApiRequest, ApiResponse
+from novalite.db.api import compute_nodes, instances, services
+from novalite.objects.compute_node import ComputeNode
+
+RULE = "os_compute_api:os-hypervisors:{}"
+_LIST_PARAMS = {"limit", "marker", "hypervisor_hostname_pattern", "with_servers"}
+_FQDN = re.compile(r"^[a-zA-Z0-9-._]*$")
+_TRUE = ("1", "t", "true", "on", "y", "yes")
+_FALSE = ("0", "f", "false", "off", "n", "no")
+
+
+def _not_found(ident: str) -> HTTPFault:
+    return HTTPFault(404, f"Hypervisor with ID '{ident}' could not be found.")
+
+
+def _no_match(pattern: str) -> HTTPFault:
+    return HTTPFault(404, f"No hypervisor matching '{pattern}' could be found.")
+
+
+def _check_params(req: ApiRequest, allowed: set[str]) -> None:
+    """From 2.53 unknown query parameters are refused."""
+    for key in req.query:
+        if key not in allowed:
+            raise HTTPFault(400, f"Additional properties are not allowed ('{key}' was "
+                                 "unexpected)")
+
+
+def _with_servers(req: ApiRequest) -> bool:
+    value = req.query.get("with_servers")
+    if value is None or not req.at_least("2.53"):
+        return False
+    if value.lower() not in _TRUE + _FALSE:
+        raise HTTPFault(400, f"Invalid input for query parameters with_servers. Value: "
+                             f"{value}. '{value}' is not a valid boolean value")
+    return value.lower() in _TRUE
+
+
+def _hypervisors(nodes: list[ComputeNode], with_servers: bool) -> list[view.Hypervisor]:
+    """The nodes with their compute services; a node whose service was deleted is left
+    out, as Nova leaves it."""
+    by_host = {s.host: s for s in services.service_get_all("novalite-compute")}
+    hosted = instances.instance_ids_by_host({n.host for n in nodes}) if with_servers else {}
+    return [view.Hypervisor(node, by_host[node.host],
+                            servicegroup.service_is_up(by_host[node.host]),
+                            [{"name": instance_name(row_id), "uuid": uuid}
+                             for row_id, uuid in hosted.get(node.host, [])])
+            for node in nodes if node.host in by_host]
+
+
+def _page(req: ApiRequest, nodes: list[ComputeNode]) -> list[ComputeNode]:
+    """2.33 paging, ordered by node id; the marker is an id (a uuid from 2.53)."""
+    limit, marker = paging.limit_and_marker(req)
+    start = 0
+    if marker is not None:
+        key = "uuid" if req.at_least("2.53") else "id"
+        ids = [str(getattr(n, key)) for n in nodes]
+        if marker not in ids:
+            raise HTTPFault(400, f"marker [{marker}] not found")
+        start = ids.index(marker) + 1
+    return nodes[start:start + limit]
+
+
+def _pattern(req: ApiRequest) -> str | None:
+    pattern = req.query.get("hypervisor_hostname_pattern") if req.at_least("2.53") else None
+    if pattern is not None and not (_FQDN.match(pattern) and 0 < len(pattern) <= 255):
+        raise HTTPFault(400, "Invalid input for query parameters hypervisor_hostname_pattern"
+                             f". Value: {pattern}. '{pattern}' does not match "
+                             "'^[a-zA-Z0-9-._]*$'")
+    return pattern
+
+
+def _search(pattern: str) -> list[ComputeNode]:
+    nodes = compute_nodes.compute_node_search_by_hypervisor(pattern)
+    if not nodes:
+        raise _no_match(pattern)
+    return nodes
+
+
+def _list(req: ApiRequest, detail: bool) -> ApiResponse:
+    policy.authorize(req.ctx, RULE.format("list-detail" if detail else "list"))
+    if req.at_least("2.53"):
+        _check_params(req, _LIST_PARAMS)
+    pattern = _pattern(req)
+    paged = req.at_least("2.33") and pattern is None
+    if pattern is not None:
+        if "limit" in req.query or "marker" in req.query:
+            raise HTTPFault(400, "Paging over hypervisors with the "
+                                 "hypervisor_hostname_pattern query parameter is not "
+                                 "supported.")
+        nodes = _search(pattern)
+    else:
+        nodes = compute_nodes.compute_node_get_all()
+        nodes = _page(req, nodes) if paged else nodes
+    views = [view.hypervisor(h, req.version, detail)
+             for h in _hypervisors(nodes, _with_servers(req))]
+    body: dict = {"hypervisors": views}
+    links = paging.next_links(req, "os-hypervisors/detail" if detail else "os-hypervisors",
+                              views, "id") if paged else []
+    if links:
+        body["hypervisors_links"] = links
+    return ApiResponse(200, body)
+
+
+def index(req: ApiRequest) -> ApiResponse:
+    return _list(req, detail=False)
+
+
+def detail(req: ApiRequest) -> ApiResponse:
+    return _list(req, detail=True)
+
+
+def _node_ident(req: ApiRequest, ident: str) -> int | str:
+    """A uuid from 2.53 (else 400), an integer before (else 404)."""
+    if req.at_least("2.53"):
+        try:
+            uuidlib.UUID(ident)
+        except ValueError:
+            raise HTTPFault(400, f"Invalid uuid {ident}") from None
+        return ident
+    if not re.fullmatch(r"-?[0-9]+", ident.strip()):
+        raise _not_found(ident)
+    return int(ident)
+
+
+def show(req: ApiRequest) -> ApiResponse:
+    policy.authorize(req.ctx, RULE.format("show"))
+    if req.at_least("2.53"):
+        _check_params(req, {"with_servers"})
+    ident = req.params["id"]
+    try:
+        node = compute_nodes.compute_node_get(_node_ident(req, ident))
+    except exception.ComputeHostNotFound:
+        raise _not_found(ident) from None
+    found = _hypervisors([node], _with_servers(req))
+    if not found:
+        raise _not_found(ident)
+    return ApiResponse(200, {"hypervisor": view.hypervisor(found[0], req.version, True)})
+
+
+def _before_2_53(req: ApiRequest) -> None:
+    if req.at_least("2.53"):
+        raise HTTPFault(404, "The resource could not be found.")
+
+
+def search(req: ApiRequest) -> ApiResponse:
+    """Before 2.53: the hypervisors whose hostname contains the pattern."""
+    _before_2_53(req)
+    policy.authorize(req.ctx, RULE.format("search"))
+    nodes = _search(req.params["pattern"])
+    return ApiResponse(200, {"hypervisors": [view.hypervisor(h, req.version, False)
+                                             for h in _hypervisors(nodes, False)]})
+
+
+def servers(req: ApiRequest) -> ApiResponse:
+    """Before 2.53: the same, with the servers on each."""
+    _before_2_53(req)
+    policy.authorize(req.ctx, RULE.format("servers"))
+    nodes = _search(req.params["pattern"])
+    return ApiResponse(200, {"hypervisors": [view.hypervisor(h, req.version, False)
+                                             for h in _hypervisors(nodes, True)]})
+
+
+def statistics(req: ApiRequest) -> ApiResponse:
+    policy.authorize(req.ctx, RULE.format("statistics"))
+    nodes = compute_nodes.compute_node_get_all()
+    return ApiResponse(200, view.statistics(_hypervisors(nodes, False)))

@@ -1,0 +1,35 @@
+"""POST /os-keypairs body, per microversion: 2.2 adds `type`, 2.10 `user_id`."""
+
+import copy
+
+_name = {"allOf": [
+    {"type": "string", "minLength": 1, "maxLength": 255, "format": "name"},
+    {"type": "string", "pattern": r"^[_\- a-zA-Z0-9]+$", "minLength": 1, "maxLength": 255},
+]}
+
+create = {
+    "type": "object",
+    "properties": {
+        "keypair": {
+            "type": "object",
+            "properties": {
+                "name": _name,
+                "public_key": {"type": "string"},
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["keypair"],
+    "additionalProperties": False,
+}
+
+
+def create_for(version: tuple[int, int]) -> dict:
+    body = copy.deepcopy(create)
+    keypair = body["properties"]["keypair"]["properties"]
+    if version >= (2, 2):
+        keypair["type"] = {"type": "string", "enum": ["ssh", "x509"]}
+    if version >= (2, 10):
+        keypair["user_id"] = {"type": "string"}
+    return body

@@ -1,0 +1,52 @@
+"""`POST /servers/{id}/action`: the server actions, dispatched by the body's one key.
+
+Each action runs in Nova's order: validate the body (400), find the server in the caller's
+scope (404: another project's server does not exist for them), check the policy against
+the server's project (403), then the compute API's lock and state checks (409, worded as
+Nova words them).
+"""
+
+from __future__ import annotations
+
+from novalite.api import policy
+from novalite.api.compute import actions
+from novalite.api.compute.schemas import server_actions as schema
+from novalite.api.compute.schemas import validate
+from novalite.api.compute.servers import get_instance
+from novalite.api.request import ApiRequest, ApiResponse
+from novalite.compute.api import API
+from novalite.objects.instance import Instance
+
+
+def _target(req: ApiRequest, body_schema: dict, rule: str) -> Instance:
+    validate(body_schema, req.body)
+    instance = get_instance(req)
+    policy.authorize(req.ctx, f"os_compute_api:servers:{rule}", instance.project_id)
+    return instance
+
+
+def stop(req: ApiRequest) -> ApiResponse:
+    API().stop(req.ctx, _target(req, schema.stop_server, "stop"))
+    return ApiResponse(202)
+
+
+def start(req: ApiRequest) -> ApiResponse:
+    API().start(req.ctx, _target(req, schema.start_server, "start"))
+    return ApiResponse(202)
+
+
+def reboot(req: ApiRequest) -> ApiResponse:
+    instance = _target(req, schema.reboot, "reboot")
+    API().reboot(req.ctx, instance, req.body["reboot"]["type"].upper())
+    return ApiResponse(202)
+
+
+ACTIONS: actions.Table = {
+    "os-stop": stop,
+    "os-start": start,
+    "reboot": reboot,
+}
+
+
+def action(req: ApiRequest) -> ApiResponse:
+    return actions.dispatch(req, ACTIONS)

@@ -1,0 +1,48 @@
+import pytest
+
+from novalite.compute import power_sync, states
+from novalite.compute.manager import ComputeManager
+from novalite.periodic import PeriodicRunner
+
+ACTIVE, STOPPED, PAUSED = states.ACTIVE, states.STOPPED, states.PAUSED
+RUNNING, SHUTDOWN, CRASHED = states.RUNNING, states.SHUTDOWN, states.CRASHED
+NOSTATE, P_PAUSED, P_SUSPENDED = states.NOSTATE, states.POWER_PAUSED, states.POWER_SUSPENDED
+
+
+@pytest.mark.parametrize(("vm_state", "power_state", "stop"), [
+    (ACTIVE, RUNNING, False),
+    (ACTIVE, SHUTDOWN, True),
+    (ACTIVE, CRASHED, True),
+    (ACTIVE, P_SUSPENDED, True),
+    (ACTIVE, P_PAUSED, False),  # may be external instrumentation: left alone
+    (ACTIVE, NOSTATE, False),  # the hypervisor may be restarting: left alone
+    (STOPPED, SHUTDOWN, False),
+    (STOPPED, NOSTATE, False),
+    (STOPPED, CRASHED, False),
+    (STOPPED, RUNNING, True),
+    (STOPPED, P_PAUSED, True),
+    (PAUSED, SHUTDOWN, True),
+    (PAUSED, RUNNING, False),
+    (states.ERROR, SHUTDOWN, False),  # Nova leaves these vm_states alone
+    (states.BUILDING, SHUTDOWN, False),
+    (states.SUSPENDED, RUNNING, False),
+])
+def test_reconcile_follows_novas_table(vm_state, power_state, stop):
+    assert power_sync.reconcile(vm_state, power_state).stop is stop
+
+
+def test_a_verdict_says_why():
+    assert power_sync.reconcile(ACTIVE, SHUTDOWN).note == \
+        "the guest is shutdown but the instance is active"
+    assert power_sync.reconcile(ACTIVE, NOSTATE).note.endswith("left alone")
+    assert power_sync.reconcile(ACTIVE, RUNNING).note is None
+
+
+@pytest.mark.parametrize(("interval", "spacing"), [(600, 600.0), (5, 5.0), (0, 60.0),
+                                                   (-1, None)])
+def test_the_sync_runs_at_startup_then_every_interval_unless_negative(conf, interval,
+                                                                      spacing):
+    conf.set_override("sync_power_state_interval", interval)
+    runner = PeriodicRunner(ComputeManager("h1"), "compute")
+    tasks = {method.__name__: (every, first) for method, every, first in runner.tasks}
+    assert tasks.get("_sync_power_states") == (None if spacing is None else (spacing, 0.0))
