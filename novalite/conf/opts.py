@@ -6,6 +6,7 @@ from novalite.conf import (
     compute,
     database,
     fake_driver,
+    identity,
     pci,
     quota,
     rpc,
@@ -16,7 +17,7 @@ from novalite.conf import (
 )
 
 MODULES = (service, rpc, api, compute, database, scheduler, pci, quota, fake_driver,
-           upgrade_levels, workarounds)
+           upgrade_levels, workarounds, identity)
 
 
 def list_opts() -> list[tuple]:
