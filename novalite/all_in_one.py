@@ -10,6 +10,7 @@ from novalite import services
 from novalite.conf import CONF
 from novalite.db import migration
 from novalite.db.api import flavors, images
+from novalite.identity import bootstrap
 from novalite.service import Service
 
 LOG = logging.getLogger(__name__)
@@ -23,6 +24,7 @@ class AllInOne:
     def __init__(self, hosts: int) -> None:
         self.hosts = hosts
         self.services: list[Service] = []
+        self.identity: bootstrap.Result | None = None
 
     def prepare(self) -> None:
         """Bring the database to the current schema and seed what a new cloud needs."""
@@ -30,6 +32,12 @@ class AllInOne:
         created = flavors.seed_default_flavors()
         if images.seed_default_image() or created:
             LOG.info("Seeded %d flavors and the image %s", created, images.DEFAULT_IMAGE_NAME)
+
+    def bootstrap_identity(self, port: int) -> bootstrap.Result:
+        """Identity for the address the API really listens on (idempotent: a later start
+        on another port moves the catalog and clouds.yaml with it)."""
+        self.identity = bootstrap.bootstrap(bootstrap.base_url(port))
+        return self.identity
 
     def start(self) -> None:
         """Conductor first: computes register and report through it."""
@@ -59,17 +67,26 @@ class AllInOne:
             quiet = quiet + 1 if not any(s.in_flight for s in servers) else 0
             time.sleep(0.02)
 
-    @staticmethod
-    def banner(port: int) -> str:
-        base = f"http://127.0.0.1:{port}"
-        return (
+    def banner(self, port: int) -> str:
+        base = bootstrap.base_url(port)
+        lines = [
             f"novalite all-in-one is running: {CONF.fake_driver.hosts} simulated hosts, "
-            f"database {CONF.database.connection or CONF.state_path + '/novalite.sqlite'}\n"
-            f"  Compute API: {base}/compute/v2.1  (auth: noauth2; any X-Auth-Token "
-            f"'user:project', none = admin)\n"
-            f"  Try: curl -s {base}/compute/v2.1/flavors\n"
-            f"       curl -s -X POST {base}/compute/v2.1/servers -H 'Content-Type: "
-            f"application/json' -d '{{\"server\": {{\"name\": \"vm1\", \"flavorRef\": \"1\", "
-            f"\"imageRef\": \"{images.DEFAULT_IMAGE_ID}\"}}}}'\n"
-            f"  Stop with Ctrl-C."
-        )
+            f"database {CONF.database.connection or CONF.state_path + '/novalite.sqlite'}",
+            f"  Compute API: {base}/compute/v2.1   Identity: {base}/identity/v3",
+        ]
+        if CONF.api.auth_strategy == "noauth2":
+            lines += [
+                "  Auth: noauth2; any X-Auth-Token 'user:project', none = admin",
+                f"  Try: curl -s {base}/compute/v2.1/flavors",
+                f"       curl -s -X POST {base}/compute/v2.1/servers -H 'Content-Type: "
+                f"application/json' -d '{{\"server\": {{\"name\": \"vm1\", \"flavorRef\": "
+                f"\"1\", \"imageRef\": \"{images.DEFAULT_IMAGE_ID}\"}}}}'",
+            ]
+        if self.identity is not None:
+            lines += [
+                f"  Credentials (clouds novalite and novalite-admin): {self.identity.clouds_yaml}",
+                f"  export OS_CLOUD=novalite OS_CLIENT_CONFIG_FILE={self.identity.clouds_yaml}",
+                "  Try: openstack token issue; openstack flavor list",
+            ]
+        lines.append("  Stop with Ctrl-C.")
+        return "\n".join(lines)

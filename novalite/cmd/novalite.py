@@ -48,6 +48,7 @@ def run_all_in_one() -> None:
 
     cloud = AllInOne(CONF.fake_driver.hosts)
     cloud.prepare()
+    cloud.bootstrap_identity(CONF.osapi_compute_listen_port)
     cloud.start()
     server = http_server.make_server(CONF.osapi_compute_listen, CONF.osapi_compute_listen_port)
     print(cloud.banner(CONF.osapi_compute_listen_port), flush=True)

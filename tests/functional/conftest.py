@@ -65,7 +65,9 @@ def cloud_factory(conf):
         server = http_server.make_server("127.0.0.1", 0)
         http_server.start_in_thread(server)
         started.append((aio, server))
-        return Cloud(aio, f"http://127.0.0.1:{http_server.bound_port(server)}")
+        port = http_server.bound_port(server)
+        aio.bootstrap_identity(port)
+        return Cloud(aio, f"http://127.0.0.1:{port}")
 
     yield start
     for aio, server in started:
