@@ -51,7 +51,8 @@ class Topology:
             f"[DEFAULT]\ntransport_url = {transport_url}\nreport_interval = 2\n"
             f"osapi_compute_listen = 127.0.0.1\nosapi_compute_listen_port = {self.port}\n"
             f"state_path = {workdir}\n"
-            f"[database]\nconnection = {database_url}\n")
+            f"[database]\nconnection = {database_url}\n"
+            "[api]\nauth_strategy = noauth2\n")
         self.procs: dict[str, subprocess.Popen] = {}
         self.api = httpx.Client(base_url=f"http://127.0.0.1:{self.port}/compute/v2.1",
                                 timeout=30)
