@@ -6,10 +6,13 @@ from __future__ import annotations
 import logging
 import time
 
+from keystoneauth1 import loading as ks_loading
+
 from novalite import services
 from novalite.conf import CONF
 from novalite.db import migration
 from novalite.db.api import flavors, images
+from novalite.identity import bootstrap
 from novalite.image import seed
 from novalite.scheduler.client import report
 from novalite.service import Service
@@ -25,6 +28,7 @@ class AllInOne:
     def __init__(self, hosts: int) -> None:
         self.hosts = hosts
         self.services: list[Service] = []
+        self.identity: bootstrap.Result | None = None
 
     def prepare(self) -> None:
         """Bring the database to the current schema and seed what a new cloud needs."""
@@ -32,6 +36,12 @@ class AllInOne:
         created = flavors.seed_default_flavors()
         if seed.seed_default_image() or created:
             LOG.info("Seeded %d flavors and the image %s", created, images.DEFAULT_IMAGE_NAME)
+
+    def bootstrap_identity(self, port: int) -> bootstrap.Result:
+        """Identity for the address the API really listens on (idempotent: a later start
+        on another port moves the catalog and clouds.yaml with it)."""
+        self.identity = bootstrap.bootstrap(bootstrap.base_url(port))
+        return self.identity
 
     def start_control_plane(self) -> None:
         """Conductor and scheduler, before the HTTP APIs take requests (the API casts to
@@ -43,14 +53,30 @@ class AllInOne:
     def start_computes(self, base_url: str) -> None:
         """The computes, once the HTTP APIs at `base_url` serve: they report to
         placement as they start. Then the API's own service record."""
-        if not CONF.placement.endpoint_override and not CONF.placement.auth_type:
-            CONF.set_override("endpoint_override", f"{base_url}/placement", group="placement")
+        self._configure_placement_client(base_url)
         report.reset()
         started = [services.compute(h) for h in compute_host_names(self.hosts)]
         started.append(services.api())
         for svc in started:
             svc.start()
             self.services.append(svc)
+
+    def _configure_placement_client(self, base_url: str) -> None:
+        """Unless [placement] says otherwise, the services reach placement on this
+        process's own HTTP server, with the admin's credentials when tokens are checked
+        (a Nova deployment gives them a service user in the same way)."""
+        if CONF.placement.endpoint_override or CONF.placement.auth_type:
+            return
+        CONF.set_override("endpoint_override", f"{base_url}/placement", group="placement")
+        if CONF.api.auth_strategy != "keystone" or self.identity is None:
+            return
+        CONF.register_opts(ks_loading.get_auth_plugin_conf_options("password"),
+                           group="placement")
+        for name, value in (("auth_type", "password"), ("auth_url", f"{base_url}/identity/v3"),
+                            ("username", "admin"), ("password", self.identity.passwords["admin"]),
+                            ("project_name", "admin"), ("user_domain_name", "Default"),
+                            ("project_domain_name", "Default")):
+            CONF.set_override(name, value, group="placement")
 
     def stop(self) -> None:
         """API first (no new work); then let in-flight work finish while every service
@@ -72,17 +98,26 @@ class AllInOne:
             quiet = quiet + 1 if not any(s.in_flight for s in servers) else 0
             time.sleep(0.02)
 
-    @staticmethod
-    def banner(port: int) -> str:
-        base = f"http://127.0.0.1:{port}"
-        return (
+    def banner(self, port: int) -> str:
+        base = bootstrap.base_url(port)
+        lines = [
             f"novalite all-in-one is running: {CONF.fake_driver.hosts} simulated hosts, "
-            f"database {CONF.database.connection or CONF.state_path + '/novalite.sqlite'}\n"
-            f"  Compute API: {base}/compute/v2.1  (auth: noauth2; any X-Auth-Token "
-            f"'user:project', none = admin)\n"
-            f"  Try: curl -s {base}/compute/v2.1/flavors\n"
-            f"       curl -s -X POST {base}/compute/v2.1/servers -H 'Content-Type: "
-            f"application/json' -d '{{\"server\": {{\"name\": \"vm1\", \"flavorRef\": \"1\", "
-            f"\"imageRef\": \"{images.DEFAULT_IMAGE_ID}\"}}}}'\n"
-            f"  Stop with Ctrl-C."
-        )
+            f"database {CONF.database.connection or CONF.state_path + '/novalite.sqlite'}",
+            f"  Compute API: {base}/compute/v2.1   Identity: {base}/identity/v3",
+        ]
+        if CONF.api.auth_strategy == "noauth2":
+            lines += [
+                "  Auth: noauth2; any X-Auth-Token 'user:project', none = admin",
+                f"  Try: curl -s {base}/compute/v2.1/flavors",
+                f"       curl -s -X POST {base}/compute/v2.1/servers -H 'Content-Type: "
+                f"application/json' -d '{{\"server\": {{\"name\": \"vm1\", \"flavorRef\": "
+                f"\"1\", \"imageRef\": \"{images.DEFAULT_IMAGE_ID}\"}}}}'",
+            ]
+        if self.identity is not None:
+            lines += [
+                f"  Credentials (clouds novalite and novalite-admin): {self.identity.clouds_yaml}",
+                f"  export OS_CLOUD=novalite OS_CLIENT_CONFIG_FILE={self.identity.clouds_yaml}",
+                "  Try: openstack token issue; openstack flavor list",
+            ]
+        lines.append("  Stop with Ctrl-C.")
+        return "\n".join(lines)

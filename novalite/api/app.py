@@ -14,6 +14,9 @@ from novalite.api import faults
 from novalite.api.compute.routes import PROFILE as COMPUTE
 from novalite.api.compute.routes import ROUTES as COMPUTE_ROUTES
 from novalite.api.faults import HTTPFault
+from novalite.api.identity.routes import PROFILE as IDENTITY
+from novalite.api.identity.routes import ROUTES as IDENTITY_ROUTES
+from novalite.api.identity.versions import root as identity_root
 from novalite.api.image import versions as image_versions
 from novalite.api.image.routes import PROFILE as IMAGE
 from novalite.api.image.routes import ROUTES as IMAGE_ROUTES
@@ -33,7 +36,8 @@ def _routes(table: list, profile: ApiProfile) -> list[Route]:
     routes = []
     for path, methods in by_path.items():
         async def dispatch(request: Request, methods=methods) -> Response:
-            return await methods[request.method](request)
+            handler = methods.get(request.method) or methods["GET"]  # HEAD without its own
+            return await handler(request)
         routes.append(Route(path, dispatch, methods=list(methods)))
     return routes
 
@@ -54,8 +58,10 @@ def _profile_error(profile: ApiProfile):
     async def handle(request: Request, exc: HTTPException) -> Response:
         messages = {404: "The resource could not be found.",
                     405: "The method is not allowed for the requested URL."}
-        return profile.fault(HTTPFault(exc.status_code, messages.get(exc.status_code,
-                                                                     str(exc.detail))), "")
+        response = profile.fault(HTTPFault(exc.status_code, messages.get(
+            exc.status_code, str(exc.detail))), "")
+        response.headers.update(exc.headers or {})  # a 405's Allow
+        return response
 
     return handle
 
@@ -72,6 +78,7 @@ def _mounted(table: list, profile: ApiProfile, on_error, root_handler=None) -> l
 def build_app() -> Starlette:
     return Starlette(routes=[
         *_mounted(COMPUTE_ROUTES, COMPUTE, _http_error),
+        *_mounted(IDENTITY_ROUTES, IDENTITY, _profile_error(IDENTITY), identity_root),
         *_mounted(IMAGE_ROUTES, IMAGE, _profile_error(IMAGE), image_versions.index),
         *_mounted(PLACEMENT_ROUTES, PLACEMENT, placement_errors.http_error,
                   placement_root_handler),

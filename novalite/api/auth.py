@@ -3,8 +3,12 @@
 `noauth2` (Nova's development strategy): the token `user:project` names the caller; a
 token without a colon is both; no token at all is the admin user of the admin project.
 The user `admin` gets the admin role, anyone else member and reader, unless an `X-Roles`
-header lists the roles (to act as, say, a reader only). Identity replaces this with token
-validation.
+header lists the roles (to act as, say, a reader only).
+
+`keystone` (the default): X-Auth-Token must be a valid token of novalite's identity
+service, checked locally (same database and Fernet keys, briefly cached) as
+keystonemiddleware would check it remotely. The context gets the token's user, project
+and effective roles; a missing or invalid token is a 401 in the calling API's format.
 """
 
 from __future__ import annotations
@@ -13,8 +17,11 @@ import dataclasses
 
 from starlette.requests import Request
 
+from novalite.api.faults import HTTPFault
 from novalite.conf import CONF
 from novalite.context import RequestContext
+from novalite.identity import exception as identity_exception
+from novalite.identity import tokens
 
 
 def noauth2(request: Request, ctx: RequestContext) -> RequestContext:
@@ -28,7 +35,22 @@ def noauth2(request: Request, ctx: RequestContext) -> RequestContext:
                                is_admin=user_id == "admin", auth_token=token)
 
 
-STRATEGIES = {"noauth2": noauth2}
+def keystone(request: Request, ctx: RequestContext) -> RequestContext:
+    token_id = request.headers.get("x-auth-token")
+    try:
+        if not token_id:
+            raise identity_exception.Unauthorized()
+        token = tokens.validate(token_id)
+    except identity_exception.Unauthorized as exc:
+        raise HTTPFault(401, exc.format_message()) from None
+    project = token.project or {}
+    return dataclasses.replace(
+        ctx, user_id=token.user["id"], user_name=token.user["name"],
+        project_id=project.get("id"), project_name=project.get("name"),
+        roles=token.role_names, is_admin="admin" in token.role_names, auth_token=token_id)
+
+
+STRATEGIES = {"noauth2": noauth2, "keystone": keystone}
 
 
 def authenticate(request: Request, ctx: RequestContext) -> RequestContext:

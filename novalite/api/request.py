@@ -34,7 +34,7 @@ class ApiRequest:
     query: Any  # starlette QueryParams (multi-dict)
     body: Any  # parsed JSON, or an iterator of raw chunks for a `streams_body` handler
     base_url: str  # e.g. http://host:port/compute
-    headers: Any = None  # starlette Headers
+    headers: Any = None  # starlette Headers (identity reads X-Subject-Token)
 
     def at_least(self, version: str) -> bool:
         major, minor = version.split(".")
@@ -133,7 +133,7 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
         version = profile.negotiate({})
         try:
             if authenticated:
-                ctx = auth.authenticate(request, ctx)
+                ctx = await run_in_threadpool(auth.authenticate, request, ctx)  # reads the DB
                 ctx.activate()
             version = profile.negotiate(request.headers)
             req = ApiRequest(ctx, version, dict(request.path_params), request.query_params,
@@ -143,7 +143,11 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
             response = _response(result)
             response.headers.update(result.headers)
         except Exception as exc:
-            response = profile.fault(_error(exc, request_id), request_id)
+            error = _error(exc, request_id)
+            response = profile.fault(error, request_id)
+            if error.code == 401:  # where to get a token, as keystonemiddleware says
+                response.headers["WWW-Authenticate"] = (
+                    f'Keystone uri="{_base_url(request, "/identity")}"')
         response.headers.update(profile.version_headers(version))
         response.headers["x-openstack-request-id"] = request_id
         response.headers["x-compute-request-id"] = request_id

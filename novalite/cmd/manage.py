@@ -1,5 +1,5 @@
 """novalite-manage: operator commands (`db sync|version|seed`, `config sample`,
-`placement audit [--heal]|sync_aggregates`)."""
+`bootstrap`, `fernet setup|rotate`, `placement audit [--heal]|sync_aggregates`)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,36 @@ def _db_version() -> int:
     return 0
 
 
+def _bootstrap() -> int:
+    """Identity's domain, roles, projects, users and catalog, and clouds.yaml."""
+    from novalite.db import session
+    from novalite.identity import bootstrap
+
+    session.wait_for_database()
+    result = bootstrap.bootstrap(bootstrap.base_url(CONF.osapi_compute_listen_port))
+    print(f"Identity bootstrapped; credentials in {result.clouds_yaml}\n"
+          f"  export OS_CLOUD=novalite OS_CLIENT_CONFIG_FILE={result.clouds_yaml}")
+    return 0
+
+
+def _fernet_setup() -> int:
+    from novalite.identity import fernet_keys
+
+    created = fernet_keys.setup()
+    print(("Created Fernet keys in " if created else "Fernet keys already exist in ")
+          + fernet_keys.repository())
+    return 0
+
+
+def _fernet_rotate() -> int:
+    from novalite.identity import fernet_keys
+
+    kept = fernet_keys.rotate()
+    print(f"Rotated the Fernet keys in {fernet_keys.repository()}; primary key is now "
+          f"{max(kept)}, keys kept: {', '.join(map(str, kept))}")
+    return 0
+
+
 def _config_sample() -> int:
     from oslo_config import generator
 
@@ -68,13 +98,18 @@ COMMANDS = {
     ("config", "sample"): _config_sample,
     ("placement", "audit"): _placement_audit,
     ("placement", "sync_aggregates"): _placement_sync_aggregates,
+    ("fernet", "setup"): _fernet_setup,
+    ("fernet", "rotate"): _fernet_rotate,
+    ("bootstrap", None): _bootstrap,
 }
 
 
 def _add_parsers(subparsers) -> None:
     for category in sorted({c for c, _ in COMMANDS}):
         parser = subparsers.add_parser(category)
-        parser.add_argument("action", choices=sorted(a for c, a in COMMANDS if c == category))
+        actions = sorted(a for c, a in COMMANDS if c == category and a)
+        if actions:
+            parser.add_argument("action", choices=actions)
         if category == "placement":
             parser.add_argument("--heal", action="store_true",
                                 help="audit: remove orphaned allocations and allocate for "
@@ -84,7 +119,7 @@ def _add_parsers(subparsers) -> None:
 def main(argv: list[str] | None = None) -> int:
     CONF.register_cli_opt(cfg.SubCommandOpt("category", handler=_add_parsers))
     common.parse_args(argv)
-    return COMMANDS[(CONF.category.name, CONF.category.action)]()
+    return COMMANDS[(CONF.category.name, getattr(CONF.category, "action", None))]()
 
 
 if __name__ == "__main__":

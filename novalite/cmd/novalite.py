@@ -53,6 +53,7 @@ def run_all_in_one() -> None:
     try:
         thread = http_server.start_in_thread(server)
         port = http_server.bound_port(server)
+        cloud.bootstrap_identity(port)
         cloud.start_computes(f"http://127.0.0.1:{port}")
         print(cloud.banner(port), flush=True)
         http_server.serve_until_signalled(server, thread)

@@ -14,8 +14,10 @@ default_opts = [
 api_opts = [
     cfg.StrOpt(
         "auth_strategy",
-        default="noauth2",
-        choices=[("noauth2", "No authentication: a token 'user:project' names the caller; "
+        default="keystone",
+        choices=[("keystone", "Validate the X-Auth-Token header against novalite's identity "
+                  "service (same database and Fernet key repository)."),
+                 ("noauth2", "No authentication: a token 'user:project' names the caller; "
                   "no token means the admin user in the admin project. For development.")],
         help="How the API authenticates requests.",
     ),

@@ -7,6 +7,7 @@ from novalite.conf import (
     compute,
     database,
     fake_driver,
+    identity,
     image,
     oslo_policy,
     pci,
@@ -21,7 +22,7 @@ from novalite.conf import (
 
 MODULES = (service, rpc, api, compute, database, scheduler, placement_client,
            allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
-           oslo_policy, image)
+           oslo_policy, image, identity)
 
 
 def list_opts() -> list[tuple]:

@@ -68,7 +68,9 @@ def cloud_factory(conf):
         server = http_server.make_server("127.0.0.1", 0)
         started.append((aio, server))
         http_server.start_in_thread(server)
-        base_url = f"http://127.0.0.1:{http_server.bound_port(server)}"
+        port = http_server.bound_port(server)
+        aio.bootstrap_identity(port)
+        base_url = f"http://127.0.0.1:{port}"
         aio.start_computes(base_url)
         return Cloud(aio, base_url)
 

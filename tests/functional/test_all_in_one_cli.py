@@ -8,16 +8,23 @@ import sys
 import time
 
 import httpx
+import yaml
 
 from novalite.db.api import images
 from tests.ports import free_port
 
 
-def _start(state_dir, port: int) -> subprocess.Popen:
+def _start(state_dir, port: int, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "novalite.cmd.novalite", "all-in-one", "--state-dir",
-         str(state_dir), "--port", str(port), "--hosts", "2", "--listen", "127.0.0.1"],
+         str(state_dir), "--port", str(port), "--hosts", "2", "--listen", "127.0.0.1", *args],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _noauth2(tmp_path) -> tuple[str, str]:
+    config = tmp_path / "noauth2.conf"
+    config.write_text("[api]\nauth_strategy = noauth2\n")
+    return "--config-file", str(config)
 
 
 def _wait_up(proc: subprocess.Popen, base: str) -> str:
@@ -42,7 +49,7 @@ def test_start_boot_stop_and_restart_keeps_state(tmp_path):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     api = httpx.Client(base_url=f"{base}/compute/v2.1", timeout=30)
-    proc = _start(tmp_path, port)
+    proc = _start(tmp_path, port, *_noauth2(tmp_path))
     banner = _wait_up(proc, base)
     assert f"Compute API: http://127.0.0.1:{port}/compute/v2.1" in banner
     created = api.post("/servers", json={"server": {
@@ -55,10 +62,38 @@ def test_start_boot_stop_and_restart_keeps_state(tmp_path):
     _stop(proc)
     assert (tmp_path / "novalite.sqlite").exists()
 
-    proc = _start(tmp_path, port)
+    proc = _start(tmp_path, port, *_noauth2(tmp_path))
     _wait_up(proc, base)
     assert api.get(f"/servers/{server_id}").json()["server"]["status"] == "ACTIVE"
     assert len(api.get("/flavors").json()["flavors"]) == 5  # seeding is idempotent
+    _stop(proc)
+
+
+def test_default_start_checks_tokens_and_writes_clouds_yaml(tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = _start(tmp_path, port)
+    _wait_up(proc, base)
+    clouds_yaml = tmp_path / "clouds.yaml"
+    assert clouds_yaml.stat().st_mode & 0o777 == 0o600
+    cloud = yaml.safe_load(clouds_yaml.read_text())["clouds"]["novalite"]
+    assert cloud["auth"]["auth_url"] == f"{base}/identity/v3"
+    assert cloud["region_name"] == "RegionOne" and cloud["identity_api_version"] == 3
+    assert httpx.get(f"{base}/compute/v2.1/flavors").status_code == 401
+    auth = {"auth": {"identity": {"methods": ["password"], "password": {"user": {
+        "name": cloud["auth"]["username"], "password": cloud["auth"]["password"],
+        "domain": {"name": "Default"}}}},
+        "scope": {"project": {"name": "demo", "domain": {"name": "Default"}}}}}
+    token = httpx.post(f"{base}/identity/v3/auth/tokens", json=auth).headers["X-Subject-Token"]
+    flavors = httpx.get(f"{base}/compute/v2.1/flavors", headers={"X-Auth-Token": token})
+    assert flavors.status_code == 200
+    out = _stop(proc)
+    assert f"export OS_CLOUD=novalite OS_CLIENT_CONFIG_FILE={clouds_yaml}" in out
+
+    proc = _start(tmp_path, port)  # the generated passwords survive a restart
+    _wait_up(proc, base)
+    assert yaml.safe_load(clouds_yaml.read_text())["clouds"]["novalite"] == cloud
+    assert httpx.post(f"{base}/identity/v3/auth/tokens", json=auth).status_code == 201
     _stop(proc)
 
 

@@ -52,7 +52,8 @@ class Topology:
             f"osapi_compute_listen = 127.0.0.1\nosapi_compute_listen_port = {self.port}\n"
             f"state_path = {workdir}\n"
             f"[database]\nconnection = {database_url}\n"
-            f"[placement]\nendpoint_override = http://127.0.0.1:{self.port}/placement\n")
+            f"[placement]\nendpoint_override = http://127.0.0.1:{self.port}/placement\n"
+            "[api]\nauth_strategy = noauth2\n")
         self.procs: dict[str, subprocess.Popen] = {}
         self.api = httpx.Client(base_url=f"http://127.0.0.1:{self.port}/compute/v2.1",
                                 timeout=30)

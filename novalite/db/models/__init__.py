@@ -336,4 +336,4 @@ class InstanceGroupMember(Base, TimestampMixin):
 
 
 # The other services' tables (imported last: they build on Base).
-from novalite.db.models import image, keypair, placement  # noqa: E402, F401
+from novalite.db.models import identity, image, keypair, placement  # noqa: E402, F401

@@ -4,14 +4,14 @@ Who a shared image is shared with and in which state (Glance's image_members), a
 tags of each image (image_tags).
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,1 @@
+"""The identity API (Keystone v3 subset), mounted at /identity."""
