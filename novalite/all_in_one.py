@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import time
 
-from keystoneauth1 import loading as ks_loading
+from keystoneauth1.identity import v3
 
 from novalite import services
 from novalite.conf import CONF
@@ -54,7 +54,6 @@ class AllInOne:
         """The computes, once the HTTP APIs at `base_url` serve: they report to
         placement as they start. Then the API's own service record."""
         self._configure_placement_client(base_url)
-        report.reset()
         started = [services.compute(h) for h in compute_host_names(self.hosts)]
         started.append(services.api())
         for svc in started:
@@ -62,21 +61,16 @@ class AllInOne:
             self.services.append(svc)
 
     def _configure_placement_client(self, base_url: str) -> None:
-        """Unless [placement] says otherwise, the services reach placement on this
-        process's own HTTP server, with the admin's credentials when tokens are checked
-        (a Nova deployment gives them a service user in the same way)."""
-        if CONF.placement.endpoint_override or CONF.placement.auth_type:
-            return
-        CONF.set_override("endpoint_override", f"{base_url}/placement", group="placement")
-        if CONF.api.auth_strategy != "keystone" or self.identity is None:
-            return
-        CONF.register_opts(ks_loading.get_auth_plugin_conf_options("password"),
-                           group="placement")
-        for name, value in (("auth_type", "password"), ("auth_url", f"{base_url}/identity/v3"),
-                            ("username", "admin"), ("password", self.identity.passwords["admin"]),
-                            ("project_name", "admin"), ("user_domain_name", "Default"),
-                            ("project_domain_name", "Default")):
-            CONF.set_override(name, value, group="placement")
+        """The services reach placement on this process's own HTTP server, with the
+        admin's credentials when tokens are checked (a Nova deployment gives them a
+        service user in the same way), unless [placement] names another."""
+        auth = None
+        if CONF.api.auth_strategy == "keystone" and self.identity is not None:
+            auth = v3.Password(auth_url=f"{base_url}/identity/v3", username="admin",
+                               password=self.identity.passwords["admin"],
+                               project_name="admin", user_domain_name="Default",
+                               project_domain_name="Default")
+        report.use_local_placement(f"{base_url}/placement", auth)
 
     def stop(self) -> None:
         """API first (no new work); then let in-flight work finish while every service

@@ -73,7 +73,7 @@ def test_default_start_checks_tokens_and_writes_clouds_yaml(tmp_path):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     proc = _start(tmp_path, port)
-    _wait_up(proc, base)
+    banner = _wait_up(proc, base) + "".join(proc.stdout.readline() for _ in range(2))
     clouds_yaml = tmp_path / "clouds.yaml"
     assert clouds_yaml.stat().st_mode & 0o777 == 0o600
     cloud = yaml.safe_load(clouds_yaml.read_text())["clouds"]["novalite"]
@@ -87,8 +87,8 @@ def test_default_start_checks_tokens_and_writes_clouds_yaml(tmp_path):
     token = httpx.post(f"{base}/identity/v3/auth/tokens", json=auth).headers["X-Subject-Token"]
     flavors = httpx.get(f"{base}/compute/v2.1/flavors", headers={"X-Auth-Token": token})
     assert flavors.status_code == 200
-    out = _stop(proc)
-    assert f"export OS_CLOUD=novalite OS_CLIENT_CONFIG_FILE={clouds_yaml}" in out
+    _stop(proc)
+    assert f"export OS_CLOUD=novalite OS_CLIENT_CONFIG_FILE={clouds_yaml}" in banner
 
     proc = _start(tmp_path, port)  # the generated passwords survive a restart
     _wait_up(proc, base)

@@ -124,3 +124,21 @@ def test_the_audit_finds_and_heals_both_kinds_of_drift(cloud, placement, capsys)
     assert _allocations(placement, orphan) == {}
     assert _on(providers, _allocations(placement, server_id)) == {host}
     assert manage_placement.audit(heal=False) == 0
+
+
+def test_with_tokens_checked_the_services_still_reach_placement(conf, cloud_factory):
+    conf.set_override("auth_strategy", "keystone", group="api")
+    cloud = cloud_factory()
+    auth = {"auth": {"identity": {"methods": ["password"], "password": {"user": {
+        "name": "demo", "password": cloud.aio.identity.passwords["demo"],
+        "domain": {"name": "Default"}}}},
+        "scope": {"project": {"name": "demo", "domain": {"name": "Default"}}}}}
+    token = httpx.post(f"{cloud.base_url}/identity/v3/auth/tokens",
+                       json=auth).headers["X-Subject-Token"]
+    cloud.api.headers["X-Auth-Token"] = token
+    server = cloud.wait_status(cloud.boot("tokened"), "ACTIVE", "ERROR")
+    assert server["status"] == "ACTIVE", server.get("fault")
+    # placement itself is for admins: a member's token is refused
+    usages = httpx.get(f"{cloud.base_url}/placement/usages", headers={**MV,
+                       "X-Auth-Token": token}, params={"project_id": "x"})
+    assert usages.status_code == 403

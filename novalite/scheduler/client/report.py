@@ -39,11 +39,19 @@ class PlacementUnavailable(exception.NovaliteException):
                "/placement.")
 
 
+# Where an all-in-one's own placement is, and how to authenticate to it, when the
+# [placement] options name neither: {"endpoint": url, "auth": keystoneauth plugin or None}.
+_local: dict[str, Any] = {}
+
+
 def _adapter() -> Any:
     auth = ks_loading.load_auth_from_conf_options(CONF, GROUP)
+    overrides = {}
+    if auth is None and not CONF.placement.endpoint_override and _local:
+        auth, overrides["endpoint_override"] = _local["auth"], _local["endpoint"]
     session = ks_loading.load_session_from_conf_options(CONF, GROUP, auth=auth)
     return ks_loading.load_adapter_from_conf_options(CONF, GROUP, session=session,
-                                                     auth=auth)
+                                                     auth=auth, **overrides)
 
 
 def _errors(response: Any) -> str:
@@ -273,8 +281,16 @@ def report_client() -> SchedulerReportClient:
         return _client
 
 
+def use_local_placement(endpoint: str, auth: Any | None) -> None:
+    """The all-in-one's services reach placement on its own HTTP server (unless the
+    [placement] options say otherwise), with `auth` when tokens are checked."""
+    reset()
+    _local.update(endpoint=endpoint, auth=auth)
+
+
 def reset() -> None:
     """Forget the client (configuration changed: tests, a new all-in-one)."""
     global _client
     with _client_lock:
         _client = None
+        _local.clear()
