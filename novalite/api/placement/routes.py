@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from novalite.api.placement import (
     aggregates,
+    allocation_candidates,
     allocations,
     errors,
     inventories,
@@ -62,4 +63,5 @@ ROUTES = [
     ("/allocations/{consumer_uuid}", "DELETE", allocations.delete, True),
     ("/usages", "GET", usages.index, True),
     ("/reshaper", "POST", reshaper.reshape, True),
+    ("/allocation_candidates", "GET", allocation_candidates.list_allocation_candidates, True),
 ]
