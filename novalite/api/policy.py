@@ -105,6 +105,7 @@ DEFAULTS: dict[str, str] = {
     "placement:traits:delete": ADMIN,
     "placement:allocations:list": ADMIN,
     "placement:allocations:manage": ADMIN,
+    "placement:allocation_candidates:list": ADMIN,
     "placement:allocations:update": ADMIN,
     "placement:allocations:delete": ADMIN,
     "placement:usages": ADMIN,

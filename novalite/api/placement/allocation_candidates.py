@@ -4,10 +4,9 @@ involved."""
 
 from __future__ import annotations
 
-from email.utils import formatdate
-
-from novalite.api.faults import HTTPFault
 from novalite.api.placement import allocation_candidates_query as query
+from novalite.api.placement import common
+from novalite.api.placement.errors import error
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.conf import CONF
 from novalite.db import session
@@ -26,20 +25,15 @@ def options() -> Options:
                    strategy=opts.allocation_candidates_generation_strategy)
 
 
+@common.handler("placement:allocation_candidates:list", since="1.10")
 def list_allocation_candidates(req: ApiRequest) -> ApiResponse:
-    if not req.at_least("1.10"):
-        raise HTTPFault(404, "The resource could not be found.")
     groups, params = query.parse(list(req.query.multi_items()), req.version)
     try:
         with session.reader() as s:
             body = allocation_candidates.get(s.connection(), groups, params, req.version,
                                              options())
     except ResourceClassNotFound as exc:
-        raise HTTPFault(400, f"Invalid resource class in resources parameter: {exc}") \
-            from None
+        raise error(400, f"Invalid resource class in resources parameter: {exc}") from None
     except TraitNotFound as exc:
-        raise HTTPFault(400, str(exc)) from None
-    headers = {}
-    if req.at_least("1.15"):
-        headers = {"cache-control": "no-cache", "last-modified": formatdate(usegmt=True)}
-    return ApiResponse(200, body, headers)
+        raise error(400, str(exc)) from None
+    return common.cached(req, ApiResponse(200, body))

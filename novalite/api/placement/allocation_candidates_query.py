@@ -8,15 +8,12 @@ import copy
 import re
 import uuid as uuid_mod
 
-import jsonschema
-
 from novalite.api.faults import HTTPFault
+from novalite.api.placement import common
+from novalite.placement import errors
 from novalite.placement.candidates.request import RequestGroup, RequestWideParams
 
 Version = tuple[int, int]
-BAD_VALUE = "placement.query.bad_value"
-DUPLICATE_KEY = "placement.query.duplicate_key"
-MISSING_VALUE = "placement.query.missing_value"
 
 _GROUP = r"[1-9][0-9]*"
 _GROUP_1_33 = r"[a-zA-Z0-9_-]{1,64}"
@@ -62,11 +59,8 @@ def bad(message: str, code: str | None = None) -> HTTPFault:
 
 
 def validate(items: list[tuple[str, str]], version: Version) -> None:
-    schema = next(s for first, s in SCHEMAS if version >= first)
-    try:
-        jsonschema.validate(dict(items), schema)
-    except jsonschema.ValidationError as exc:
-        raise bad(f"Invalid query string parameters: {exc}") from None
+    """Against the version's schema, the last value of each key (as upstream)."""
+    common.validate_query(dict(items), next(s for first, s in SCHEMAS if version >= first))
 
 
 def _values(items: list[tuple[str, str]], key: str) -> list[str]:
@@ -220,18 +214,18 @@ def request_wide(items: list[tuple[str, str]]) -> RequestWideParams:
     if root := _values(items, "root_required"):
         if len(root) > 1:
             raise bad("Query parameter 'root_required' may be specified only once.",
-                      DUPLICATE_KEY)
+                      errors.ILLEGAL_DUPLICATE_QUERYPARAM)
         required, forbidden = traits(root[0], True, False)
         params.root_required = {t for any_of in required for t in any_of}
         params.root_forbidden = forbidden
         if conflicts := params.root_required & params.root_forbidden:
             raise bad("Conflicting required and forbidden traits found in root_required: "
-                      + ", ".join(sorted(conflicts)), BAD_VALUE)
+                      + ", ".join(sorted(conflicts)), errors.QUERYPARAM_BAD_VALUE)
     for value in _values(items, "same_subtree"):
         suffixes = {s.strip() for s in value.split(",")}
         if "" in suffixes:
             raise bad("Empty string (unsuffixed group) can not be specified in "
-                      "`same_subtree` ", BAD_VALUE)
+                      "`same_subtree` ", errors.QUERYPARAM_BAD_VALUE)
         params.same_subtrees.append(suffixes)
     return params
 
@@ -242,13 +236,14 @@ def _check_same_subtree(by_suffix: dict[str, RequestGroup],
     in_subtrees = set().union(*params.same_subtrees)
     if len(resourceless) == len(by_suffix):
         raise bad("There must be at least one resources or resources[$S] parameter.",
-                  MISSING_VALUE)
+                  errors.QUERYPARAM_MISSING_VALUE)
     if stray := [s for s in resourceless if s not in in_subtrees]:
         raise bad("Resourceless suffixed group request should be specified in "
-                  f"`same_subtree` query param: bad group(s) - {stray}.", BAD_VALUE)
+                  f"`same_subtree` query param: bad group(s) - {stray}.",
+                  errors.QUERYPARAM_BAD_VALUE)
     if unknown := [s for s in sorted(in_subtrees) if s not in by_suffix]:
         raise bad(f"Real suffixes should be specified in `same_subtree`: {unknown} not "
-                  f"found in {list(by_suffix)}.", BAD_VALUE)
+                  f"found in {list(by_suffix)}.", errors.QUERYPARAM_BAD_VALUE)
 
 
 def _check_orphans(by_suffix: dict[str, RequestGroup]) -> None:

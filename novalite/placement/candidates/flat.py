@@ -31,6 +31,8 @@ from novalite.placement.candidates.snapshot import (
     TRAIT,
 )
 
+_NO_LIMIT = 2**31 - 1
+
 
 def applies(groups: dict[str, RequestGroup], nested: bool, sharing: bool) -> bool:
     return len(groups) == 1 and not nested and not sharing
@@ -148,6 +150,11 @@ def find(conn: Connection, group: RequestGroup, params: RequestWideParams,
     else:
         if params.limit and (cap is None or params.limit < cap):
             sel = sel.limit(params.limit)
+        elif cap is None:
+            # A limited subquery is not flattened into the outer join: the candidates are
+            # found once, then their inventories by index, instead of testing every
+            # inventory row against the candidate conditions.
+            sel = sel.limit(_NO_LIMIT)
         inv_rows, trait_rows = _rows(conn, sel.subquery(), with_traits)
         order = None
     traits: dict[int, list] = defaultdict(list)
