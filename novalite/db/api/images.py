@@ -51,8 +51,10 @@ def _tags(s: Session, image_ids: list[str]) -> dict[str, list[str]]:
     return found
 
 
-def _row(s: Session, image_id: str) -> models.Image:
-    row = s.scalar(select(models.Image).filter_by(id=image_id, deleted=0))
+def _row(s: Session, image_id: str, lock: bool = False) -> models.Image:
+    """The live image's row; `lock` holds it until commit (a compare-and-swap's read)."""
+    query = select(models.Image).filter_by(id=image_id, deleted=0)
+    row = s.scalar(query.with_for_update() if lock else query)
     if row is None:
         raise errors.ImageNotFound(image_id=image_id)
     return row
@@ -95,7 +97,7 @@ def image_update(image_id: str, values: dict[str, Any],
     `from_status`, only while the image is in one of them (a compare-and-swap that keeps
     two uploads from both starting)."""
     with writer() as s:
-        row = _row(s, image_id)
+        row = _row(s, image_id, lock=from_status is not None)
         if from_status is not None and row.status not in from_status:
             raise errors.InvalidStatusTransition(cur_status=row.status,
                                                  new_status=values.get("status"))
