@@ -1,5 +1,5 @@
-"""One all-in-one for the acceptance module, started as a user starts it: a process, a
-port, a state directory and the clouds.yaml it writes."""
+"""One all-in-one for the acceptance tests (the CLI and SDK scenarios share it), started
+as a user starts it: a process, a port, a state directory and the clouds.yaml it writes."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _wait_running(proc: subprocess.Popen, log: Path) -> None:
         time.sleep(0.1)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def cloud(tmp_path_factory) -> Cloud:
     state_dir = tmp_path_factory.mktemp("cloud")
     log = state_dir / "all-in-one.log"

@@ -10,9 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-import yaml
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ed25519
+from tests.acceptance.credentials import clouds_yaml_with, public_key
 
 OPENSTACK = Path(sys.executable).parent / "openstack"
 
@@ -43,23 +41,6 @@ class Cli:
             time.sleep(0.5)
 
 
-def _public_key() -> str:
-    key = ed25519.Ed25519PrivateKey.generate().public_key()
-    return key.public_bytes(serialization.Encoding.OpenSSH,
-                            serialization.PublicFormat.OpenSSH).decode()
-
-
-def _with_cloud(clouds_yaml: Path, target: Path, name: str, user: str, project: str,
-                password: str) -> Path:
-    """A copy of clouds.yaml with a third entry for a user the test created."""
-    clouds = yaml.safe_load(clouds_yaml.read_text())
-    auth = {**clouds["clouds"]["novalite"]["auth"], "username": user, "password": password,
-            "project_name": project}
-    clouds["clouds"][name] = {**clouds["clouds"]["novalite"], "auth": auth}
-    target.write_text(yaml.safe_dump(clouds))
-    return target
-
-
 def test_a_demo_user_runs_a_server_life_with_the_openstack_cli(cloud, tmp_path):
     demo = Cli(cloud.clouds_yaml, "novalite")
     admin = Cli(cloud.clouds_yaml, "novalite-admin")
@@ -80,7 +61,7 @@ def test_a_demo_user_runs_a_server_life_with_the_openstack_cli(cloud, tmp_path):
         "image", "list")
 
     key_file = tmp_path / "key.pub"
-    key_file.write_text(_public_key())
+    key_file.write_text(public_key())
     keypair = demo.json("keypair", "create", "--public-key", str(key_file), "accept-key")
     assert keypair["name"] == "accept-key" and keypair["fingerprint"]
 
@@ -124,6 +105,6 @@ def _other_project_user(admin: Cli, clouds_yaml: Path, tmp_path: Path) -> Cli:
                       "accept-other", "accept-user")
     assert user["name"] == "accept-user" and user["default_project_id"] == project["id"]
     admin.ok("role", "add", "--project", "accept-other", "--user", "accept-user", "member")
-    copy = _with_cloud(clouds_yaml, tmp_path / "clouds.yaml", "novalite-other",
+    copy = clouds_yaml_with(clouds_yaml, tmp_path / "clouds.yaml", "novalite-other",
                        "accept-user", "accept-other", "s3cret")
     return Cli(copy, "novalite-other")
