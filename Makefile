@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: run test lint unit functional integration bench clean
+.PHONY: run test lint unit functional integration acceptance bench clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,9 @@ functional: $(BIN)/.installed
 
 integration: $(BIN)/.installed
 	$(BIN)/pytest -q tests/integration
+
+acceptance: $(BIN)/.installed
+	$(BIN)/pytest -q tests/acceptance
 
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/rpc.py

@@ -40,7 +40,10 @@ def _wait_up(proc: subprocess.Popen, base: str) -> str:
 
 def _stop(proc: subprocess.Popen) -> str:
     proc.send_signal(signal.SIGTERM)
-    out, _ = proc.communicate(timeout=60)
+    # read through the file object: communicate(timeout=...) reads the pipe's descriptor
+    # and loses the banner lines _wait_up's readline already buffered
+    out = proc.stdout.read()
+    proc.wait(timeout=60)
     assert proc.returncode == 0, out
     return out
 

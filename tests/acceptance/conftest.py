@@ -1,0 +1,56 @@
+"""One all-in-one for the acceptance tests (the CLI and SDK scenarios share it), started
+as a user starts it: a process, a port, a state directory and the clouds.yaml it writes."""
+
+from __future__ import annotations
+
+import dataclasses
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.ports import free_port
+
+BANNER = "novalite all-in-one is running"
+
+
+@dataclasses.dataclass
+class Cloud:
+    base: str
+    state_dir: Path
+
+    @property
+    def clouds_yaml(self) -> Path:
+        return self.state_dir / "clouds.yaml"
+
+
+def _wait_running(proc: subprocess.Popen, log: Path) -> None:
+    """Its output goes to a file, not a pipe nobody drains once the cloud is up."""
+    deadline = time.monotonic() + 60
+    while BANNER not in log.read_text():
+        assert proc.poll() is None, f"the all-in-one exited:\n{log.read_text()}"
+        assert time.monotonic() < deadline, f"no banner in 60 s:\n{log.read_text()}"
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="package")
+def cloud(tmp_path_factory) -> Cloud:
+    state_dir = tmp_path_factory.mktemp("cloud")
+    log = state_dir / "all-in-one.log"
+    port = free_port()
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "novalite.cmd.novalite", "all-in-one", "--state-dir",
+             str(state_dir), "--port", str(port), "--hosts", "2",
+             "--listen", "127.0.0.1"],
+            stdout=out, stderr=subprocess.STDOUT)
+    try:
+        _wait_running(proc, log)
+        yield Cloud(f"http://127.0.0.1:{port}", state_dir)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    assert proc.returncode == 0, log.read_text()
