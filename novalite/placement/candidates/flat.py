@@ -7,6 +7,7 @@ body is written as text. No per-provider objects are made."""
 from __future__ import annotations
 
 import itertools
+import operator
 import random
 from collections import defaultdict
 
@@ -31,6 +32,9 @@ from novalite.placement.candidates.snapshot import (
     RP_TRAIT,
     TRAIT,
 )
+
+_PROVIDER = operator.itemgetter(0, 1)  # (id, uuid) of a scanned row
+_FEW = 500  # providers whose traits are read by id
 
 
 def applies(groups: dict[str, RequestGroup], nested: bool, sharing: bool) -> bool:
@@ -94,11 +98,19 @@ def _usage(conn: Connection) -> dict[tuple[int, int], int]:
         .group_by(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id))}
 
 
+_SCAN = (select(RP.c.id, RP.c.uuid, INV.c.resource_class_id, INV.c.total, INV.c.reserved,
+                INV.c.allocation_ratio, INV.c.min_unit, INV.c.max_unit, INV.c.step_size)
+         .select_from(RP.outerjoin(INV, INV.c.resource_provider_id == RP.c.id))
+         .order_by(RP.c.id))
+_SCAN_SQL: dict[str, str] = {}  # the scan compiled once per dialect (it has no parameters)
+
+
 def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams,
                 stop: int | None) -> list[tuple[int, str, list]]:
-    """(id, uuid, [(class id, capacity, used)]) of the providers satisfying the group,
-    in id order, at most `stop` of them. Providers are read with their inventories in id
-    order and the read ends at `stop`."""
+    """(id, uuid, [(class, capacity, used)]) of the providers satisfying the group, in
+    id order, at most `stop` of them. Providers are read with their inventories in id
+    order from the DB-API cursor (plain tuples, tens of thousands of rows) and the read
+    ends at `stop`."""
     trait_ids = _ids(conn, TRAIT, params.root_required | params.root_forbidden,
                      TraitNotFound)
     rc_ids = _ids(conn, RC, set(group.resources), ResourceClassNotFound)
@@ -106,14 +118,15 @@ def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams
     wanted = {rc_ids[rc]: amount for rc, amount in group.resources.items()}
     allowed, excluded = _allowed(conn, group, params, trait_ids)
     usage = _usage(conn)
-    rows = conn.execute(
-        select(RP.c.id, RP.c.uuid, INV.c.resource_class_id, INV.c.total, INV.c.reserved,
-               INV.c.allocation_ratio, INV.c.min_unit, INV.c.max_unit, INV.c.step_size)
-        .select_from(RP.outerjoin(INV, INV.c.resource_provider_id == RP.c.id))
-        .order_by(RP.c.id))
+    names = dict(conn.execute(select(RC.c.id, RC.c.name)).all())
+    sql = _SCAN_SQL.get(conn.dialect.name)
+    if sql is None:
+        sql = _SCAN_SQL[conn.dialect.name] = str(_SCAN.compile(dialect=conn.dialect))
     found: list[tuple[int, str, list]] = []
+    cursor = conn.connection.cursor()
     try:
-        for (rp_id, uuid), inventories in itertools.groupby(rows, key=lambda r: r[:2]):
+        cursor.execute(sql)
+        for (rp_id, uuid), inventories in itertools.groupby(cursor, key=_PROVIDER):
             if (allowed is not None and rp_id not in allowed) or rp_id in excluded:
                 continue
             resources, met = [], 0
@@ -121,29 +134,32 @@ def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams
                 if rc is None:
                     continue
                 used = usage.get((rp_id, rc), 0)
+                capacity = (total - reserved) * ratio
                 amount = wanted.get(rc)
                 if (amount is not None and min_unit <= amount <= max_unit
-                        and amount % step == 0
-                        and used + amount <= (total - reserved) * ratio):
+                        and amount % step == 0 and used + amount <= capacity):
                     met += 1
-                resources.append((rc, int((total - reserved) * ratio), used))
+                resources.append((names[rc], int(capacity), used))
             if met == len(wanted):
                 found.append((rp_id, uuid, resources))
                 if stop is not None and len(found) >= stop:
                     break
     finally:
-        rows.close()
+        cursor.close()
     return found
 
 
 def _traits(conn: Connection, ids: list[int]) -> dict[int, list[str]]:
-    """Sorted trait names of just these providers, a bounded number of ids at a time."""
+    """Sorted trait names of just these providers: by id when they are few, else every
+    provider's read at once and filtered (cheaper than many IN lists)."""
+    stmt = (select(RP_TRAIT.c.resource_provider_id, TRAIT.c.name)
+            .join(TRAIT, TRAIT.c.id == RP_TRAIT.c.trait_id))
+    if len(ids) <= _FEW:
+        stmt = stmt.where(RP_TRAIT.c.resource_provider_id.in_(ids))
+    wanted = set(ids)
     traits: dict[int, list[str]] = defaultdict(list)
-    for start in range(0, len(ids), 500):
-        for rp_id, name in conn.execute(
-                select(RP_TRAIT.c.resource_provider_id, TRAIT.c.name)
-                .join(TRAIT, TRAIT.c.id == RP_TRAIT.c.trait_id)
-                .where(RP_TRAIT.c.resource_provider_id.in_(ids[start:start + 500]))):
+    for rp_id, name in conn.execute(stmt):
+        if rp_id in wanted:
             traits[rp_id].append(name)
     for names in traits.values():
         names.sort()
@@ -163,11 +179,8 @@ def find(conn: Connection, group: RequestGroup, params: RequestWideParams,
     uuids = [uuid for _, uuid, _ in chosen]
     if options.randomize:
         chosen.sort(key=lambda c: c[0])
-    names = dict(conn.execute(select(RC.c.id, RC.c.name)).all())
     traits = _traits(conn, [c[0] for c in chosen]) if version >= (1, 17) else {}
-    summaries = (render.Summary(uuid, None, uuid,
-                                [(names[rc], cap, used) for rc, cap, used in resources],
-                                traits.get(rp_id, []))
+    summaries = (render.Summary(uuid, None, uuid, resources, traits.get(rp_id, []))
                  for rp_id, uuid, resources in chosen)
     return render.body(
         render.single_provider_requests(uuids, group.resources, group.suffix, version),
