@@ -1,8 +1,9 @@
 """The fast path: one request group on a deployment with neither provider trees nor
 sharing providers. Every candidate is then one provider holding all the resources, so
-one SQL query finds them, in provider order, stopping at the limit; the inventories and
-traits of just those providers are then read with that query as a subquery, and the
-body is written as text. No per-provider objects are made."""
+one pass over the providers with their inventories, in id order, finds them and stops at
+the limit: usage is read once grouped by (provider, class) and each trait or aggregate
+test once as a set of provider ids, rather than a correlated SUM and EXISTS per row.
+Traits are read for the chosen providers only and the body is written as text."""
 
 from __future__ import annotations
 
