@@ -164,6 +164,8 @@ def main() -> int:
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     CONF([], project="novalite", default_config_files=[])
+    # Placement's own cost, as upstream's perfload job measures it: no token checks.
+    CONF.set_override("auth_strategy", "noauth2", group="api")
     results = []
     print(f"{'providers':>9} {'load s':>7} | {'query':>5} {'ms med':>8} {'ms p95':>8} "
           f"{'cands':>6} {'vs upstream':>11} | {'claims/s':>8}", flush=True)

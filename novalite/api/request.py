@@ -75,12 +75,6 @@ def _chunks(stream: AsyncIterator[bytes]) -> Iterator[bytes]:
             yield chunk
 
 
-async def _body(handler: Handler, request: Request) -> Any:
-    if getattr(handler, "streams_body", False):
-        return _chunks(request.stream())
-    return _parse_body(await request.body())
-
-
 def _response(result: ApiResponse) -> Response:
     """A body of bytes is JSON the handler rendered itself (large bodies, written faster
     than json.dumps would); a stream is sent as it comes."""
@@ -120,6 +114,49 @@ def _error(exc: Exception, request_id: str) -> faults.HTTPFault:
     return faults.HTTPFault(500, faults.UNEXPECTED.format(request_id=request_id))
 
 
+@dataclasses.dataclass
+class _Progress:
+    """What the worker thread learnt before it finished or failed: the caller's context
+    and the negotiated version, for the response headers and the access log."""
+
+    ctx: ctx_mod.RequestContext
+    version: tuple[int, int]
+    negotiated: bool = False
+
+
+def _serve(handler: Handler, profile: ApiProfile, authenticated: bool, request: Request,
+           raw: bytes | None, progress: _Progress) -> ApiResponse:
+    """Authentication (which reads the database) and the handler in one worker thread:
+    one hop off the event loop per request rather than two."""
+    token = progress.ctx.activate()  # worker threads don't inherit the loop's context
+    try:
+        if authenticated:
+            progress.ctx = auth.authenticate(request, progress.ctx)
+            progress.ctx.activate()
+        progress.version = profile.negotiate(request.headers)
+        progress.negotiated = True
+        body = _chunks(request.stream()) if raw is None else _parse_body(raw)
+        return handler(ApiRequest(progress.ctx, progress.version, dict(request.path_params),
+                                  request.query_params, body,
+                                  _base_url(request, profile.mount), request.headers))
+    finally:
+        ctx_mod.reset(token)
+
+
+async def _in_thread(handler: Handler, profile: ApiProfile, authenticated: bool,
+                     request: Request, progress: _Progress) -> ApiResponse:
+    try:
+        raw = None if getattr(handler, "streams_body", False) else await request.body()
+        return await run_in_threadpool(_serve, handler, profile, authenticated, request,
+                                       raw, progress)
+    finally:
+        # What the thread set in its copy of the context is gone: the caller's context
+        # and the negotiated version (errors are rendered by it) are set here again.
+        progress.ctx.activate()
+        if progress.negotiated:
+            profile.negotiate(request.headers)
+
+
 def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) -> Callable:
     """Turn a plain handler into a Starlette endpoint with the common behaviour."""
 
@@ -130,16 +167,9 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
         incoming = request.headers.get("x-openstack-request-id", "")
         ctx.global_request_id = incoming if _REQUEST_ID.match(incoming) else None
         token = ctx.activate()
-        version = profile.negotiate({})
+        progress = _Progress(ctx, profile.negotiate({}))
         try:
-            if authenticated:
-                ctx = await run_in_threadpool(auth.authenticate, request, ctx)  # reads the DB
-                ctx.activate()
-            version = profile.negotiate(request.headers)
-            req = ApiRequest(ctx, version, dict(request.path_params), request.query_params,
-                             await _body(handler, request), _base_url(request, profile.mount),
-                             request.headers)
-            result = await run_in_threadpool(_call, handler, req)
+            result = await _in_thread(handler, profile, authenticated, request, progress)
             response = _response(result)
             response.headers.update(result.headers)
         except Exception as exc:
@@ -148,6 +178,7 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
             if error.code == 401:  # where to get a token, as keystonemiddleware says
                 response.headers["WWW-Authenticate"] = (
                     f'Keystone uri="{_base_url(request, "/identity")}"')
+        version = progress.version
         response.headers.update(profile.version_headers(version))
         response.headers["x-openstack-request-id"] = request_id
         response.headers["x-compute-request-id"] = request_id
@@ -160,11 +191,3 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
         return response
 
     return run
-
-
-def _call(handler: Handler, req: ApiRequest) -> ApiResponse:
-    token = req.ctx.activate()  # worker threads don't inherit the event loop's context
-    try:
-        return handler(req)
-    finally:
-        ctx_mod.reset(token)

@@ -1,15 +1,19 @@
 """The fast path: one request group on a deployment with neither provider trees nor
 sharing providers. Every candidate is then one provider holding all the resources, so
-one SQL query finds them, in provider order, stopping at the limit; the inventories and
-traits of just those providers are then read with that query as a subquery, and the
-body is written as text. No per-provider objects are made."""
+one pass over the providers with their inventories, in id order, finds them and stops at
+the limit: usage is read once grouped by (provider, class) and each trait or aggregate
+test once as a set of provider ids, rather than a correlated SUM and EXISTS per row.
+Traits are read for the chosen providers only and the body is written as text."""
 
 from __future__ import annotations
 
+import itertools
+import operator
 import random
 from collections import defaultdict
+from collections.abc import Iterator
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from novalite.placement.candidates import render
@@ -31,7 +35,8 @@ from novalite.placement.candidates.snapshot import (
     TRAIT,
 )
 
-_NO_LIMIT = 2**31 - 1
+_PROVIDER = operator.itemgetter(0, 1)  # (id, uuid) of a scanned row
+_FEW = 500  # providers whose traits are read by id
 
 
 def applies(groups: dict[str, RequestGroup], nested: bool, sharing: bool) -> bool:
@@ -49,125 +54,150 @@ def _ids(conn: Connection, table, names: set[str], missing: type[Exception]) -> 
     return found
 
 
-def _has_trait(trait_ids: list[int]):
-    return exists().where(RP_TRAIT.c.resource_provider_id == RP.c.id,
-                          RP_TRAIT.c.trait_id.in_(trait_ids))
+def _providers_with(conn: Connection, trait_ids: list[int]) -> set[int]:
+    return set(conn.execute(select(RP_TRAIT.c.resource_provider_id)
+                            .where(RP_TRAIT.c.trait_id.in_(trait_ids))).scalars())
 
 
-def _in_aggregate(agg_uuids: set[str]):
-    return exists().where(
-        RP_AGG.c.resource_provider_id == RP.c.id,
-        RP_AGG.c.aggregate_id.in_(select(AGG.c.id).where(AGG.c.uuid.in_(sorted(agg_uuids)))))
+def _members_of(conn: Connection, agg_uuids: set[str]) -> set[int]:
+    return set(conn.execute(
+        select(RP_AGG.c.resource_provider_id).join(AGG, AGG.c.id == RP_AGG.c.aggregate_id)
+        .where(AGG.c.uuid.in_(sorted(agg_uuids)))).scalars())
 
 
-def query(conn: Connection, group: RequestGroup, params: RequestWideParams):
-    """The providers satisfying the group, as a select of (id, uuid) in id order."""
+def _allowed(conn: Connection, group: RequestGroup, params: RequestWideParams,
+             trait_ids: dict) -> tuple[set[int] | None, set[int]]:
+    """(providers every trait/aggregate/tree test admits, or None for all; providers
+    excluded), each test one indexed query of ids rather than a per-provider EXISTS."""
+    allowed: set[int] | None = None
+
+    def narrow(ids: set[int]) -> None:
+        nonlocal allowed
+        allowed = ids if allowed is None else allowed & ids
+
+    for any_of in group.required:
+        narrow(_providers_with(conn, [trait_ids[t] for t in any_of]))
+    for trait in params.root_required:  # a flat provider is its own root
+        narrow(_providers_with(conn, [trait_ids[trait]]))
+    for aggs in group.member_of:
+        narrow(_members_of(conn, aggs))
+    if group.in_tree:
+        narrow(set(conn.execute(select(RP.c.root_provider_id)
+                                .where(RP.c.uuid == group.in_tree)).scalars()))
+    denied = group.forbidden | params.root_forbidden
+    excluded = _providers_with(conn, [trait_ids[t] for t in denied]) if denied else set()
+    if group.forbidden_aggs:
+        excluded |= _members_of(conn, group.forbidden_aggs)
+    return allowed, excluded
+
+
+def _usage(conn: Connection) -> dict[tuple[int, int], int]:
+    """What is allocated, per (provider, class): one grouped read instead of a SUM per
+    inventory row."""
+    return {(rp, rc): int(used) for rp, rc, used in conn.execute(
+        select(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id,
+               func.sum(ALLOC.c.used))
+        .group_by(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id))}
+
+
+_SCAN = (select(RP.c.id, RP.c.uuid, INV.c.resource_class_id, INV.c.total, INV.c.reserved,
+                INV.c.allocation_ratio, INV.c.min_unit, INV.c.max_unit, INV.c.step_size)
+         .select_from(RP.outerjoin(INV, INV.c.resource_provider_id == RP.c.id))
+         .order_by(RP.c.id))
+_TRAITS = (select(RP_TRAIT.c.resource_provider_id, TRAIT.c.name)
+           .join(TRAIT, TRAIT.c.id == RP_TRAIT.c.trait_id))
+_COMPILED: dict[tuple[str, int], str] = {}  # (dialect, statement): SQL without parameters
+
+
+def _raw(conn: Connection, stmt) -> Iterator[tuple]:
+    """Rows of a parameterless statement as plain tuples from the DB-API cursor, the
+    statement compiled once per dialect: tens of thousands of rows cost less this way
+    than as SQLAlchemy Rows. Stopping early closes the cursor."""
+    key = (conn.dialect.name, id(stmt))
+    sql = _COMPILED.get(key)
+    if sql is None:
+        sql = _COMPILED[key] = str(stmt.compile(dialect=conn.dialect))
+    cursor = conn.connection.cursor()
+    try:
+        cursor.execute(sql)
+        yield from cursor
+    finally:
+        cursor.close()
+
+
+def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams,
+                stop: int | None) -> list[tuple[int, str, list]]:
+    """(id, uuid, [(class, capacity, used)]) of the providers satisfying the group, in
+    id order, at most `stop` of them. Providers are read with their inventories in id
+    order from the DB-API cursor (plain tuples, tens of thousands of rows) and the read
+    ends at `stop`."""
     trait_ids = _ids(conn, TRAIT, params.root_required | params.root_forbidden,
                      TraitNotFound)
     rc_ids = _ids(conn, RC, set(group.resources), ResourceClassNotFound)
     trait_ids |= _ids(conn, TRAIT, group.trait_names(), TraitNotFound)
-    # Only resource_providers in FROM, every test an EXISTS: the database then walks
-    # providers in id order and can stop at the limit (a join would let SQLite drive
-    # from an inventory index and sort every match first).
-    conds = []
-    for rc, amount in group.resources.items():
-        conds.append(exists().where(
-            INV.c.resource_provider_id == RP.c.id, INV.c.resource_class_id == rc_ids[rc],
-            _usage() + amount <= (INV.c.total - INV.c.reserved) * INV.c.allocation_ratio,
-            INV.c.min_unit <= amount, INV.c.max_unit >= amount,
-            amount % INV.c.step_size == 0))
-    for any_of in group.required:
-        conds.append(_has_trait([trait_ids[t] for t in any_of]))
-    for trait in params.root_required:  # a flat provider is its own root
-        conds.append(_has_trait([trait_ids[trait]]))
-    denied = group.forbidden | params.root_forbidden
-    if denied:
-        conds.append(~_has_trait([trait_ids[t] for t in denied]))
-    for aggs in group.member_of:
-        conds.append(_in_aggregate(aggs))
-    if group.forbidden_aggs:
-        conds.append(~_in_aggregate(group.forbidden_aggs))
-    if group.in_tree:
-        conds.append(RP.c.id.in_(select(RP.c.root_provider_id)
-                                 .where(RP.c.uuid == group.in_tree).scalar_subquery()))
-    return select(RP.c.id, RP.c.uuid).where(*conds).order_by(RP.c.id)
+    wanted = {rc_ids[rc]: amount for rc, amount in group.resources.items()}
+    allowed, excluded = _allowed(conn, group, params, trait_ids)
+    usage = _usage(conn)
+    names = dict(conn.execute(select(RC.c.id, RC.c.name)).all())
+    found: list[tuple[int, str, list]] = []
+    rows = _raw(conn, _SCAN)
+    try:
+        for (rp_id, uuid), inventories in itertools.groupby(rows, key=_PROVIDER):
+            if (allowed is not None and rp_id not in allowed) or rp_id in excluded:
+                continue
+            resources, met = [], 0
+            for _, _, rc, total, reserved, ratio, min_unit, max_unit, step in inventories:
+                if rc is None:
+                    continue
+                used = usage.get((rp_id, rc), 0)
+                capacity = (total - reserved) * ratio
+                amount = wanted.get(rc)
+                if (amount is not None and min_unit <= amount <= max_unit
+                        and amount % step == 0 and used + amount <= capacity):
+                    met += 1
+                resources.append((names[rc], int(capacity), used))
+            if met == len(wanted):
+                found.append((rp_id, uuid, resources))
+                if stop is not None and len(found) >= stop:
+                    break
+    finally:
+        rows.close()
+    return found
 
 
-def _usage():
-    return (select(func.coalesce(func.sum(ALLOC.c.used), 0))
-            .where(ALLOC.c.resource_provider_id == INV.c.resource_provider_id,
-                   ALLOC.c.resource_class_id == INV.c.resource_class_id)
-            .correlate(INV).scalar_subquery())
-
-
-def _rows(conn: Connection, chosen, with_traits: bool) -> tuple[list, list]:
-    """(id, uuid, class, total, reserved, ratio, used) per inventory of the chosen
-    providers in id order, and their (id, trait) rows; `chosen` is a subquery of
-    (id, uuid)."""
-    inv = conn.execute(
-        select(chosen.c.id, chosen.c.uuid, RC.c.name, INV.c.total, INV.c.reserved,
-               INV.c.allocation_ratio, _usage())
-        .select_from(chosen.join(INV, INV.c.resource_provider_id == chosen.c.id)
-                     .join(RC, RC.c.id == INV.c.resource_class_id))
-        .order_by(chosen.c.id)).all()
-    if not with_traits:
-        return inv, []
-    traits = conn.execute(
-        select(RP_TRAIT.c.resource_provider_id, TRAIT.c.name)
-        .select_from(chosen.join(RP_TRAIT, RP_TRAIT.c.resource_provider_id == chosen.c.id)
-                     .join(TRAIT, TRAIT.c.id == RP_TRAIT.c.trait_id))).all()
-    return inv, traits
-
-
-def _sampled_rows(conn: Connection, sel, count: int | None,
-                  with_traits: bool) -> tuple[list, list, list[str]]:
-    """Randomized: every candidate is read, `count` are sampled, then only those are
-    read in detail, a bounded number of ids at a time."""
-    rows = conn.execute(sel).all()
-    rows = random.sample(rows, min(count or len(rows), len(rows)))
-    inv: list = []
-    traits: list = []
-    for start in range(0, len(rows), 500):
-        chunk = select(RP.c.id, RP.c.uuid).where(
-            RP.c.id.in_([r[0] for r in rows[start:start + 500]])).subquery()
-        more_inv, more_traits = _rows(conn, chunk, with_traits)
-        inv += more_inv
-        traits += more_traits
-    return inv, traits, [r[1] for r in rows]
+def _traits(conn: Connection, ids: list[int]) -> dict[int, list[str]]:
+    """Sorted trait names of just these providers: by id when they are few, else every
+    provider's read at once and filtered (cheaper than many IN lists)."""
+    if len(ids) <= _FEW:
+        rows = conn.execute(_TRAITS.where(RP_TRAIT.c.resource_provider_id.in_(ids)))
+    else:
+        rows = _raw(conn, _TRAITS)
+    wanted = set(ids)
+    traits: dict[int, list[str]] = defaultdict(list)
+    for rp_id, name in rows:
+        if rp_id in wanted:
+            traits[rp_id].append(name)
+    for names in traits.values():
+        names.sort()
+    return traits
 
 
 def find(conn: Connection, group: RequestGroup, params: RequestWideParams,
          options: Options, version: tuple[int, int]) -> bytes:
-    sel = query(conn, group, params)
     # Generation stops at max_allocation_candidates; the limit then takes the first (or,
     # randomized, a sample) of what was generated.
-    cap = options.max_candidates if options.max_candidates >= 0 else None
-    if cap is not None:
-        sel = sel.limit(cap)
-    with_traits = version >= (1, 17)
+    stop = options.max_candidates if options.max_candidates >= 0 else None
+    if params.limit and not options.randomize and (stop is None or params.limit < stop):
+        stop = params.limit
+    chosen = _candidates(conn, group, params, stop)
     if options.randomize:
-        inv_rows, trait_rows, order = _sampled_rows(conn, sel, params.limit, with_traits)
-    else:
-        if params.limit and (cap is None or params.limit < cap):
-            sel = sel.limit(params.limit)
-        elif cap is None:
-            # A limited subquery is not flattened into the outer join: the candidates are
-            # found once, then their inventories by index, instead of testing every
-            # inventory row against the candidate conditions.
-            sel = sel.limit(_NO_LIMIT)
-        inv_rows, trait_rows = _rows(conn, sel.subquery(), with_traits)
-        order = None
-    traits: dict[int, list] = defaultdict(list)
-    for rp_id, name in trait_rows:
-        traits[rp_id].append(name)
-    summaries: list[render.Summary] = []
-    last = None
-    for rp_id, uuid, rc, total, reserved, ratio, used in inv_rows:
-        if rp_id != last:
-            last = rp_id
-            summaries.append(render.Summary(uuid, None, uuid, [], sorted(traits[rp_id])))
-        summaries[-1].resources.append((rc, int((total - reserved) * ratio), int(used)))
-    uuids = order if order is not None else [s.uuid for s in summaries]
+        chosen = random.sample(chosen, min(params.limit or len(chosen), len(chosen)))
+    uuids = [uuid for _, uuid, _ in chosen]
+    if options.randomize:
+        chosen.sort(key=lambda c: c[0])
+    traits = _traits(conn, [c[0] for c in chosen]) if version >= (1, 17) else {}
+    summaries = (render.Summary(uuid, None, uuid, resources, traits.get(rp_id, []))
+                 for rp_id, uuid, resources in chosen)
     return render.body(
         render.single_provider_requests(uuids, group.resources, group.suffix, version),
         render.summaries(summaries, set(group.resources), version))
