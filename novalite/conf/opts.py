@@ -7,11 +7,13 @@ from novalite.conf import (
     compute,
     database,
     fake_driver,
+    glance_client,
     identity,
     image,
     oslo_policy,
     pci,
     placement_client,
+    qemu,
     quota,
     rpc,
     scheduler,
@@ -22,7 +24,7 @@ from novalite.conf import (
 
 MODULES = (service, rpc, api, compute, database, scheduler, placement_client,
            allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
-           oslo_policy, image, identity)
+           oslo_policy, image, identity, glance_client, qemu)
 
 
 def list_opts() -> list[tuple]:

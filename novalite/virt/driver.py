@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import abc
 import dataclasses
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -38,6 +39,23 @@ class InstanceInfo:
     state: int  # a power state from novalite.compute.states
 
 
+# Lifecycle transitions a driver reports on its own (Nova's virtevent names and values).
+EVENT_LIFECYCLE_STARTED = 0
+EVENT_LIFECYCLE_STOPPED = 1
+EVENT_LIFECYCLE_PAUSED = 2
+EVENT_LIFECYCLE_RESUMED = 3
+EVENT_LIFECYCLE_SUSPENDED = 4
+
+
+@dataclasses.dataclass(frozen=True)
+class LifecycleEvent:
+    """Something happened to a guest that nobody asked for (it crashed, shut itself
+    down): the compute manager syncs that instance's power state at once."""
+
+    instance_uuid: str
+    transition: int
+
+
 @dataclasses.dataclass
 class ProviderData:
     """A node's resource provider as the compute reports it to placement: inventory per
@@ -49,6 +67,15 @@ class ProviderData:
 
 class ComputeDriver(abc.ABC):
     capabilities: dict[str, bool] = {}
+    _event_listener: Callable[[LifecycleEvent], None] | None = None
+
+    def register_event_listener(self, callback: Callable[[LifecycleEvent], None] | None
+                                ) -> None:
+        self._event_listener = callback
+
+    def emit_event(self, event: LifecycleEvent) -> None:
+        if self._event_listener is not None:
+            self._event_listener(event)
 
     def init_host(self, host: str) -> None:  # noqa: B027 (optional hook)
         """Prepare the hypervisor before the service takes work."""
@@ -90,6 +117,31 @@ class ComputeDriver(abc.ABC):
     def reboot(self, ctx: Any, instance: Instance, reboot_type: str) -> None:
         """Restart the guest: "SOFT" asks it to, "HARD" power-cycles it (and recreates it
         from its disks if the hypervisor lost it)."""
+        raise NotImplementedError()
+
+    def pause(self, instance: Instance) -> None:
+        """Freeze the guest in memory (power state PAUSED)."""
+        raise NotImplementedError()
+
+    def unpause(self, instance: Instance) -> None:
+        raise NotImplementedError()
+
+    def suspend(self, ctx: Any, instance: Instance) -> None:
+        """Suspend the guest (power state SUSPENDED)."""
+        raise NotImplementedError()
+
+    def resume(self, ctx: Any, instance: Instance) -> None:
+        """Run a suspended guest again."""
+        raise NotImplementedError()
+
+    def get_console_output(self, ctx: Any, instance: Instance) -> str:
+        """The guest's serial console log so far (undecodable bytes replaced)."""
+        raise NotImplementedError()
+
+    def resume_state_on_host_boot(self, ctx: Any, instance: Instance) -> None:
+        """Bring back a guest that should run but whose hypervisor process is gone
+        (after a host reboot), from its disks; Nova calls this from init_host when
+        [DEFAULT] resume_guests_state_on_host_boot is set."""
         raise NotImplementedError()
 
     def update_provider_tree(self, provider: ProviderData, nodename: str) -> None:

@@ -1,0 +1,68 @@
+"""Options of the qemu virt driver: Nova's names where Nova has the option ([DEFAULT]
+instances_path, [libvirt] virt_type, [image_cache] subdirectory_name),
+[qemu] for what only a QMP-driven driver needs."""
+
+from oslo_config import cfg
+
+default_opts = [
+    cfg.StrOpt(
+        "instances_path",
+        default="",
+        help="Where instance directories (disk overlay, console log, QMP socket, pidfile) "
+        "and the base image cache live; empty: $state_path/instances.",
+    ),
+]
+
+libvirt_group = cfg.OptGroup("libvirt", title="Hypervisor options (Nova's libvirt group)")
+libvirt_opts = [
+    cfg.StrOpt(
+        "virt_type",
+        default="auto",
+        choices=["auto", "kvm", "qemu"],
+        help="Acceleration: kvm, qemu (TCG software emulation), or auto: kvm only when a "
+        "probe guest really boots under it, else qemu.",
+    ),
+]
+
+qemu_group = cfg.OptGroup("qemu", title="qemu virt driver options")
+qemu_opts = [
+    cfg.StrOpt("emulator", default="qemu-system-x86_64",
+               help="The QEMU binary (a name on PATH or a path)."),
+    cfg.StrOpt("qemu_img", default="qemu-img", help="The qemu-img binary."),
+    cfg.StrOpt("machine_type", default="q35", help="QEMU machine type of guests."),
+    cfg.StrOpt("cpu_model", default="qemu64",
+               help="Guest CPU model under TCG (under KVM guests get 'host')."),
+    cfg.FloatOpt("probe_timeout", default=15.0, min=1.0,
+                 help="Seconds the KVM probe guest has to reach its marker."),
+    cfg.StrOpt(
+        "guest_image_dir",
+        default="",
+        help="Where the built default guest (kernel, busybox initramfs, qcow2 disk) is "
+        "cached; empty: ~/.cache/novalite/guest-image.",
+    ),
+]
+
+image_cache_group = cfg.OptGroup("image_cache", title="Base image cache")
+image_cache_opts = [
+    cfg.StrOpt("subdirectory_name", default="_base",
+               help="Directory under instances_path holding downloaded base images."),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    conf.register_opts(default_opts)
+    conf.register_group(libvirt_group)
+    conf.register_opts(libvirt_opts, group=libvirt_group)
+    conf.register_group(qemu_group)
+    conf.register_opts(qemu_opts, group=qemu_group)
+    conf.register_group(image_cache_group)
+    conf.register_opts(image_cache_opts, group=image_cache_group)
+
+
+def list_opts() -> dict:
+    return {
+        "DEFAULT": default_opts,
+        libvirt_group: libvirt_opts,
+        qemu_group: qemu_opts,
+        image_cache_group: image_cache_opts,
+    }
