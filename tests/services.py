@@ -5,6 +5,7 @@ never pass by skipping everything."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import uuid
 from collections.abc import Iterator
@@ -40,6 +41,19 @@ def require(service: str) -> None:
         if in_ci():
             pytest.fail(reason)
         pytest.skip(reason)
+
+
+def require_qemu() -> str:
+    """The path of qemu-system-x86_64; skip (fail under CI=true) when it is missing."""
+    from novalite.virt.qemu import guest_image
+
+    path = shutil.which("qemu-system-x86_64")
+    if path is None:
+        reason = f"qemu-system-x86_64 is not installed; {guest_image.INSTALL_HINT}"
+        if in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return path
 
 
 def require_postgresql() -> str:

@@ -1,0 +1,1 @@
+"""The qemu virt driver: guests are QEMU processes driven over QMP."""

@@ -1,0 +1,196 @@
+"""The default bootable guest (`novalite-tiny`): Debian's cloud kernel, a busybox
+initramfs whose init prints a marker on the serial console, and a small qcow2 disk it
+mounts. Built from Debian packages only, once, into a cache directory; rebuilt when a
+file is missing or RECIPE changes."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import fcntl
+import gzip
+import json
+import logging
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from novalite.conf import CONF
+from novalite.virt.qemu import cpio, guest_kernel
+
+LOG = logging.getLogger(__name__)
+
+# Bump whenever what is built changes (init script, modules, disk content): caches rebuild.
+RECIPE = 1
+MARKER = "NOVALITE-GUEST-UP"
+DISK_MARKER = "NOVALITE-DISK"
+POWEROFF_MARKER = "NOVALITE-GUEST-ACPI-POWEROFF"
+DISK_TEXT = "hello-from-novalite-tiny"
+COMMAND_LINE = "console=ttyS0 quiet panic=-1 no_timer_check"
+PACKAGES = "qemu-system-x86 qemu-utils busybox-static cpio"
+INSTALL_HINT = f"apt-get install -y --no-install-recommends {PACKAGES}"
+
+KERNEL, RAMDISK, DISK, STAMP = "vmlinuz", "initrd.img", "disk.qcow2", "recipe.json"
+
+INIT = """#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+for m in {modules}; do insmod /lib/modules/$m.ko 2>/dev/null; done
+# acpid exits silently without its log and pid directories.
+mkdir -p /var/log /var/run; acpid
+if [ -b /dev/vda ] && mount -o ro /dev/vda /mnt; then
+  echo "{disk_marker} $(cat /mnt/hello.txt)"
+fi
+echo "{marker} uptime=$(cut -d' ' -f1 /proc/uptime) \\
+mem_kb=$(grep MemTotal /proc/meminfo | tr -s ' ' | cut -d' ' -f2)"
+while true; do sleep 3600; done
+"""
+# acpid runs it with stdout on /dev/null (it daemonizes), hence the explicit console.
+POWER_BUTTON = f"#!/bin/sh\necho {POWEROFF_MARKER} > /dev/console\npoweroff -f\n"
+
+
+class GuestImageError(RuntimeError):
+    """The guest could not be built; the message says what to install or fix."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GuestImage:
+    directory: Path
+    kernel_package: str
+
+    @property
+    def kernel(self) -> Path:
+        return self.directory / KERNEL
+
+    @property
+    def ramdisk(self) -> Path:
+        return self.directory / RAMDISK
+
+    @property
+    def disk(self) -> Path:
+        return self.directory / DISK
+
+
+def default_directory() -> Path:
+    configured = CONF.qemu.guest_image_dir
+    return Path(configured or "~/.cache/novalite/guest-image").expanduser()
+
+
+def ensure_built(directory: str | None = None) -> GuestImage:
+    """The guest in `directory` (default [qemu] guest_image_dir), built first unless a
+    build of this RECIPE is there. Processes building at once wait for each other."""
+    target = Path(directory).expanduser() if directory else default_directory()
+    target.mkdir(parents=True, exist_ok=True)
+    with _locked(target / ".lock"):
+        cached = load(target)
+        if cached is not None:
+            return cached
+        return _build(target)
+
+
+def load(directory: Path) -> GuestImage | None:
+    """The complete build of this RECIPE in `directory`, or None."""
+    try:
+        stamp = json.loads((directory / STAMP).read_text())
+    except (OSError, ValueError):
+        return None
+    image = GuestImage(directory, stamp.get("kernel_package", ""))
+    complete = all(p.is_file() for p in (image.kernel, image.ramdisk, image.disk))
+    return image if stamp.get("recipe") == RECIPE and complete else None
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with open(path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _build(target: Path) -> GuestImage:
+    tools = _tools()
+    started = time.monotonic()
+    LOG.info("Building the default guest image in %s (once; about 20 s)", target)
+    with tempfile.TemporaryDirectory(prefix=".build-", dir=target) as tmp:
+        work = Path(tmp)
+        LOG.info("Guest image 1/3: downloading the kernel (%s)", guest_kernel.META_PACKAGE)
+        kernel = guest_kernel.fetch()
+        (work / KERNEL).write_bytes(kernel.vmlinuz)
+        LOG.info("Guest image 2/3: busybox initramfs with %s's %d modules", kernel.package,
+                 len(kernel.modules))
+        (work / RAMDISK).write_bytes(initramfs(Path(tools["busybox"]).read_bytes(),
+                                               kernel.modules))
+        LOG.info("Guest image 3/3: ext4 disk as qcow2")
+        _make_disk(work, tools)
+        for name in (KERNEL, RAMDISK, DISK):
+            os.replace(work / name, target / name)
+        stamp = {"recipe": RECIPE, "kernel_package": kernel.package}
+        (target / STAMP).write_text(json.dumps(stamp) + "\n")
+    LOG.info("Guest image ready in %.1f s: %s", time.monotonic() - started, target)
+    return GuestImage(target, kernel.package)
+
+
+def _tools() -> dict[str, str]:
+    """Every program the build runs, found on PATH, else one error naming them all."""
+    names = {"busybox": "busybox", "qemu-img": CONF.qemu.qemu_img, "mkfs.ext4": "mkfs.ext4",
+             "apt-get": "apt-get", "apt-cache": "apt-cache", "dpkg-deb": "dpkg-deb"}
+    found = {key: shutil.which(name) for key, name in names.items()}
+    missing = [names[key] for key, path in found.items() if path is None]
+    if missing:
+        raise GuestImageError(f"Building the guest image needs {', '.join(missing)}: "
+                              f"{INSTALL_HINT}")
+    if not is_static(Path(found["busybox"])):
+        raise GuestImageError(f"{found['busybox']} is dynamically linked and cannot run "
+                              f"alone in an initramfs: {INSTALL_HINT}")
+    return found  # type: ignore[return-value]
+
+
+def is_static(path: Path) -> bool:
+    """Whether an ELF executable has no program interpreter (PT_INTERP)."""
+    with open(path, "rb") as f:
+        header = f.read(64)
+        if header[:4] != b"\x7fELF" or header[4] != 2:  # 64-bit ELF only
+            return False
+        phoff, = struct.unpack_from("<Q", header, 32)
+        phentsize, phnum = struct.unpack_from("<HH", header, 54)
+        f.seek(phoff)
+        table = f.read(phentsize * phnum)
+    return all(struct.unpack_from("<I", table, i * phentsize)[0] != 3 for i in range(phnum))
+
+
+def initramfs(busybox: bytes, modules: dict[str, bytes]) -> bytes:
+    """The gzip'd newc archive: busybox, the modules (loaded in dict order) and init."""
+    init = INIT.format(modules=" ".join(modules), marker=MARKER, disk_marker=DISK_MARKER)
+    entries = [cpio.directory(d) for d in ("bin", "dev", "etc", "etc/acpi", "etc/acpi/PWRF",
+                                           "lib", "lib/modules", "mnt", "proc", "sys", "tmp")]
+    entries += [
+        # The kernel opens it before init runs, so init has a console to print to.
+        cpio.char_device("dev/console", 5, 1),
+        cpio.regular("bin/busybox", busybox, 0o755),
+        cpio.regular("init", init.encode(), 0o755),
+        cpio.regular("etc/acpi/PWRF/00000080", POWER_BUTTON.encode(), 0o755),
+    ]
+    entries += [cpio.regular(f"lib/modules/{name}.ko", ko) for name, ko in modules.items()]
+    return gzip.compress(cpio.archive(entries), compresslevel=1, mtime=0)
+
+
+def _make_disk(work: Path, tools: dict[str, str]) -> None:
+    content = work / "disk"
+    content.mkdir()
+    (content / "hello.txt").write_text(DISK_TEXT + "\n")
+    raw = work / "disk.raw"
+    _run([tools["mkfs.ext4"], "-q", "-F", "-d", str(content), str(raw), "16M"])
+    _run([tools["qemu-img"], "convert", "-f", "raw", "-O", "qcow2", str(raw),
+          str(work / DISK)])
+
+
+def _run(args: list[str]) -> None:
+    try:
+        subprocess.run(args, check=True, capture_output=True, text=True)
+    except subprocess.CalledProcessError as exc:
+        raise GuestImageError(f"{' '.join(args)} failed: {exc.stderr.strip()}") from None

@@ -1,0 +1,95 @@
+import gzip
+import json
+import stat
+import struct
+
+import pytest
+
+from novalite.virt.qemu import guest_image, guest_kernel
+from tests.unit.virt.qemu import cpio_reader
+
+
+def test_initramfs_holds_busybox_modules_init_and_power_button():
+    modules = {"virtio_ring": b"R", "virtio": b"V"}
+    members = cpio_reader.read(gzip.decompress(guest_image.initramfs(b"BUSYBOX", modules)))
+    assert members["bin/busybox"][:2] == (stat.S_IFREG | 0o755, b"BUSYBOX")
+    assert members["lib/modules/virtio_ring.ko"][1] == b"R"
+    assert stat.S_ISCHR(members["dev/console"][0])
+    init = members["init"][1].decode()
+    assert init.startswith("#!/bin/busybox sh\n")
+    assert "for m in virtio_ring virtio; do insmod /lib/modules/$m.ko" in init
+    assert "mount -t devtmpfs dev /dev" in init
+    assert "mkdir -p /var/log /var/run; acpid" in init
+    assert 'echo "NOVALITE-DISK $(cat /mnt/hello.txt)"' in init
+    assert 'echo "NOVALITE-GUEST-UP uptime=' in init
+    button = members["etc/acpi/PWRF/00000080"]
+    assert button[0] & 0o111 and b"NOVALITE-GUEST-ACPI-POWEROFF" in button[1]
+    assert b"poweroff -f" in button[1]
+    assert guest_image.MARKER == "NOVALITE-GUEST-UP"
+
+
+def test_initramfs_is_the_same_on_every_build():
+    assert guest_image.initramfs(b"B", {"m": b"M"}) == guest_image.initramfs(b"B", {"m": b"M"})
+
+
+def _elf(interp: bool) -> bytes:
+    """A 64-bit ELF header with two program headers: PT_LOAD and maybe PT_INTERP."""
+    header = bytearray(64)
+    header[:5] = b"\x7fELF\x02"
+    struct.pack_into("<Q", header, 32, 64)
+    struct.pack_into("<HH", header, 54, 56, 2)
+    table = struct.pack("<I", 1) + bytes(52) + struct.pack("<I", 3 if interp else 4) + \
+        bytes(52)
+    return bytes(header) + table
+
+
+def test_is_static_looks_for_a_program_interpreter(tmp_path):
+    (tmp_path / "static").write_bytes(_elf(interp=False))
+    (tmp_path / "dynamic").write_bytes(_elf(interp=True))
+    (tmp_path / "script").write_bytes(b"#!/bin/sh\n")
+    assert guest_image.is_static(tmp_path / "static")
+    assert not guest_image.is_static(tmp_path / "dynamic")
+    assert not guest_image.is_static(tmp_path / "script")
+
+
+def test_missing_tools_name_the_packages(monkeypatch):
+    monkeypatch.setattr(guest_image.shutil, "which",
+                        lambda name: None if name in ("busybox", "qemu-img") else name)
+    with pytest.raises(guest_image.GuestImageError) as exc:
+        guest_image._tools()
+    assert "busybox, qemu-img" in str(exc.value)
+    assert ("apt-get install -y --no-install-recommends qemu-system-x86 qemu-utils "
+            "busybox-static cpio") in str(exc.value)
+
+
+def _cached(directory, recipe=guest_image.RECIPE):
+    for name in (guest_image.KERNEL, guest_image.RAMDISK, guest_image.DISK):
+        (directory / name).write_bytes(b"x")
+    (directory / guest_image.STAMP).write_text(
+        json.dumps({"recipe": recipe, "kernel_package": "linux-image-6-cloud-amd64"}))
+
+
+def _no_build(*args):
+    raise AssertionError("must not rebuild")
+
+
+def test_a_complete_build_of_this_recipe_is_reused(tmp_path, monkeypatch):
+    _cached(tmp_path)
+    monkeypatch.setattr(guest_kernel, "fetch", _no_build)
+    image = guest_image.ensure_built(str(tmp_path))
+    assert image.kernel == tmp_path / "vmlinuz" and image.disk == tmp_path / "disk.qcow2"
+    assert image.kernel_package == "linux-image-6-cloud-amd64"
+
+
+@pytest.mark.parametrize("damage", ["old recipe", "missing file", "no stamp"])
+def test_other_recipe_or_incomplete_cache_rebuilds(tmp_path, monkeypatch, damage):
+    _cached(tmp_path, recipe=guest_image.RECIPE - 1 if damage == "old recipe" else
+            guest_image.RECIPE)
+    if damage == "missing file":
+        (tmp_path / guest_image.RAMDISK).unlink()
+    if damage == "no stamp":
+        (tmp_path / guest_image.STAMP).unlink()
+    built = []
+    monkeypatch.setattr(guest_image, "_build", lambda target: built.append(target))
+    guest_image.ensure_built(str(tmp_path))
+    assert built == [tmp_path]
