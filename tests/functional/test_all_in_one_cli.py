@@ -68,7 +68,7 @@ def test_start_boot_stop_and_restart_keeps_state(tmp_path):
     proc = _start(tmp_path, port, *_noauth2(tmp_path))
     _wait_up(proc, base)
     assert api.get(f"/servers/{server_id}").json()["server"]["status"] == "ACTIVE"
-    assert len(api.get("/flavors").json()["flavors"]) == 5  # seeding is idempotent
+    assert len(api.get("/flavors").json()["flavors"]) == 7  # seeding is idempotent
     _stop(proc)
 
 

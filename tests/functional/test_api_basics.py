@@ -41,7 +41,8 @@ def test_standard_flavors_are_seeded(cloud):
     by_name = {f["name"]: (f["id"], f["vcpus"], f["ram"], f["disk"]) for f in flavors}
     assert by_name == {"m1.tiny": ("1", 1, 512, 1), "m1.small": ("2", 1, 2048, 20),
                        "m1.medium": ("3", 2, 4096, 40), "m1.large": ("4", 4, 8192, 80),
-                       "m1.xlarge": ("5", 8, 16384, 160)}
+                       "m1.xlarge": ("5", 8, 16384, 160), "m1.nano": ("42", 1, 128, 1),
+                       "m1.micro": ("84", 1, 192, 1)}
     assert cloud.api.get("/flavors/3").json()["flavor"]["name"] == "m1.medium"
 
 

@@ -19,13 +19,16 @@ from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, writer
 from novalite.objects.flavor import Flavor
 
-# Nova's classic default flavors: (flavorid, name, memory_mb, vcpus, root_gb).
+# Nova's classic default flavors, then devstack's two small ones for tiny real guests
+# (the busybox guest boots in 128 MiB): (flavorid, name, memory_mb, vcpus, root_gb).
 DEFAULT_FLAVORS = [
     ("1", "m1.tiny", 512, 1, 1),
     ("2", "m1.small", 2048, 1, 20),
     ("3", "m1.medium", 4096, 2, 40),
     ("4", "m1.large", 8192, 4, 80),
     ("5", "m1.xlarge", 16384, 8, 160),
+    ("42", "m1.nano", 128, 1, 1),
+    ("84", "m1.micro", 192, 1, 1),
 ]
 
 # How often an extra-spec write is retried after losing an insert race (as Nova).
@@ -207,7 +210,7 @@ def flavor_access_remove(flavorid: str, project_id: str) -> list[str]:
 
 
 def seed_default_flavors() -> int:
-    """Create Nova's m1.* flavors that don't exist yet; returns how many were created."""
+    """Create the DEFAULT_FLAVORS that don't exist yet; returns how many were created."""
     with reader() as s:
         existing = set(s.scalars(select(models.Flavor.flavorid)))
     created = 0

@@ -36,7 +36,7 @@ def test_session_reaches_compute(identity):
     response = sess.get("/flavors", endpoint_filter={"service_type": "compute",
                                                      "interface": "public"})
     assert response.status_code == 200
-    assert len(response.json()["flavors"]) == 5
+    assert len(response.json()["flavors"]) == 7
 
 
 def test_wrong_password_raises_unauthorized(identity):
