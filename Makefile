@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: run test lint unit functional integration acceptance bench clean
+.PHONY: run test lint unit functional integration acceptance bench guest-image clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ acceptance: $(BIN)/.installed
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/rpc.py
 	$(BIN)/python benchmarks/boot_storm.py --servers 200
+
+# The qemu driver's default guest (kernel, busybox initramfs, qcow2 disk), from Debian packages.
+guest-image: $(BIN)/.installed
+	$(BIN)/novalite-manage guest-image build
 
 clean:
 	rm -rf $(VENV) .novalite .pytest_cache

@@ -1,5 +1,6 @@
 """The all-in-one cloud: every service in one process on the embedded defaults
-(SQLite under the state directory, in-process messaging, simulated hosts)."""
+(SQLite under the state directory, in-process messaging, simulated hosts), or with
+`compute_driver = qemu` one compute running real guests on this machine."""
 
 from __future__ import annotations
 
@@ -21,7 +22,15 @@ LOG = logging.getLogger(__name__)
 
 
 def compute_host_names(count: int) -> list[str]:
+    """One compute per real machine (named as Nova names it, [DEFAULT] host: the
+    hostname); the fake driver simulates `count` of them."""
+    if real_guests():
+        return [CONF.host]
     return [f"compute{i}" for i in range(1, count + 1)]
+
+
+def real_guests() -> bool:
+    return CONF.compute_driver == "qemu"
 
 
 class AllInOne:
@@ -31,7 +40,8 @@ class AllInOne:
         self.identity: bootstrap.Result | None = None
 
     def prepare(self) -> None:
-        """Bring the database to the current schema and seed what a new cloud needs."""
+        """Bring the database to the current schema and seed what a new cloud needs
+        (with real guests, building the guest image first: the first time, ~20 s)."""
         migration.db_sync()
         created = flavors.seed_default_flavors()
         if seed.seed_default_image() or created:
@@ -94,24 +104,28 @@ class AllInOne:
 
     def banner(self, port: int) -> str:
         base = bootstrap.base_url(port)
+        hosts = "1 QEMU host" if real_guests() else f"{self.hosts} simulated hosts"
         lines = [
-            f"novalite all-in-one is running: {CONF.fake_driver.hosts} simulated hosts, "
+            f"novalite all-in-one is running: {hosts}, "
             f"database {CONF.database.connection or CONF.state_path + '/novalite.sqlite'}",
             f"  Compute API: {base}/compute/v2.1   Identity: {base}/identity/v3",
         ]
+        flavor_id, flavor = ("42", "m1.nano") if real_guests() else ("1", "m1.tiny")
         if CONF.api.auth_strategy == "noauth2":
             lines += [
                 "  Auth: noauth2; any X-Auth-Token 'user:project', none = admin",
                 f"  Try: curl -s {base}/compute/v2.1/flavors",
                 f"       curl -s -X POST {base}/compute/v2.1/servers -H 'Content-Type: "
                 f"application/json' -d '{{\"server\": {{\"name\": \"vm1\", \"flavorRef\": "
-                f"\"1\", \"imageRef\": \"{images.DEFAULT_IMAGE_ID}\"}}}}'",
+                f"\"{flavor_id}\", \"imageRef\": \"{images.DEFAULT_IMAGE_ID}\"}}}}'",
             ]
         if self.identity is not None:
             lines += [
                 f"  Credentials (clouds novalite and novalite-admin): {self.identity.clouds_yaml}",
                 f"  export OS_CLOUD=novalite OS_CLIENT_CONFIG_FILE={self.identity.clouds_yaml}",
                 "  Try: openstack token issue; openstack flavor list",
+                f"       openstack server create --image {images.DEFAULT_IMAGE_NAME} "
+                f"--flavor {flavor} --wait vm1",
             ]
         lines.append("  Stop with Ctrl-C.")
         return "\n".join(lines)

@@ -1,5 +1,6 @@
 """novalite-manage: operator commands (`db sync|version|seed`, `config sample`,
-`bootstrap`, `fernet setup|rotate`, `placement audit [--heal]|sync_aggregates`)."""
+`bootstrap`, `fernet setup|rotate`, `placement audit [--heal]|sync_aggregates`,
+`guest-image build`)."""
 
 from __future__ import annotations
 
@@ -69,6 +70,21 @@ def _fernet_rotate() -> int:
     return 0
 
 
+def _guest_image_build() -> int:
+    """The qemu driver's default guest, built (or found cached) in [qemu] guest_image_dir."""
+    from novalite.virt.qemu import guest_image
+
+    try:
+        image = guest_image.ensure_built()
+    except guest_image.GuestImageError as exc:
+        print(f"novalite-manage: {exc}", file=sys.stderr)
+        return 1
+    print(f"Guest image ({image.kernel_package}) in {image.directory}:\n"
+          f"  kernel:  {image.kernel}\n  ramdisk: {image.ramdisk}\n  disk:    {image.disk}\n"
+          f"  command line: {guest_image.COMMAND_LINE}")
+    return 0
+
+
 def _config_sample() -> int:
     from oslo_config import generator
 
@@ -101,6 +117,7 @@ COMMANDS = {
     ("fernet", "setup"): _fernet_setup,
     ("fernet", "rotate"): _fernet_rotate,
     ("bootstrap", None): _bootstrap,
+    ("guest-image", "build"): _guest_image_build,
 }
 
 

@@ -17,7 +17,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="oslo.config options such as --config-file FILE and --debug are accepted too.")
     sub = parser.add_subparsers(dest="command", required=True)
     aio = sub.add_parser("all-in-one", help="run every service in this process on SQLite, "
-                         "in-process messaging and simulated hosts")
+                         "in-process messaging and simulated hosts (or real QEMU guests)")
     aio.add_argument("--state-dir", help="directory for the database and state "
                      "(default ./.novalite, or [DEFAULT] state_path)")
     aio.add_argument("--port", type=int, help="port of the HTTP APIs (default 8774, or "
@@ -25,6 +25,8 @@ def _parser() -> argparse.ArgumentParser:
     aio.add_argument("--hosts", type=int, help="number of simulated compute hosts "
                      "(default 4, or [fake_driver] hosts)")
     aio.add_argument("--listen", help="address to listen on (default 0.0.0.0)")
+    aio.add_argument("--driver", help="virt driver: fake (simulated hosts, the default) or "
+                     "qemu (one host running real guests; or [DEFAULT] compute_driver)")
     return parser
 
 
@@ -40,14 +42,20 @@ def main(argv: list[str] | None = None) -> None:
         CONF.set_override("hosts", args.hosts, group="fake_driver")
     if args.listen:
         CONF.set_override("osapi_compute_listen", args.listen)
+    if args.driver:
+        CONF.set_override("compute_driver", args.driver)
     run_all_in_one()
 
 
 def run_all_in_one() -> None:
     from novalite.all_in_one import AllInOne
+    from novalite.virt.qemu.guest_image import GuestImageError
 
     cloud = AllInOne(CONF.fake_driver.hosts)
-    cloud.prepare()
+    try:
+        cloud.prepare()
+    except GuestImageError as exc:
+        sys.exit(f"novalite: {exc}")
     cloud.start_control_plane()
     server = http_server.make_server(CONF.osapi_compute_listen, CONF.osapi_compute_listen_port)
     try:

@@ -34,6 +34,10 @@ DISK_TEXT = "hello-from-novalite-tiny"
 COMMAND_LINE = "console=ttyS0 quiet panic=-1 no_timer_check"
 PACKAGES = "qemu-system-x86 qemu-utils busybox-static cpio"
 INSTALL_HINT = f"apt-get install -y --no-install-recommends {PACKAGES}"
+# The Debian package of each program the build runs (the last three are in every Debian).
+TOOL_PACKAGES = {"busybox": "busybox-static", "qemu-img": "qemu-utils",
+                 "mkfs.ext4": "e2fsprogs", "apt-get": "apt", "apt-cache": "apt",
+                 "dpkg-deb": "dpkg"}
 
 KERNEL, RAMDISK, DISK, STAMP = "vmlinuz", "initrd.img", "disk.qcow2", "recipe.json"
 
@@ -115,11 +119,14 @@ def _locked(path: Path) -> Iterator[None]:
 def _build(target: Path) -> GuestImage:
     tools = _tools()
     started = time.monotonic()
-    LOG.info("Building the default guest image in %s (once; about 20 s)", target)
+    LOG.info("Building the default guest image in %s (once, then cached)", target)
     with tempfile.TemporaryDirectory(prefix=".build-", dir=target) as tmp:
         work = Path(tmp)
         LOG.info("Guest image 1/3: downloading the kernel (%s)", guest_kernel.META_PACKAGE)
-        kernel = guest_kernel.fetch()
+        try:
+            kernel = guest_kernel.fetch()
+        except guest_kernel.KernelError as exc:
+            raise GuestImageError(f"Building the guest image: {exc}") from None
         (work / KERNEL).write_bytes(kernel.vmlinuz)
         LOG.info("Guest image 2/3: busybox initramfs with %s's %d modules", kernel.package,
                  len(kernel.modules))
@@ -140,7 +147,8 @@ def _tools() -> dict[str, str]:
     names = {"busybox": "busybox", "qemu-img": CONF.qemu.qemu_img, "mkfs.ext4": "mkfs.ext4",
              "apt-get": "apt-get", "apt-cache": "apt-cache", "dpkg-deb": "dpkg-deb"}
     found = {key: shutil.which(name) for key, name in names.items()}
-    missing = [names[key] for key, path in found.items() if path is None]
+    missing = [f"{names[key]} ({TOOL_PACKAGES[key]})" for key, path in found.items()
+               if path is None]
     if missing:
         raise GuestImageError(f"Building the guest image needs {', '.join(missing)}: "
                               f"{INSTALL_HINT}")

@@ -57,7 +57,7 @@ def test_missing_tools_name_the_packages(monkeypatch):
                         lambda name: None if name in ("busybox", "qemu-img") else name)
     with pytest.raises(guest_image.GuestImageError) as exc:
         guest_image._tools()
-    assert "busybox, qemu-img" in str(exc.value)
+    assert "needs busybox (busybox-static), qemu-img (qemu-utils):" in str(exc.value)
     assert ("apt-get install -y --no-install-recommends qemu-system-x86 qemu-utils "
             "busybox-static cpio") in str(exc.value)
 
