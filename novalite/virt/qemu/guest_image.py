@@ -95,6 +95,8 @@ def ensure_built(directory: str | None = None) -> GuestImage:
         cached = load(target)
         if cached is not None:
             return cached
+        for stale in target.glob(".build-*"):  # a build killed midway; none runs now
+            shutil.rmtree(stale, ignore_errors=True)
         return _build(target)
 
 

@@ -89,7 +89,8 @@ def test_other_recipe_or_incomplete_cache_rebuilds(tmp_path, monkeypatch, damage
         (tmp_path / guest_image.RAMDISK).unlink()
     if damage == "no stamp":
         (tmp_path / guest_image.STAMP).unlink()
+    (tmp_path / ".build-killed").mkdir()
     built = []
     monkeypatch.setattr(guest_image, "_build", lambda target: built.append(target))
     guest_image.ensure_built(str(tmp_path))
-    assert built == [tmp_path]
+    assert built == [tmp_path] and not (tmp_path / ".build-killed").exists()
