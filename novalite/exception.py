@@ -201,6 +201,10 @@ class InstanceNotReady(Conflict):
     msg_fmt = "Instance %(instance_id)s is not ready"
 
 
+class InstanceNotRunning(Conflict):
+    msg_fmt = "Instance %(instance_id)s is not running."
+
+
 class PolicyFileInvalid(NovaliteException):
     msg_fmt = "The policy file %(path)s cannot be used: %(reason)s"
 
