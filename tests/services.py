@@ -5,6 +5,7 @@ never pass by skipping everything."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import uuid
 from collections.abc import Iterator
@@ -89,3 +90,18 @@ def temporary_database(backend: str) -> Iterator[str]:
                 conn.exec_driver_sql(drop)
     finally:
         admin.dispose()
+
+
+QEMU_PACKAGES = "qemu-system-x86 qemu-utils busybox-static cpio"
+
+
+def require_qemu() -> None:
+    """Real guests need QEMU: outside CI its absence skips, naming the packages; under
+    CI=true it fails (.ci/run installs them)."""
+    missing = [b for b in ("qemu-system-x86_64", "qemu-img") if not shutil.which(b)]
+    if missing:
+        reason = (f"{', '.join(missing)} not installed; apt-get install -y "
+                  f"--no-install-recommends {QEMU_PACKAGES}")
+        if in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
