@@ -45,7 +45,10 @@ SUSPEND_TIMEOUT = 120.0
 PACKAGES = "qemu-system-x86 qemu-utils"
 
 
-class HypervisorUnavailable(exception.NovaliteException):
+class HypervisorUnavailable(exception.ConfigInvalid):
+    """The host cannot run guests as configured: the service refuses to start (the
+    commands exit with the message, not a traceback)."""
+
     msg_fmt = "%(reason)s"
 
 
