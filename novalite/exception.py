@@ -243,12 +243,12 @@ class InstanceExists(NovaliteException):
     msg_fmt = "Instance %(name)s already exists."
 
 
-class VirtDriverNotFound(NovaliteException):
-    msg_fmt = "Could not load virt driver '%(name)s'. Known drivers: %(known)s"
-
-
 class ConfigInvalid(NovaliteException):
     msg_fmt = "Invalid configuration: %(reason)s"
+
+
+class VirtDriverNotFound(ConfigInvalid):
+    msg_fmt = "Could not load virt driver '%(name)s'. Known drivers: %(known)s"
 
 
 class DBNotConfigured(NovaliteException):
