@@ -9,8 +9,8 @@ import time
 
 from keystoneauth1.identity import v3
 
-from novalite import services
-from novalite.conf import CONF
+from novalite import service_clients, services
+from novalite.conf import CONF, glance_client
 from novalite.db import migration
 from novalite.db.api import flavors, images
 from novalite.identity import bootstrap
@@ -63,17 +63,18 @@ class AllInOne:
     def start_computes(self, base_url: str) -> None:
         """The computes, once the HTTP APIs at `base_url` serve: they report to
         placement as they start. Then the API's own service record."""
-        self._configure_placement_client(base_url)
+        self._configure_service_clients(base_url)
         started = [services.compute(h) for h in compute_host_names(self.hosts)]
         started.append(services.api())
         for svc in started:
             svc.start()
             self.services.append(svc)
 
-    def _configure_placement_client(self, base_url: str) -> None:
-        """The services reach placement on this process's own HTTP server, with the
-        admin's credentials when tokens are checked (a Nova deployment gives them a
-        service user in the same way), unless [placement] names another."""
+    def _configure_service_clients(self, base_url: str) -> None:
+        """The services reach placement and the image service on this process's own HTTP
+        server, with the admin's credentials when tokens are checked (a Nova deployment
+        gives them a service user in the same way), unless [placement] / [glance] name
+        others."""
         auth = None
         if CONF.api.auth_strategy == "keystone" and self.identity is not None:
             auth = v3.Password(auth_url=f"{base_url}/identity/v3", username="admin",
@@ -81,6 +82,7 @@ class AllInOne:
                                project_name="admin", user_domain_name="Default",
                                project_domain_name="Default")
         report.use_local_placement(f"{base_url}/placement", auth)
+        service_clients.use_local(glance_client.GROUP, f"{base_url}/image", auth)
 
     def stop(self) -> None:
         """API first (no new work); then let in-flight work finish while every service

@@ -201,6 +201,10 @@ class InstanceNotReady(Conflict):
     msg_fmt = "Instance %(instance_id)s is not ready"
 
 
+class InstanceNotRunning(Conflict):
+    msg_fmt = "Instance %(instance_id)s is not running."
+
+
 class PolicyFileInvalid(NovaliteException):
     msg_fmt = "The policy file %(path)s cannot be used: %(reason)s"
 
@@ -239,12 +243,12 @@ class InstanceExists(NovaliteException):
     msg_fmt = "Instance %(name)s already exists."
 
 
-class VirtDriverNotFound(NovaliteException):
-    msg_fmt = "Could not load virt driver '%(name)s'. Known drivers: %(known)s"
-
-
 class ConfigInvalid(NovaliteException):
     msg_fmt = "Invalid configuration: %(reason)s"
+
+
+class VirtDriverNotFound(ConfigInvalid):
+    msg_fmt = "Could not load virt driver '%(name)s'. Known drivers: %(known)s"
 
 
 class DBNotConfigured(NovaliteException):

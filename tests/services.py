@@ -43,19 +43,6 @@ def require(service: str) -> None:
         pytest.skip(reason)
 
 
-def require_qemu() -> str:
-    """The path of qemu-system-x86_64; skip (fail under CI=true) when it is missing."""
-    from novalite.virt.qemu import guest_image
-
-    path = shutil.which("qemu-system-x86_64")
-    if path is None:
-        reason = f"qemu-system-x86_64 is not installed; {guest_image.INSTALL_HINT}"
-        if in_ci():
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return path
-
-
 def require_postgresql() -> str:
     """The admin URL (database `postgres`), for creating and dropping test databases."""
     require("PostgreSQL")
@@ -103,3 +90,18 @@ def temporary_database(backend: str) -> Iterator[str]:
                 conn.exec_driver_sql(drop)
     finally:
         admin.dispose()
+
+
+QEMU_PACKAGES = "qemu-system-x86 qemu-utils busybox-static cpio"
+
+
+def require_qemu() -> None:
+    """Real guests need QEMU: outside CI its absence skips, naming the packages; under
+    CI=true it fails (.ci/run installs them)."""
+    missing = [b for b in ("qemu-system-x86_64", "qemu-img") if not shutil.which(b)]
+    if missing:
+        reason = (f"{', '.join(missing)} not installed; apt-get install -y "
+                  f"--no-install-recommends {QEMU_PACKAGES}")
+        if in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)

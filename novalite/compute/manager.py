@@ -77,6 +77,9 @@ class ComputeManager(Manager):
     def init_host(self) -> None:
         self.driver.init_host(self.host)
 
+    def cleanup_host(self) -> None:
+        self.driver.cleanup_host(self.host)
+
     def post_start_hook(self) -> None:
         self.rt.service_id = self.service_id
         ctx = get_admin_context()

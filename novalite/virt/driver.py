@@ -80,6 +80,9 @@ class ComputeDriver(abc.ABC):
     def init_host(self, host: str) -> None:  # noqa: B027 (optional hook)
         """Prepare the hypervisor before the service takes work."""
 
+    def cleanup_host(self, host: str) -> None:  # noqa: B027 (optional hook)
+        """Let go of the hypervisor as the service stops (guests keep running)."""
+
     @abc.abstractmethod
     def get_available_nodes(self, refresh: bool = False) -> list[str]:
         """Names of the hypervisor nodes this service manages."""

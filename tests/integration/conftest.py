@@ -53,6 +53,7 @@ class Topology:
             f"state_path = {workdir}\n"
             f"[database]\nconnection = {database_url}\n"
             f"[placement]\nendpoint_override = http://127.0.0.1:{self.port}/placement\n"
+            f"[glance]\nendpoint_override = http://127.0.0.1:{self.port}/image\n"
             "[api]\nauth_strategy = noauth2\n")
         self.procs: dict[str, subprocess.Popen] = {}
         self.api = httpx.Client(base_url=f"http://127.0.0.1:{self.port}/compute/v2.1",

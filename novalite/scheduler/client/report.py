@@ -16,10 +16,8 @@ import urllib.parse
 from typing import Any
 
 from keystoneauth1 import exceptions as ks_exc
-from keystoneauth1 import loading as ks_loading
 
-from novalite import exception
-from novalite.conf import CONF
+from novalite import exception, service_clients
 from novalite.conf.placement_client import GROUP
 from novalite.context import RequestContext
 
@@ -37,21 +35,6 @@ class PlacementUnavailable(exception.NovaliteException):
     msg_fmt = ("Placement is unreachable or failing (%(reason)s); check the [placement] "
                "options (endpoint_override or auth) and that novalite-api serves "
                "/placement.")
-
-
-# Where an all-in-one's own placement is, and how to authenticate to it, when the
-# [placement] options name neither: {"endpoint": url, "auth": keystoneauth plugin or None}.
-_local: dict[str, Any] = {}
-
-
-def _adapter() -> Any:
-    auth = ks_loading.load_auth_from_conf_options(CONF, GROUP)
-    overrides = {}
-    if auth is None and not CONF.placement.endpoint_override and _local:
-        auth, overrides["endpoint_override"] = _local["auth"], _local["endpoint"]
-    session = ks_loading.load_session_from_conf_options(CONF, GROUP, auth=auth)
-    return ks_loading.load_adapter_from_conf_options(CONF, GROUP, session=session,
-                                                     auth=auth, **overrides)
 
 
 def _errors(response: Any) -> str:
@@ -81,7 +64,7 @@ class SchedulerReportClient:
     def client(self) -> Any:
         with self._lock:
             if self._client is None:
-                self._client = _adapter()
+                self._client = service_clients.adapter(GROUP)
             return self._client
 
     def _request(self, method: str, url: str, version: str, ctx: RequestContext | None,
@@ -285,7 +268,7 @@ def use_local_placement(endpoint: str, auth: Any | None) -> None:
     """The all-in-one's services reach placement on its own HTTP server (unless the
     [placement] options say otherwise), with `auth` when tokens are checked."""
     reset()
-    _local.update(endpoint=endpoint, auth=auth)
+    service_clients.use_local(GROUP, endpoint, auth)
 
 
 def reset() -> None:
@@ -293,4 +276,4 @@ def reset() -> None:
     global _client
     with _client_lock:
         _client = None
-        _local.clear()
+    service_clients.forget_local(GROUP)

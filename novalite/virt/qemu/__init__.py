@@ -1,1 +1,1 @@
-"""The qemu virt driver: guests are QEMU processes driven over QMP."""
+"""The qemu virt driver: each instance is a QEMU process, driven over QMP."""

@@ -1,0 +1,112 @@
+"""What a guest is launched from, kept as `guest.json` in its instance directory, and the
+QEMU command line built from it.
+
+Keeping the launch configuration beside the disk lets power-on, hard reboot, resume and a
+restarted compute service start the same machine again without the image service (Nova
+regenerates its libvirt XML from the instance for the same reason).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+
+# Always on a direct-boot kernel's command line: the serial console we log, and no timer
+# check, which panics guests under TCG on a loaded host (reference: qemu-guests.md).
+REQUIRED_KERNEL_ARGS = ("console=ttyS0", "no_timer_check")
+
+
+@dataclasses.dataclass
+class GuestConfig:
+    uuid: str
+    memory_mb: int
+    vcpus: int
+    accel: str  # "kvm" or "tcg"
+    machine: str
+    cpu_model: str
+    kernel: str | None = None
+    ramdisk: str | None = None
+    kernel_args: str = ""
+
+    def save(self, path: str) -> None:
+        temporary = f"{path}.tmp"
+        with open(temporary, "w") as out:
+            json.dump(dataclasses.asdict(self), out)
+        os.replace(temporary, path)
+
+    @classmethod
+    def load(cls, path: str) -> GuestConfig:
+        with open(path) as source:
+            return cls(**json.load(source))
+
+
+@dataclasses.dataclass(frozen=True)
+class GuestPaths:
+    """The files of one instance directory."""
+
+    directory: str
+
+    def _file(self, name: str) -> str:
+        return os.path.join(self.directory, name)
+
+    @property
+    def config(self) -> str:
+        return self._file("guest.json")
+
+    @property
+    def disk(self) -> str:
+        return self._file("disk")
+
+    @property
+    def console(self) -> str:
+        return self._file("console.log")
+
+    @property
+    def qmp(self) -> str:
+        return self._file("qmp.sock")
+
+    @property
+    def pidfile(self) -> str:
+        return self._file("qemu.pid")
+
+    @property
+    def qemu_log(self) -> str:
+        return self._file("qemu.log")
+
+    @property
+    def saved_state(self) -> str:
+        """The memory image of a suspended guest (Nova's managed save)."""
+        return self._file("suspended.state")
+
+
+def kernel_command_line(image_args: str) -> str:
+    words = image_args.split()
+    return " ".join(words + [arg for arg in REQUIRED_KERNEL_ARGS if arg not in words])
+
+
+def command(emulator: str, config: GuestConfig, paths: GuestPaths,
+            incoming: str | None = None) -> list[str]:
+    """The QEMU argv: no display or default devices, the qcow2 overlay on virtio, the serial
+    console appended to console.log, QMP on a unix socket; a guest powering itself off
+    (or rebooting after a panic) ends the process, as libvirt's on_poweroff/on_crash
+    destroy do. `incoming` restores a suspended guest's memory from that migration URI."""
+    argv = [
+        emulator, "-name", f"guest={config.uuid}", "-uuid", config.uuid,
+        "-accel", config.accel, "-machine", config.machine,
+        "-cpu", "host" if config.accel == "kvm" else config.cpu_model,
+        "-m", str(config.memory_mb), "-smp", str(config.vcpus),
+        "-display", "none", "-nodefaults", "-no-user-config", "-no-reboot",
+        "-chardev", f"file,id=console0,path={paths.console},append=on",
+        "-serial", "chardev:console0",
+        "-qmp", f"unix:{paths.qmp},server=on,wait=off",
+        "-pidfile", paths.pidfile,
+        "-drive", f"file={paths.disk},format=qcow2,if=virtio",
+    ]
+    if config.kernel:
+        argv += ["-kernel", config.kernel, "-append", kernel_command_line(config.kernel_args)]
+        if config.ramdisk:
+            argv += ["-initrd", config.ramdisk]
+    if incoming:
+        argv += ["-incoming", incoming]
+    return argv

@@ -1,0 +1,425 @@
+"""The qemu virt driver: real guests, one QEMU process per instance, a child of the
+compute service, driven over its QMP socket (reference: qemu-guests.md).
+
+Everything about an instance lives in its directory under `[DEFAULT] instances_path`:
+the qcow2 overlay on the cached base image, the console log (appended across boots), the
+QMP socket, the pidfile and the launch configuration. A restarted compute service finds
+the guests it left running from those files and carries on with them.
+
+A watcher thread notices a guest whose QEMU went away without being asked (it crashed,
+was killed, or the guest powered itself off) and tells the compute manager through a
+lifecycle event, which syncs the instance's power state at once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import uuid
+from typing import Any
+
+from novalite import exception
+from novalite.compute import states
+from novalite.conf import CONF
+from novalite.objects.image import ImageMeta
+from novalite.objects.instance import Instance
+from novalite.virt import driver
+from novalite.virt.qemu import accel, disk, images
+from novalite.virt.qemu.config import GuestConfig
+from novalite.virt.qemu.guest import Guest, GuestLaunchFailed
+from novalite.virt.qemu.qmp import QMPError
+
+LOG = logging.getLogger(__name__)
+
+_NODE_NAMESPACE = uuid.UUID("1f0c5e7a-93b4-4d2e-9a61-6b3f8e2d4c70")
+MAX_CONSOLE_BYTES = 100 * 1024  # as Nova's libvirt driver
+WATCH_INTERVAL = 1.0
+SUSPEND_TIMEOUT = 120.0
+PACKAGES = "qemu-system-x86 qemu-utils"
+
+
+class HypervisorUnavailable(exception.ConfigInvalid):
+    """The host cannot run guests as configured: the service refuses to start (the
+    commands exit with the message, not a traceback)."""
+
+    msg_fmt = "%(reason)s"
+
+
+class QemuDriver(driver.ComputeDriver):
+    capabilities = {
+        "supports_image_type_qcow2": True,
+        "supports_image_type_raw": True,
+        "supports_image_type_aki": True,
+        "supports_image_type_ari": True,
+        "supports_image_type_ami": True,
+    }
+
+    def __init__(self) -> None:
+        self.host = ""
+        self.accel = "tcg"
+        self.emulator = ""
+        self._guests: dict[str, Guest] = {}
+        self._watched: set[str] = set()  # guests whose unasked exit is an event
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._watcher: threading.Thread | None = None
+
+    # --- host ---------------------------------------------------------------------------
+
+    def init_host(self, host: str) -> None:
+        """Refuse to start without QEMU; choose the accelerator; adopt running guests."""
+        self.host = host
+        self.emulator = shutil.which(CONF.qemu.emulator) or ""
+        missing = [binary for binary in (CONF.qemu.emulator, CONF.qemu.qemu_img)
+                   if not shutil.which(binary)]
+        if missing:
+            raise HypervisorUnavailable(reason=(
+                f"The qemu virt driver needs {' and '.join(missing)}, which is not "
+                f"installed: apt-get install {PACKAGES} (or set [qemu] emulator / "
+                "qemu_img to their paths)"))
+        os.makedirs(images.instances_path(), exist_ok=True)
+        self.accel = accel.choose(self.emulator, CONF.libvirt.virt_type,
+                                  CONF.qemu.probe_timeout)
+        for uuid_ in self.list_instances():
+            guest = self._guest(uuid_)
+            if guest.alive():
+                LOG.info("Adopted running guest %s (QEMU pid %s)", uuid_, guest.pid())
+                self._watch(uuid_)
+        self._watcher = threading.Thread(target=self._watch_loop, daemon=True,
+                                         name=f"qemu-watcher-{host}")
+        self._watcher.start()
+
+    def cleanup_host(self, host: str) -> None:
+        """Stop watching; the guests keep running (a restarted service adopts them)."""
+        self._stop.set()
+
+    def get_available_nodes(self, refresh: bool = False) -> list[str]:
+        return [self.host]
+
+    def node_uuid(self, nodename: str) -> str:
+        return str(uuid.uuid5(_NODE_NAMESPACE, f"{socket.gethostname()}/{nodename}"))
+
+    def get_available_resource(self, nodename: str) -> dict[str, Any]:
+        vcpus = os.cpu_count() or 1
+        usage = shutil.disk_usage(images.instances_path())
+        virt = "kvm" if self.accel == "kvm" else "qemu"
+        return {
+            "vcpus": vcpus,
+            "memory_mb": _host_memory_mb(),
+            "local_gb": usage.total // disk.GiB,
+            "hypervisor_type": "QEMU",
+            "hypervisor_version": _qemu_version(self.emulator),
+            "hypervisor_hostname": nodename,
+            "cpu_info": json.dumps({"arch": "x86_64", "model": CONF.qemu.cpu_model,
+                                    "vendor": "QEMU", "features": [],
+                                    "topology": {"sockets": 1, "cores": vcpus,
+                                                 "threads": 1}}),
+            "supported_instances": [["x86_64", virt, "hvm"]],
+            "disk_available_least": usage.free // disk.GiB,
+        }
+
+    # --- instances ----------------------------------------------------------------------
+
+    def _dir(self, uuid_: str) -> str:
+        return os.path.join(images.instances_path(), uuid_)
+
+    def _guest(self, uuid_: str) -> Guest:
+        with self._lock:
+            guest = self._guests.get(uuid_)
+            if guest is None:
+                guest = self._guests[uuid_] = Guest(uuid_, self._dir(uuid_))
+            return guest
+
+    def _existing(self, instance: Instance) -> Guest:
+        guest = self._guest(instance.uuid)
+        if not os.path.exists(guest.paths.config):
+            raise exception.InstanceNotFound(instance_id=instance.uuid)
+        return guest
+
+    def list_instances(self) -> list[str]:
+        root = images.instances_path()
+        if not os.path.isdir(root):
+            return []
+        return sorted(name for name in os.listdir(root)
+                      if os.path.exists(os.path.join(root, name, "guest.json")))
+
+    def get_info(self, instance: Instance) -> driver.InstanceInfo:
+        return driver.InstanceInfo(state=self._existing(instance).power_state())
+
+    def spawn(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
+              power_on: bool = True) -> None:
+        guest = self._guest(instance.uuid)
+        if os.path.exists(guest.paths.config):
+            raise exception.InstanceExists(name=instance.uuid)
+        if image_meta is None or instance.flavor is None:
+            raise exception.BuildAbortException(instance_uuid=instance.uuid,
+                                                reason="the qemu driver boots from an image")
+        os.makedirs(guest.paths.directory, exist_ok=True)
+        try:
+            config = self._prepare(ctx, instance, image_meta, guest)
+            config.save(guest.paths.config)
+            if power_on:
+                self._launch(guest)
+        except Exception:
+            self._forget(guest, remove=True)
+            raise
+
+    def _prepare(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
+                 guest: Guest) -> GuestConfig:
+        """Base images into the cache, the overlay on them, and the launch configuration.
+        An image that cannot boot this flavor aborts the build (no host would do)."""
+        def abort(reason: str) -> exception.BuildAbortException:
+            return exception.BuildAbortException(instance_uuid=instance.uuid, reason=reason)
+
+        flavor = instance.flavor
+        assert flavor is not None
+        try:
+            image = images.show(ctx, image_meta.id)
+            base = images.fetch(ctx, image)
+            kernel_id = image.get("kernel_id") or image_meta.properties.get("kernel_id")
+            ramdisk_id = image.get("ramdisk_id") or image_meta.properties.get("ramdisk_id")
+            kernel = images.fetch(ctx, images.show(ctx, kernel_id)) if kernel_id else None
+            ramdisk = images.fetch(ctx, images.show(ctx, ramdisk_id)) if ramdisk_id else None
+        except (exception.ImageNotFound, images.ImageUnusable) as exc:
+            raise abort(exc.format_message()) from exc
+        try:
+            found = disk.info(base)
+        except disk.DiskError as exc:
+            raise abort(f"image {image_meta.id} is not a disk image QEMU can read: {exc}") \
+                from exc
+        fmt, virtual_size = found["format"], int(found["virtual-size"])
+        if fmt not in ("raw", "qcow2"):
+            raise abort(f"image {image_meta.id} is in {fmt} format; this driver boots "
+                        "raw and qcow2 disks")
+        if flavor.root_gb and virtual_size > flavor.root_gb * disk.GiB:
+            raise abort(f"Flavor's disk is too small for requested image. Flavor disk is "
+                        f"{flavor.root_gb * disk.GiB} bytes, image is {virtual_size} bytes.")
+        if not kernel and not disk.is_bootable(base, fmt):
+            raise abort(f"image {image_meta.id} is not bootable: its disk has no boot "
+                        "sector and the image names no kernel_id")
+        size = flavor.root_gb * disk.GiB if flavor.root_gb else None
+        disk.create_overlay(base, fmt, guest.paths.disk,
+                            size if size and size > virtual_size else None)
+        return GuestConfig(
+            uuid=instance.uuid, memory_mb=flavor.memory_mb, vcpus=flavor.vcpus,
+            accel=self.accel, machine=CONF.qemu.machine_type, cpu_model=CONF.qemu.cpu_model,
+            kernel=kernel, ramdisk=ramdisk,
+            kernel_args=str(image.get("os_command_line")
+                            or image_meta.properties.get("os_command_line") or ""))
+
+    def _launch(self, guest: Guest, incoming: str | None = None) -> None:
+        try:
+            guest.launch(self.emulator, incoming)
+        except GuestLaunchFailed as exc:
+            raise exception.NovaliteException(
+                f"Guest {guest.uuid} did not start: {exc}") from exc
+        self._watch(guest.uuid)
+
+    def destroy(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:
+        guest = self._guest(instance.uuid)
+        self._unwatch(guest.uuid)
+        guest.kill()
+        self._forget(guest, remove=destroy_disks)
+
+    def _forget(self, guest: Guest, remove: bool) -> None:
+        self._unwatch(guest.uuid)
+        with self._lock:
+            self._guests.pop(guest.uuid, None)
+        if remove:
+            shutil.rmtree(guest.paths.directory, ignore_errors=True)
+
+    # --- power --------------------------------------------------------------------------
+
+    def power_off(self, instance: Instance, timeout: int = 0, retry_interval: int = 0) -> None:
+        guest = self._existing(instance)
+        self._unwatch(guest.uuid)
+        if timeout and guest.alive() and self._clean_shutdown(guest, timeout, retry_interval):
+            return
+        guest.kill()
+
+    def _clean_shutdown(self, guest: Guest, timeout: float, retry_interval: float) -> bool:
+        """ACPI power button, pressed again every `retry_interval`, until the guest is off
+        or `timeout` passes."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                guest.qmp("system_powerdown")
+            except QMPError:
+                return not guest.alive()
+            wait = min(retry_interval or timeout, deadline - time.monotonic())
+            if guest.wait_exit(max(wait, 0)):
+                LOG.info("Guest %s shut down cleanly", guest.uuid)
+                return True
+        LOG.warning("Guest %s did not shut down within %ss; powering it off", guest.uuid,
+                    timeout)
+        return False
+
+    def power_on(self, ctx: Any, instance: Instance) -> None:
+        guest = self._existing(instance)
+        if os.path.exists(guest.paths.saved_state):
+            self.resume(ctx, instance)
+        elif not guest.alive():
+            self._launch(guest)
+
+    def reboot(self, ctx: Any, instance: Instance, reboot_type: str) -> None:
+        """SOFT: ACPI shut down, then start again; a guest that does not shut down within
+        shutdown_timeout gets a hard reboot. HARD: reset the machine, or start it if
+        its QEMU is gone."""
+        guest = self._existing(instance)
+        if reboot_type == "SOFT" and guest.power_state() == states.RUNNING:
+            self._unwatch(guest.uuid)
+            if self._clean_shutdown(guest, CONF.shutdown_timeout,
+                                    CONF.compute.shutdown_retry_interval):
+                self._launch(guest)
+                return
+            self._watch(guest.uuid)
+        self._hard_reboot(guest)
+
+    def _hard_reboot(self, guest: Guest) -> None:
+        if guest.alive():
+            try:
+                guest.qmp("system_reset")
+                if guest.status() != "running":
+                    guest.qmp("cont")
+                return
+            except QMPError as exc:
+                LOG.warning("Reset of guest %s failed (%s); restarting its QEMU", guest.uuid,
+                            exc)
+                self._unwatch(guest.uuid)
+                guest.kill()
+        if os.path.exists(guest.paths.saved_state):
+            os.unlink(guest.paths.saved_state)  # a hard reboot discards a saved memory
+        self._launch(guest)
+
+    def pause(self, instance: Instance) -> None:
+        self._running(instance).qmp("stop")
+
+    def unpause(self, instance: Instance) -> None:
+        self._running(instance).qmp("cont")
+
+    def _running(self, instance: Instance) -> Guest:
+        guest = self._existing(instance)
+        if not guest.alive():
+            raise exception.InstanceNotRunning(instance_id=instance.uuid)
+        return guest
+
+    def suspend(self, ctx: Any, instance: Instance) -> None:
+        """Nova's managed save: the guest's memory goes to a file in its directory and
+        its QEMU ends, so a suspended guest holds no host memory."""
+        guest = self._running(instance)
+        guest.qmp("stop")
+        guest.qmp("migrate", uri=f"exec:cat > {_quote(guest.paths.saved_state)}")
+        deadline = time.monotonic() + SUSPEND_TIMEOUT
+        while True:
+            progress = guest.qmp("query-migrate")
+            status = progress.get("status") if isinstance(progress, dict) else None
+            if status == "completed":
+                break
+            if status in ("failed", "cancelled") or time.monotonic() > deadline:
+                guest.qmp("cont")
+                raise exception.NovaliteException(
+                    f"Saving the memory of guest {guest.uuid} failed ({status})")
+            time.sleep(0.1)
+        self._unwatch(guest.uuid)
+        guest.kill()
+
+    def resume(self, ctx: Any, instance: Instance) -> None:
+        guest = self._existing(instance)
+        if guest.alive():
+            return
+        if not os.path.exists(guest.paths.saved_state):
+            self._launch(guest)
+            return
+        self._launch(guest, incoming=f"exec:cat {_quote(guest.paths.saved_state)}")
+        deadline = time.monotonic() + SUSPEND_TIMEOUT
+        while guest.status() in ("inmigrate", "prelaunch"):
+            if time.monotonic() > deadline:
+                raise exception.NovaliteException(
+                    f"Restoring the memory of guest {guest.uuid} did not finish")
+            time.sleep(0.1)
+        if guest.status() != "running":
+            guest.qmp("cont")
+        os.unlink(guest.paths.saved_state)
+
+    def resume_state_on_host_boot(self, ctx: Any, instance: Instance) -> None:
+        guest = self._existing(instance)
+        if not guest.alive():
+            self._hard_reboot(guest)
+
+    def get_console_output(self, ctx: Any, instance: Instance) -> str:
+        guest = self._existing(instance)
+        try:
+            with open(guest.paths.console, "rb") as console:
+                console.seek(0, os.SEEK_END)
+                console.seek(max(0, console.tell() - MAX_CONSOLE_BYTES))
+                return console.read().decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    # --- watching -----------------------------------------------------------------------
+
+    def _watch(self, uuid_: str) -> None:
+        with self._lock:
+            self._watched.add(uuid_)
+
+    def _unwatch(self, uuid_: str) -> None:
+        """Before an exit this driver causes, which is no event."""
+        with self._lock:
+            self._watched.discard(uuid_)
+
+    def _watch_loop(self) -> None:
+        while not self._stop.wait(WATCH_INTERVAL):
+            with self._lock:
+                watched = [self._guests[u] for u in self._watched if u in self._guests]
+            for guest in watched:
+                if guest.alive():
+                    continue
+                with self._lock:
+                    if guest.uuid not in self._watched:
+                        continue  # stopped on purpose meanwhile
+                    self._watched.discard(guest.uuid)
+                code = guest.process.returncode if guest.process is not None else None
+                LOG.warning("QEMU of guest %s exited without being asked (exit code %s); "
+                            "its qemu.log ends: %s", guest.uuid, code, guest.log_tail(300))
+                try:
+                    self.emit_event(driver.LifecycleEvent(guest.uuid,
+                                                          driver.EVENT_LIFECYCLE_STOPPED))
+                except Exception:
+                    LOG.exception("Lifecycle event of guest %s failed", guest.uuid)
+
+
+def _quote(path: str) -> str:
+    return "'" + path.replace("'", "'\\''") + "'"
+
+
+def _host_memory_mb() -> int:
+    """From /proc/meminfo: NUMA-node figures (what libvirt reports) can be a fraction."""
+    with open("/proc/meminfo") as meminfo:
+        for line in meminfo:
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) // 1024
+    return 0
+
+
+_version_cache: dict[str, int] = {}
+
+
+def _qemu_version(emulator: str) -> int:
+    """Nova's integer form: 7.2.22 is 7002022."""
+    if emulator not in _version_cache:
+        try:
+            text = subprocess.run([emulator, "--version"], capture_output=True, text=True,
+                                  timeout=10, check=False).stdout
+        except OSError:
+            text = ""
+        found = re.search(r"version (\d+)\.(\d+)\.(\d+)", text)
+        major, minor, micro = (int(n) for n in found.groups()) if found else (0, 0, 0)
+        _version_cache[emulator] = major * 1_000_000 + minor * 1000 + micro
+    return _version_cache[emulator]

@@ -1,0 +1,147 @@
+"""One guest's QEMU process: launching it, finding it again after a compute restart,
+asking it things over QMP and stopping it.
+
+A guest is a directory (novalite.virt.qemu.config.GuestPaths) whose `guest.json` says how
+to launch it; its process is alive when the pidfile's pid runs a QEMU for this uuid.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+
+from novalite.compute import states
+from novalite.virt.qemu import config as guest_config
+from novalite.virt.qemu.qmp import QMPClient, QMPError
+
+LAUNCH_TIMEOUT = 30.0
+# QMP run states (query-status) as power states; any other counts as paused.
+RUN_STATES = {
+    "running": states.RUNNING,
+    "paused": states.POWER_PAUSED,
+    "shutdown": states.SHUTDOWN,
+    "guest-panicked": states.CRASHED,
+    "internal-error": states.CRASHED,
+    "io-error": states.CRASHED,
+}
+
+
+class GuestLaunchFailed(Exception):
+    pass
+
+
+class Guest:
+    def __init__(self, uuid: str, directory: str) -> None:
+        self.uuid = uuid
+        self.paths = guest_config.GuestPaths(directory)
+        self.process: subprocess.Popen | None = None  # when this compute started it
+
+    # --- identity ---------------------------------------------------------------------
+
+    def pid(self) -> int | None:
+        if self.process is not None:
+            return self.process.pid
+        try:
+            with open(self.paths.pidfile) as pidfile:
+                return int(pidfile.read().strip())
+        except (OSError, ValueError):
+            return None
+
+    def alive(self) -> bool:
+        """The QEMU process of this guest runs (a child that exited is reaped here; a
+        recycled pid running something else does not count)."""
+        if self.process is not None:
+            return self.process.poll() is None
+        pid = self.pid()
+        if pid is None:
+            return False
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                argv = cmdline.read()
+            with open(f"/proc/{pid}/stat") as stat:
+                zombie = stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+        except OSError:
+            return False
+        return not zombie and self.uuid.encode() in argv
+
+    # --- launch -------------------------------------------------------------------------
+
+    def launch(self, emulator: str, incoming: str | None = None) -> None:
+        """Start QEMU and return once its monitor answers (the guest's OS boots on)."""
+        config = guest_config.GuestConfig.load(self.paths.config)
+        for stale in (self.paths.qmp, self.paths.pidfile):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(stale)
+        argv = guest_config.command(emulator, config, self.paths, incoming)
+        with open(self.paths.qemu_log, "ab") as log:
+            log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(argv)}\n".encode())
+            log.flush()
+            # its own session: a Ctrl-C to the compute service does not kill the guests
+            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
+                                            stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + LAUNCH_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise GuestLaunchFailed(f"QEMU exited with {self.process.returncode} at "
+                                        f"start: {self.log_tail()}")
+            if os.path.exists(self.paths.qmp):
+                with contextlib.suppress(QMPError):
+                    self.status()
+                    return
+            time.sleep(0.05)
+        self.kill()
+        raise GuestLaunchFailed(f"QEMU's monitor did not answer within {LAUNCH_TIMEOUT:g}s: "
+                                f"{self.log_tail()}")
+
+    def log_tail(self, limit: int = 600) -> str:
+        try:
+            with open(self.paths.qemu_log, "rb") as log:
+                log.seek(0, os.SEEK_END)
+                log.seek(max(0, log.tell() - limit))
+                return log.read().decode(errors="replace").strip()
+        except OSError:
+            return "(no qemu.log)"
+
+    # --- monitor ------------------------------------------------------------------------
+
+    def qmp(self, command: str, **arguments: object) -> object:
+        with QMPClient(self.paths.qmp) as client:
+            return client.execute(command, **arguments)
+
+    def status(self) -> str:
+        return str(self.qmp("query-status")["status"])  # type: ignore[index]
+
+    def power_state(self) -> int:
+        if not self.alive():
+            return states.POWER_SUSPENDED if os.path.exists(self.paths.saved_state) \
+                else states.SHUTDOWN
+        try:
+            return RUN_STATES.get(self.status(), states.POWER_PAUSED)
+        except QMPError:
+            return states.NOSTATE
+
+    # --- stopping -----------------------------------------------------------------------
+
+    def wait_exit(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while self.alive():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
+    def kill(self) -> None:
+        """Hard power-off: QMP quit, then SIGKILL if QEMU does not go at once."""
+        if not self.alive():
+            return
+        with contextlib.suppress(QMPError):
+            self.qmp("quit")
+        if not self.wait_exit(5.0):
+            pid = self.pid()
+            if pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            self.wait_exit(5.0)

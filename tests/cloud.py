@@ -1,0 +1,86 @@
+"""The all-in-one, in this process, serving real HTTP on a free port (fixtures `cloud_factory`
+and `cloud`, registered by the conftests that import them)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import httpx
+import pytest
+
+from novalite import http_server
+from novalite.all_in_one import AllInOne
+from novalite.db.api import images
+
+
+class Cloud:
+    def __init__(self, aio: AllInOne, base_url: str) -> None:
+        self.aio = aio
+        self.base_url = base_url
+        self.api = httpx.Client(base_url=f"{base_url}/compute/v2.1", timeout=30)
+
+    def compute(self, host: str):
+        """The compute manager of one simulated host (for fault injection)."""
+        return next(s.manager for s in self.aio.services if s.host == host
+                    and s.binary == "novalite-compute")
+
+    def boot(self, name: str = "vm", flavor: str = "1", **server) -> str:
+        body = {"server": {"name": name, "flavorRef": flavor,
+                           "imageRef": images.DEFAULT_IMAGE_ID, **server}}
+        response = self.api.post("/servers", json=body)
+        assert response.status_code == 202, response.text
+        return response.json()["server"]["id"]
+
+    def server(self, server_id: str) -> dict:
+        response = self.api.get(f"/servers/{server_id}")
+        assert response.status_code == 200, response.text
+        return response.json()["server"]
+
+    def wait(self, predicate: Callable[[], object], timeout: float = 15) -> object:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = predicate()
+            if value:
+                return value
+            time.sleep(0.02)
+        raise AssertionError(f"condition not met within {timeout}s")
+
+    def wait_status(self, server_id: str, *statuses: str) -> dict:
+        return self.wait(lambda: (s := self.server(server_id))["status"] in statuses and s)
+
+    def wait_gone(self, server_id: str) -> None:
+        self.wait(lambda: self.api.get(f"/servers/{server_id}").status_code == 404)
+
+
+@pytest.fixture
+def cloud_factory(conf):
+    started = []
+
+    def start(hosts: int = 2, **fake_driver) -> Cloud:
+        # Scheduling tests boot beyond a project's default quota; quota tests set limits.
+        for resource in ("instances", "cores", "ram"):
+            conf.set_override(resource, -1, group="quota")
+        for key, value in fake_driver.items():
+            conf.set_override(key, value, group="fake_driver")
+        aio = AllInOne(hosts)
+        aio.prepare()
+        aio.start_control_plane()
+        server = http_server.make_server("127.0.0.1", 0)
+        started.append((aio, server))
+        http_server.start_in_thread(server)
+        port = http_server.bound_port(server)
+        aio.bootstrap_identity(port)
+        base_url = f"http://127.0.0.1:{port}"
+        aio.start_computes(base_url)
+        return Cloud(aio, base_url)
+
+    yield start
+    for aio, server in started:
+        server.should_exit = True
+        aio.stop()
+
+
+@pytest.fixture
+def cloud(cloud_factory) -> Cloud:
+    return cloud_factory()

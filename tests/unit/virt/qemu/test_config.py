@@ -1,0 +1,58 @@
+from novalite.virt.qemu import config
+
+
+def _config(**overrides) -> config.GuestConfig:
+    values = dict(uuid="5e0d1c9a-1111-4222-8333-444455556666", memory_mb=128, vcpus=1,
+                  accel="tcg", machine="q35", cpu_model="qemu64")
+    values.update(overrides)
+    return config.GuestConfig(**values)
+
+
+def _option(argv: list[str], flag: str) -> str:
+    return argv[argv.index(flag) + 1]
+
+
+def test_command_line_carries_flavor_and_instance_files():
+    paths = config.GuestPaths("/var/instances/x")
+    argv = config.command("/usr/bin/qemu-system-x86_64", _config(memory_mb=192, vcpus=2), paths)
+    assert argv[0] == "/usr/bin/qemu-system-x86_64"
+    assert _option(argv, "-m") == "192" and _option(argv, "-smp") == "2"
+    assert _option(argv, "-accel") == "tcg" and _option(argv, "-cpu") == "qemu64"
+    assert _option(argv, "-uuid") == "5e0d1c9a-1111-4222-8333-444455556666"
+    assert _option(argv, "-qmp") == "unix:/var/instances/x/qmp.sock,server=on,wait=off"
+    assert _option(argv, "-pidfile") == "/var/instances/x/qemu.pid"
+    assert _option(argv, "-drive") == "file=/var/instances/x/disk,format=qcow2,if=virtio"
+    # the console log survives reboots: appended, never truncated
+    assert "append=on" in _option(argv, "-chardev")
+    assert "/var/instances/x/console.log" in _option(argv, "-chardev")
+    assert "-kernel" not in argv and "-incoming" not in argv
+
+
+def test_kvm_guests_get_the_host_cpu():
+    argv = config.command("qemu", _config(accel="kvm"), config.GuestPaths("/d"))
+    assert _option(argv, "-cpu") == "host"
+
+
+def test_direct_kernel_boot_always_has_serial_console_and_no_timer_check():
+    argv = config.command("qemu", _config(kernel="/b/k", ramdisk="/b/r",
+                                          kernel_args="quiet panic=-1"),
+                          config.GuestPaths("/d"))
+    assert _option(argv, "-kernel") == "/b/k" and _option(argv, "-initrd") == "/b/r"
+    assert _option(argv, "-append") == "quiet panic=-1 console=ttyS0 no_timer_check"
+
+
+def test_kernel_arguments_are_not_repeated():
+    assert config.kernel_command_line("console=ttyS0 no_timer_check") == \
+        "console=ttyS0 no_timer_check"
+
+
+def test_incoming_restores_saved_memory():
+    argv = config.command("qemu", _config(), config.GuestPaths("/d"), incoming="exec:cat s")
+    assert _option(argv, "-incoming") == "exec:cat s"
+
+
+def test_config_round_trips_through_its_file(tmp_path):
+    path = str(tmp_path / "guest.json")
+    original = _config(kernel="/k", kernel_args="quiet")
+    original.save(path)
+    assert config.GuestConfig.load(path) == original
