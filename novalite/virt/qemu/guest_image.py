@@ -26,7 +26,7 @@ from novalite.virt.qemu import cpio, guest_kernel
 LOG = logging.getLogger(__name__)
 
 # Bump whenever what is built changes (init script, modules, disk content): caches rebuild.
-RECIPE = 1
+RECIPE = 2
 MARKER = "NOVALITE-GUEST-UP"
 DISK_MARKER = "NOVALITE-DISK"
 POWEROFF_MARKER = "NOVALITE-GUEST-ACPI-POWEROFF"
@@ -41,6 +41,7 @@ TOOL_PACKAGES = {"busybox": "busybox-static", "qemu-img": "qemu-utils",
 
 KERNEL, RAMDISK, DISK, STAMP = "vmlinuz", "initrd.img", "disk.qcow2", "recipe.json"
 
+# A disk that is not ext4 (a blank image) just leaves NOVALITE-DISK out.
 INIT = """#!/bin/busybox sh
 /bin/busybox --install -s /bin
 export PATH=/bin
@@ -48,7 +49,7 @@ mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 for m in {modules}; do insmod /lib/modules/$m.ko 2>/dev/null; done
 # acpid exits silently without its log and pid directories.
 mkdir -p /var/log /var/run; acpid
-if [ -b /dev/vda ] && mount -o ro /dev/vda /mnt; then
+if [ -b /dev/vda ] && mount -o ro /dev/vda /mnt 2>/dev/null; then
   echo "{disk_marker} $(cat /mnt/hello.txt)"
 fi
 echo "{marker} uptime=$(cut -d' ' -f1 /proc/uptime) \\
