@@ -1,9 +1,16 @@
-"""Boot storm: start the all-in-one (fake driver) as its own process, boot N servers through
-the HTTP API concurrently, then delete them all.
+"""Boot storm: start the all-in-one as its own process, boot N servers through the HTTP API
+concurrently, then delete them all.
 
-Prints servers/s from the first POST to the last ACTIVE, p50/p95 boot latency (POST to
-first seen ACTIVE), and delete throughput (first DELETE to the last one gone). The last
-line is JSON.
+Fake driver (default): prints servers/s from the first POST to the last ACTIVE, p50/p95
+boot latency (POST to first seen ACTIVE), and delete throughput (first DELETE to the last
+one gone).
+
+`--driver qemu`: real guests (m1.nano, the default novalite-tiny guest). Prints, per guest,
+seconds from its POST to the guest's own "up" line on its serial console, the CPU-seconds
+its QEMU used to get there and its RSS once all are up; then the total wall time against
+the 45 s target for 10 guests.
+
+The last line is JSON.
 """
 
 from __future__ import annotations
@@ -31,28 +38,34 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _unlimited_quota(state_dir: str) -> str:
-    """A storm boots far beyond a project's default quota."""
-    path = os.path.join(state_dir, "quota.conf")
+def _bench_config(state_dir: str) -> str:
+    """A storm boots far beyond a project's default quota; it measures booting, not
+    token checks (noauth2: no token is the admin)."""
+    path = os.path.join(state_dir, "bench.conf")
     with open(path, "w") as conf:
-        conf.write("[quota]\ninstances = -1\ncores = -1\nram = -1\n")
+        conf.write("[quota]\ninstances = -1\ncores = -1\nram = -1\n"
+                   "[api]\nauth_strategy = noauth2\n")
     return path
 
 
-def start_cloud(state_dir: str, port: int, hosts: int) -> subprocess.Popen:
+def start_cloud(state_dir: str, port: int, hosts: int, driver: str = "fake"
+                ) -> subprocess.Popen:
     log = open(os.path.join(state_dir, "all-in-one.log"), "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "novalite.cmd.novalite", "all-in-one", "--state-dir", state_dir,
          "--port", str(port), "--hosts", str(hosts), "--listen", "127.0.0.1",
-         "--config-file", _unlimited_quota(state_dir)],
+         "--driver", driver, "--config-file", _bench_config(state_dir)],
         stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    deadline = time.monotonic() + 180  # the qemu driver builds its guest image first
+    while time.monotonic() < deadline:  # up once every host has reported to placement
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/compute/", timeout=1).status_code == 200:
+            found = httpx.get(f"http://127.0.0.1:{port}/placement/resource_providers",
+                              timeout=1)
+            if found.status_code == 200 and len(found.json()["resource_providers"]) >= hosts:
                 return proc
         except httpx.HTTPError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"the all-in-one did not start; see {log.name}")
 
@@ -117,13 +130,104 @@ def storm(base: str, count: int, concurrency: int, flavor: str) -> dict:
     }
 
 
+MARKER = b"NOVALITE-GUEST-UP"
+TICKS = os.sysconf("SC_CLK_TCK")
+QEMU_TARGET_S = 45.0  # 10 concurrent real guests on this 2-core machine
+
+
+def _qemu_pid(instance_dir: str) -> int | None:
+    try:
+        with open(os.path.join(instance_dir, "qemu.pid")) as pidfile:
+            return int(pidfile.read())
+    except (OSError, ValueError):
+        return None
+
+
+def _cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def _rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def qemu_storm(base: str, state_dir: str, count: int, flavor: str, timeout: float) -> dict:
+    """All guests posted at once; each one's time to its console marker."""
+    api = httpx.Client(base_url=f"{base}/compute/v2.1", timeout=120,
+                       limits=httpx.Limits(max_connections=count + 2))
+    instances = os.path.join(state_dir, "instances")
+    posted: dict[str, float] = {}
+
+    def boot(i: int) -> None:
+        started = time.perf_counter()
+        response = api.post("/servers", json={"server": {
+            "name": f"real-{i}", "flavorRef": flavor, "imageRef": IMAGE_ID}})
+        response.raise_for_status()
+        posted[response.json()["server"]["id"]] = started
+
+    t0 = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(count) as pool:
+        list(pool.map(boot, range(count)))
+    up: dict[str, tuple[float, float]] = {}  # id -> (seconds to marker, CPU-seconds)
+    deadline = time.monotonic() + timeout
+    failed: set[str] = set()
+    while len(up) + len(failed) < count and time.monotonic() < deadline:
+        failed = {s["id"] for s in api.get("/servers", params={"status": "ERROR"}).json()[
+            "servers"]}
+        for server_id in set(posted) - set(up) - failed:
+            directory = os.path.join(instances, server_id)
+            try:
+                with open(os.path.join(directory, "console.log"), "rb") as log:
+                    seen = MARKER in log.read()
+            except OSError:
+                continue
+            pid = _qemu_pid(directory)
+            if seen and pid:
+                up[server_id] = (time.perf_counter() - posted[server_id], _cpu_seconds(pid))
+                print(f"  guest {len(up):2d}/{count} up {up[server_id][0]:6.1f} s after its "
+                      f"POST, {up[server_id][1]:.1f} CPU-s", flush=True)
+        time.sleep(0.1)
+    wall = time.perf_counter() - t0
+    rss = [_rss_mb(pid) for sid in up if (pid := _qemu_pid(os.path.join(instances, sid)))]
+    for server_id in posted:
+        api.delete(f"/servers/{server_id}")
+    while api.get("/servers").json()["servers"]:
+        time.sleep(0.2)
+    seconds = sorted(t for t, _ in up.values())
+    return {
+        "driver": "qemu", "servers": count, "up": len(up), "errors": len(failed),
+        "total_wall_s": round(wall, 1),
+        "boot_to_marker_s": [round(t, 1) for t in seconds],
+        "p50_boot_s": round(statistics.median(seconds), 1) if seconds else None,
+        "max_boot_s": round(seconds[-1], 1) if seconds else None,
+        "cpu_s_per_boot": round(statistics.mean(c for _, c in up.values()), 2) if up else None,
+        "rss_mb_per_guest": round(statistics.mean(rss), 1) if rss else None,
+        "target_s": QEMU_TARGET_S,
+        "met": len(up) == count and wall <= QEMU_TARGET_S,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--servers", type=int, default=200)
+    parser.add_argument("--driver", choices=["fake", "qemu"], default="fake")
+    parser.add_argument("--servers", type=int, default=None,
+                        help="default: 200 (fake), 10 (qemu)")
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--hosts", type=int, default=4)
-    parser.add_argument("--flavor", default="1")
+    parser.add_argument("--flavor", default=None, help="default: 1 (fake), 42 m1.nano (qemu)")
+    parser.add_argument("--timeout", type=float, default=300.0,
+                        help="qemu: seconds to wait for every guest's marker")
     args = parser.parse_args()
+    if args.driver == "qemu":
+        run_qemu(args.servers or 10, args.flavor or "42", args.timeout)
+        return
+    args.servers, args.flavor = args.servers or 200, args.flavor or "1"
     with tempfile.TemporaryDirectory(prefix="novalite-bench-") as state:
         port = free_port()
         proc = start_cloud(state, port, args.hosts)
@@ -138,6 +242,25 @@ def main() -> None:
           f"boot latency p50 {result['p50_boot_s']} s, p95 {result['p95_boot_s']} s; "
           f"deletes {result['deletes_per_s']}/s")
     print(f"baseline for the 100 servers/s goal: {result['servers_per_s'] / 100:.2f}x")
+    print(json.dumps(result))
+
+
+def run_qemu(count: int, flavor: str, timeout: float) -> None:
+    with tempfile.TemporaryDirectory(prefix="novalite-bench-") as state:
+        port = free_port()
+        proc = start_cloud(state, port, 1, driver="qemu")
+        try:
+            result = qemu_storm(f"http://127.0.0.1:{port}", state, count, flavor, timeout)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=120)
+    print(f"qemu boot storm: {result['up']}/{count} guests up in {result['total_wall_s']} s "
+          f"(target {QEMU_TARGET_S:g} s: {'met' if result['met'] else 'MISSED'}); "
+          f"boot to marker p50 {result['p50_boot_s']} s, max {result['max_boot_s']} s; "
+          f"{result['cpu_s_per_boot']} CPU-s per boot; {result['rss_mb_per_guest']} MB RSS "
+          "per guest")
+    if result["up"]:
+        print(f"ratio to target: {QEMU_TARGET_S / result['total_wall_s']:.2f}x")
     print(json.dumps(result))
 
 
