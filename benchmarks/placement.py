@@ -11,7 +11,10 @@ uvicorn on a thread, and each query is timed from the client, request sent to wh
   c  upstream perfload's query: (b) plus required=<trait>&member_of=<aggregate>
 
 Then claims/s: PUT /allocations/{consumer} at microversion 1.39, one per candidate of
-query (a), serially. Prints medians, p95s and the ratio to upstream Placement 16.0.0
+query (a), from --workers client processes at once (4 by default), each on its own
+keep-alive connection and claiming its share one after another, as several scheduler
+workers do; the figure is every claim over the time from the first sent to the last
+answered. Prints medians, p95s and the ratio to upstream Placement 16.0.0
 measured on this machine (shared/reference/placement.md: 1000 providers 0.133 s with
 limit=1000 and 0.201 s without, 3000 providers 0.290 s / 0.439 s; beyond 3000 the
 upstream figure is extrapolated linearly). The last line is JSON for the 10,000 (or
@@ -25,6 +28,8 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import multiprocessing
+import multiprocessing.pool
 import random
 import statistics
 import sys
@@ -113,23 +118,37 @@ def time_query(client: httpx.Client, qs: str, runs: int) -> tuple[list[float], d
     return times, body
 
 
-def claims(client: httpx.Client, body: dict, count: int) -> float:
-    """Claims/s for up to `count` candidates, one after another."""
+def _claim_share(url: str, requests: list[dict]) -> tuple[float, float]:
+    """One scheduler worker: its own keep-alive connection, its claims one after another;
+    returns when it started and ended (CLOCK_MONOTONIC, comparable across processes)."""
+    with httpx.Client(base_url=url, headers=HEADERS, timeout=120) as client:
+        client.get("/")  # connect before the clock starts
+        started = time.monotonic()
+        for cand in requests:
+            payload = {"allocations": cand["allocations"], "project_id": "p", "user_id": "u",
+                       "consumer_generation": None, "consumer_type": "INSTANCE"}
+            response = client.put(f"/allocations/{uuid.uuid4()}", json=payload)
+            assert response.status_code == 204, response.text
+        return started, time.monotonic()
+
+
+def claims(pool: multiprocessing.pool.Pool, url: str, body: dict, count: int,
+           workers: int) -> float:
+    """Claims/s for up to `count` candidates, shared out among `workers` client
+    processes claiming at once, as a fleet of scheduler workers does (clients in the
+    server's process would take its GIL); from the first claim sent to the last answered."""
     requests = body["allocation_requests"][:count]
-    started = time.perf_counter()
-    for cand in requests:
-        payload = {"allocations": cand["allocations"], "project_id": "p", "user_id": "u",
-                   "consumer_generation": None, "consumer_type": "INSTANCE"}
-        response = client.put(f"/allocations/{uuid.uuid4()}", json=payload)
-        assert response.status_code == 204, response.text
-    return len(requests) / (time.perf_counter() - started)
+    shares = [requests[i::workers] for i in range(workers)]
+    spans = pool.starmap(_claim_share, [(url, share) for share in shares])
+    return len(requests) / (max(end for _, end in spans) - min(start for start, _ in spans))
 
 
 def p95(values: list[float]) -> float:
     return sorted(values)[max(0, int(round(0.95 * len(values))) - 1)]
 
 
-def measure(providers: int, runs: int, claim_count: int, seed: int) -> dict:
+def measure(providers: int, runs: int, claim_count: int, seed: int,
+            pool: multiprocessing.pool.Pool, workers: int) -> dict:
     with tempfile.TemporaryDirectory() as state:
         CONF.set_override("state_path", state)
         session.dispose()
@@ -148,7 +167,8 @@ def measure(providers: int, runs: int, claim_count: int, seed: int) -> dict:
                     result[f"{key}_x_faster_than_upstream"] = round(
                         upstream / statistics.median(times), 1)
                 _, body = time_query(client, QUERIES["a"], 0)
-                result["claims_per_s"] = round(claims(client, body, claim_count), 1)
+                result["claims_per_s"] = round(
+                    claims(pool, url, body, claim_count, workers), 1)
         finally:
             server.should_exit = True
             session.dispose()
@@ -161,17 +181,21 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--claims", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--workers", type=int, default=4,
+                        help="client processes claiming at once (scheduler workers)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     CONF([], project="novalite", default_config_files=[])
     # Placement's own cost, as upstream's perfload job measures it: no token checks.
     CONF.set_override("auth_strategy", "noauth2", group="api")
-    results = []
     print(f"{'providers':>9} {'load s':>7} | {'query':>5} {'ms med':>8} {'ms p95':>8} "
           f"{'cands':>6} {'vs upstream':>11} | {'claims/s':>8}", flush=True)
-    for providers in [int(x) for x in args.providers.split(",") if x]:
-        r = measure(providers, args.runs, args.claims, args.seed)
-        results.append(r)
+    # Spawned (not forked: the server runs on a thread) before the first measure.
+    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+        results = [measure(n, args.runs, args.claims, args.seed, pool, args.workers)
+                   for n in [int(x) for x in args.providers.split(",") if x]]
+    for r in results:
+        providers = r["providers"]
         for key in QUERIES:
             print(f"{providers:>9} {r['load_s']:>7} | {key:>5} {r[f'{key}_median_ms']:>8} "
                   f"{r[f'{key}_p95_ms']:>8} {r[f'{key}_candidates']:>6} "

@@ -12,6 +12,7 @@ from novalite.api.app import build_app
 
 
 def make_server(host: str, port: int) -> uvicorn.Server:
+    """uvicorn's "auto" HTTP protocol is httptools (a dependency), falling back to h11."""
     config = uvicorn.Config(build_app(), host=host, port=port, log_config=None,
                             access_log=False, lifespan="off", timeout_graceful_shutdown=30)
     return uvicorn.Server(config)
