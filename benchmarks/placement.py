@@ -4,7 +4,8 @@ For each size: a fresh SQLite database loaded with N flat compute providers as u
 perfload job lays them out (VCPU 32, MEMORY_MB 8192, DISK_GB 8192; each in 1-3 of 3
 aggregates; every other one with a trait). Loading uses bulk SQL inserts (executemany),
 not the API, so that 50,000 providers load in seconds. The real ASGI app is served by
-uvicorn on a thread, and each query is timed from the client, request sent to whole body received:
+uvicorn on a thread; the clients are other processes (as the scheduler is), and each
+query is timed by its client, request sent to whole body received:
 
   a  Nova's query: resources=VCPU:1,MEMORY_MB:256,DISK_GB:10&limit=1000
   b  the same without a limit
@@ -105,17 +106,21 @@ def serve() -> tuple[uvicorn.Server, str]:
     return server, f"http://127.0.0.1:{http_server.bound_port(server)}/placement"
 
 
-def time_query(client: httpx.Client, qs: str, runs: int) -> tuple[list[float], dict]:
+def time_query(url: str, qs: str, runs: int) -> tuple[list[float], list[dict]]:
+    """Run in a client process, as a scheduler is one: a client thread in the server's
+    process would take turns with it on the GIL while the body streams. Returns the
+    times and the allocation requests."""
     times, body = [], {}
-    for i in range(runs + 2):
-        started = time.perf_counter()
-        response = client.get(f"/allocation_candidates?{qs}")
-        elapsed = time.perf_counter() - started  # the whole body received, as curl times
-        assert response.status_code == 200, response.text
-        body = response.json()
-        if i >= 2:  # two warm-up requests
-            times.append(elapsed)
-    return times, body
+    with httpx.Client(base_url=url, headers=HEADERS, timeout=120) as client:
+        for i in range(runs + 2):
+            started = time.perf_counter()
+            response = client.get(f"/allocation_candidates?{qs}")
+            elapsed = time.perf_counter() - started  # the whole body received, as curl
+            assert response.status_code == 200, response.text
+            body = response.json()
+            if i >= 2:  # two warm-up requests
+                times.append(elapsed)
+    return times, body["allocation_requests"]
 
 
 def _claim_share(url: str, requests: list[dict]) -> tuple[float, float]:
@@ -132,12 +137,12 @@ def _claim_share(url: str, requests: list[dict]) -> tuple[float, float]:
         return started, time.monotonic()
 
 
-def claims(pool: multiprocessing.pool.Pool, url: str, body: dict, count: int,
+def claims(pool: multiprocessing.pool.Pool, url: str, requests: list[dict], count: int,
            workers: int) -> float:
     """Claims/s for up to `count` candidates, shared out among `workers` client
     processes claiming at once, as a fleet of scheduler workers does (clients in the
     server's process would take its GIL); from the first claim sent to the last answered."""
-    requests = body["allocation_requests"][:count]
+    requests = requests[:count]
     shares = [requests[i::workers] for i in range(workers)]
     spans = pool.starmap(_claim_share, [(url, share) for share in shares])
     return len(requests) / (max(end for _, end in spans) - min(start for start, _ in spans))
@@ -157,18 +162,17 @@ def measure(providers: int, runs: int, claim_count: int, seed: int,
         server, url = serve()
         result: dict = {"providers": providers, "load_s": round(load_s, 2)}
         try:
-            with httpx.Client(base_url=url, headers=HEADERS, timeout=120) as client:
-                for key, qs in QUERIES.items():
-                    times, body = time_query(client, qs, runs)
-                    result[f"{key}_median_ms"] = round(statistics.median(times) * 1000, 2)
-                    result[f"{key}_p95_ms"] = round(p95(times) * 1000, 2)
-                    result[f"{key}_candidates"] = len(body["allocation_requests"])
-                    upstream = upstream_seconds(providers, key == "a")
-                    result[f"{key}_x_faster_than_upstream"] = round(
-                        upstream / statistics.median(times), 1)
-                _, body = time_query(client, QUERIES["a"], 0)
-                result["claims_per_s"] = round(
-                    claims(pool, url, body, claim_count, workers), 1)
+            for key, qs in QUERIES.items():
+                times, requests = pool.apply(time_query, (url, qs, runs))
+                result[f"{key}_median_ms"] = round(statistics.median(times) * 1000, 2)
+                result[f"{key}_p95_ms"] = round(p95(times) * 1000, 2)
+                result[f"{key}_candidates"] = len(requests)
+                upstream = upstream_seconds(providers, key == "a")
+                result[f"{key}_x_faster_than_upstream"] = round(
+                    upstream / statistics.median(times), 1)
+            _, requests = pool.apply(time_query, (url, QUERIES["a"], 0))
+            result["claims_per_s"] = round(
+                claims(pool, url, requests, claim_count, workers), 1)
         finally:
             server.should_exit = True
             session.dispose()
@@ -190,8 +194,12 @@ def main() -> int:
     CONF.set_override("auth_strategy", "noauth2", group="api")
     print(f"{'providers':>9} {'load s':>7} | {'query':>5} {'ms med':>8} {'ms p95':>8} "
           f"{'cands':>6} {'vs upstream':>11} | {'claims/s':>8}", flush=True)
-    # Spawned (not forked: the server runs on a thread) before the first measure.
-    with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+    # Spawned (not forked: the server runs on a thread), and every one up and imported
+    # before the first query is timed.
+    spawn = multiprocessing.get_context("spawn")
+    ready = spawn.Barrier(args.workers + 1)
+    with spawn.Pool(args.workers, initializer=ready.wait) as pool:
+        ready.wait()
         results = [measure(n, args.runs, args.claims, args.seed, pool, args.workers)
                    for n in [int(x) for x in args.providers.split(",") if x]]
     for r in results:
