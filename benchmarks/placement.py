@@ -102,6 +102,7 @@ def load(providers: int, rng: random.Random) -> float:
 
 def serve() -> tuple[uvicorn.Server, str]:
     server = http_server.make_server("127.0.0.1", 0)
+    http_server.freeze_heap()  # as novalite-api and the all-in-one do once started
     http_server.start_in_thread(server)
     return server, f"http://127.0.0.1:{http_server.bound_port(server)}/placement"
 
