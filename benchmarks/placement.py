@@ -4,14 +4,18 @@ For each size: a fresh SQLite database loaded with N flat compute providers as u
 perfload job lays them out (VCPU 32, MEMORY_MB 8192, DISK_GB 8192; each in 1-3 of 3
 aggregates; every other one with a trait). Loading uses bulk SQL inserts (executemany),
 not the API, so that 50,000 providers load in seconds. The real ASGI app is served by
-uvicorn on a thread, and each query is timed from the client, request sent to whole body received:
+uvicorn on a thread; the clients are other processes (as the scheduler is), and each
+query is timed by its client, request sent to whole body received:
 
   a  Nova's query: resources=VCPU:1,MEMORY_MB:256,DISK_GB:10&limit=1000
   b  the same without a limit
   c  upstream perfload's query: (b) plus required=<trait>&member_of=<aggregate>
 
 Then claims/s: PUT /allocations/{consumer} at microversion 1.39, one per candidate of
-query (a), serially. Prints medians, p95s and the ratio to upstream Placement 16.0.0
+query (a), from --workers client processes at once (4 by default), each on its own
+keep-alive connection and claiming its share one after another, as several scheduler
+workers do; the figure is every claim over the time from the first sent to the last
+answered. Prints medians, p95s and the ratio to upstream Placement 16.0.0
 measured on this machine (shared/reference/placement.md: 1000 providers 0.133 s with
 limit=1000 and 0.201 s without, 3000 providers 0.290 s / 0.439 s; beyond 3000 the
 upstream figure is extrapolated linearly). The last line is JSON for the 10,000 (or
@@ -25,6 +29,8 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import multiprocessing
+import multiprocessing.pool
 import random
 import statistics
 import sys
@@ -96,40 +102,59 @@ def load(providers: int, rng: random.Random) -> float:
 
 def serve() -> tuple[uvicorn.Server, str]:
     server = http_server.make_server("127.0.0.1", 0)
+    http_server.freeze_heap()  # as novalite-api and the all-in-one do once started
     http_server.start_in_thread(server)
     return server, f"http://127.0.0.1:{http_server.bound_port(server)}/placement"
 
 
-def time_query(client: httpx.Client, qs: str, runs: int) -> tuple[list[float], dict]:
+def time_query(url: str, qs: str, runs: int) -> tuple[list[float], list[dict]]:
+    """Run in a client process, as a scheduler is one: a client thread in the server's
+    process would take turns with it on the GIL while the body streams. Returns the
+    times and the allocation requests."""
     times, body = [], {}
-    for i in range(runs + 2):
-        started = time.perf_counter()
-        response = client.get(f"/allocation_candidates?{qs}")
-        elapsed = time.perf_counter() - started  # the whole body received, as curl times
-        assert response.status_code == 200, response.text
-        body = response.json()
-        if i >= 2:  # two warm-up requests
-            times.append(elapsed)
-    return times, body
+    with httpx.Client(base_url=url, headers=HEADERS, timeout=120) as client:
+        for i in range(runs + 2):
+            started = time.perf_counter()
+            response = client.get(f"/allocation_candidates?{qs}")
+            elapsed = time.perf_counter() - started  # the whole body received, as curl
+            assert response.status_code == 200, response.text
+            body = response.json()
+            if i >= 2:  # two warm-up requests
+                times.append(elapsed)
+    return times, body["allocation_requests"]
 
 
-def claims(client: httpx.Client, body: dict, count: int) -> float:
-    """Claims/s for up to `count` candidates, one after another."""
-    requests = body["allocation_requests"][:count]
-    started = time.perf_counter()
-    for cand in requests:
-        payload = {"allocations": cand["allocations"], "project_id": "p", "user_id": "u",
-                   "consumer_generation": None, "consumer_type": "INSTANCE"}
-        response = client.put(f"/allocations/{uuid.uuid4()}", json=payload)
-        assert response.status_code == 204, response.text
-    return len(requests) / (time.perf_counter() - started)
+def _claim_share(url: str, requests: list[dict]) -> tuple[float, float]:
+    """One scheduler worker: its own keep-alive connection, its claims one after another;
+    returns when it started and ended (CLOCK_MONOTONIC, comparable across processes)."""
+    with httpx.Client(base_url=url, headers=HEADERS, timeout=120) as client:
+        client.get("/")  # connect before the clock starts
+        started = time.monotonic()
+        for cand in requests:
+            payload = {"allocations": cand["allocations"], "project_id": "p", "user_id": "u",
+                       "consumer_generation": None, "consumer_type": "INSTANCE"}
+            response = client.put(f"/allocations/{uuid.uuid4()}", json=payload)
+            assert response.status_code == 204, response.text
+        return started, time.monotonic()
+
+
+def claims(pool: multiprocessing.pool.Pool, url: str, requests: list[dict], count: int,
+           workers: int) -> float:
+    """Claims/s for up to `count` candidates, shared out among `workers` client
+    processes claiming at once, as a fleet of scheduler workers does (clients in the
+    server's process would take its GIL); from the first claim sent to the last answered."""
+    requests = requests[:count]
+    shares = [requests[i::workers] for i in range(workers)]
+    spans = pool.starmap(_claim_share, [(url, share) for share in shares])
+    return len(requests) / (max(end for _, end in spans) - min(start for start, _ in spans))
 
 
 def p95(values: list[float]) -> float:
     return sorted(values)[max(0, int(round(0.95 * len(values))) - 1)]
 
 
-def measure(providers: int, runs: int, claim_count: int, seed: int) -> dict:
+def measure(providers: int, runs: int, claim_count: int, seed: int,
+            pool: multiprocessing.pool.Pool, workers: int) -> dict:
     with tempfile.TemporaryDirectory() as state:
         CONF.set_override("state_path", state)
         session.dispose()
@@ -138,17 +163,17 @@ def measure(providers: int, runs: int, claim_count: int, seed: int) -> dict:
         server, url = serve()
         result: dict = {"providers": providers, "load_s": round(load_s, 2)}
         try:
-            with httpx.Client(base_url=url, headers=HEADERS, timeout=120) as client:
-                for key, qs in QUERIES.items():
-                    times, body = time_query(client, qs, runs)
-                    result[f"{key}_median_ms"] = round(statistics.median(times) * 1000, 2)
-                    result[f"{key}_p95_ms"] = round(p95(times) * 1000, 2)
-                    result[f"{key}_candidates"] = len(body["allocation_requests"])
-                    upstream = upstream_seconds(providers, key == "a")
-                    result[f"{key}_x_faster_than_upstream"] = round(
-                        upstream / statistics.median(times), 1)
-                _, body = time_query(client, QUERIES["a"], 0)
-                result["claims_per_s"] = round(claims(client, body, claim_count), 1)
+            for key, qs in QUERIES.items():
+                times, requests = pool.apply(time_query, (url, qs, runs))
+                result[f"{key}_median_ms"] = round(statistics.median(times) * 1000, 2)
+                result[f"{key}_p95_ms"] = round(p95(times) * 1000, 2)
+                result[f"{key}_candidates"] = len(requests)
+                upstream = upstream_seconds(providers, key == "a")
+                result[f"{key}_x_faster_than_upstream"] = round(
+                    upstream / statistics.median(times), 1)
+            _, requests = pool.apply(time_query, (url, QUERIES["a"], 0))
+            result["claims_per_s"] = round(
+                claims(pool, url, requests, claim_count, workers), 1)
         finally:
             server.should_exit = True
             session.dispose()
@@ -161,17 +186,25 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--claims", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--workers", type=int, default=4,
+                        help="client processes claiming at once (scheduler workers)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     CONF([], project="novalite", default_config_files=[])
     # Placement's own cost, as upstream's perfload job measures it: no token checks.
     CONF.set_override("auth_strategy", "noauth2", group="api")
-    results = []
     print(f"{'providers':>9} {'load s':>7} | {'query':>5} {'ms med':>8} {'ms p95':>8} "
           f"{'cands':>6} {'vs upstream':>11} | {'claims/s':>8}", flush=True)
-    for providers in [int(x) for x in args.providers.split(",") if x]:
-        r = measure(providers, args.runs, args.claims, args.seed)
-        results.append(r)
+    # Spawned (not forked: the server runs on a thread), and every one up and imported
+    # before the first query is timed.
+    spawn = multiprocessing.get_context("spawn")
+    ready = spawn.Barrier(args.workers + 1)
+    with spawn.Pool(args.workers, initializer=ready.wait) as pool:
+        ready.wait()
+        results = [measure(n, args.runs, args.claims, args.seed, pool, args.workers)
+                   for n in [int(x) for x in args.providers.split(",") if x]]
+    for r in results:
+        providers = r["providers"]
         for key in QUERIES:
             print(f"{providers:>9} {r['load_s']:>7} | {key:>5} {r[f'{key}_median_ms']:>8} "
                   f"{r[f'{key}_p95_ms']:>8} {r[f'{key}_candidates']:>6} "

@@ -28,8 +28,11 @@ from novalite.conf import CONF
 from novalite.db import migration
 CONF([], project="novalite", default_config_files=[])
 CONF.set_override("state_path", sys.argv[1])
+CONF.set_override("auth_strategy", "noauth2", group="api")  # placement's own cost
 migration.db_sync()
-http_server.run_foreground(http_server.make_server("127.0.0.1", int(sys.argv[2])))
+server = http_server.make_server("127.0.0.1", int(sys.argv[2]))
+http_server.freeze_heap()
+http_server.run_foreground(server)
 """
 HEADERS = {"OpenStack-API-Version": "placement latest"}
 

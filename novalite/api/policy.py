@@ -9,7 +9,10 @@ up when the file changes.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import threading
+import time
 
 from oslo_policy import policy as oslo_policy
 
@@ -184,34 +187,81 @@ DEFAULTS: dict[str, str] = {
 }
 
 _lock = threading.Lock()
-_enforcer: tuple[str, oslo_policy.Enforcer] | None = None
+_SEARCH_EVERY = 1.0  # seconds between looks for a policy file or directory newly placed
+
+
+@dataclasses.dataclass
+class _Loaded:
+    """An enforcer with the rules read, and what they were read from: oslo.policy looks
+    for and stats the files on every check (~0.1 ms, twice per request), so the files are
+    looked for at most once a second and only stat'ed per check, and the rules read again
+    only when what they came from has changed."""
+
+    policy_file: str
+    enforcer: oslo_policy.Enforcer
+    paths: tuple[str | None, ...] = ()
+    searched: float = -_SEARCH_EVERY
+    seen: tuple | None = None
+
+
+_loaded: _Loaded | None = None
+
+
+def _new_enforcer(policy_file: str) -> oslo_policy.Enforcer:
+    enforcer = oslo_policy.Enforcer(CONF, policy_file=policy_file)
+    enforcer.register_defaults([oslo_policy.RuleDefault(name, check)
+                                for name, check in {**BASE_RULES, **DEFAULTS}.items()])
+    return enforcer
+
+
+def _stamp(path: str | None) -> object:
+    """What changes when the file, or a file of the directory, is written."""
+    if path is None:
+        return None
+    try:
+        if not os.path.isdir(path):
+            return os.stat(path).st_mtime_ns
+        return tuple(sorted((e.name, e.stat().st_mtime_ns) for e in os.scandir(path)))
+    except OSError:
+        return None
+
+
+def _sources(loaded: _Loaded) -> tuple:
+    now = time.monotonic()
+    if now - loaded.searched >= _SEARCH_EVERY:
+        names = [loaded.policy_file, *CONF.oslo_policy.policy_dirs]
+        loaded.paths = tuple(CONF.find_file(name) for name in names)
+        loaded.searched = now
+    return tuple(_stamp(path) for path in loaded.paths)
 
 
 def _get_enforcer() -> oslo_policy.Enforcer:
-    """One enforcer per configured policy file (a test or a reload may point elsewhere)."""
-    global _enforcer
+    """One enforcer per configured policy file (a test or a reload may point elsewhere),
+    its rules read again when the overrides file or directories change."""
+    global _loaded
     policy_file = CONF.oslo_policy.policy_file
     with _lock:
-        if _enforcer is None or _enforcer[0] != policy_file:
-            enforcer = oslo_policy.Enforcer(CONF, policy_file=policy_file)
-            enforcer.register_defaults([oslo_policy.RuleDefault(name, check)
-                                        for name, check in {**BASE_RULES, **DEFAULTS}.items()])
-            _enforcer = (policy_file, enforcer)
-        enforcer = _enforcer[1]
-    try:
-        enforcer.load_rules()  # re-reads the overrides file when it has changed
-    except Exception as exc:
-        reset()  # read it again next time rather than fall back to the rules it replaced
-        raise exception.PolicyFileInvalid(path=enforcer.policy_path or policy_file,
-                                          reason=exc) from exc
-    return enforcer
+        if _loaded is None or _loaded.policy_file != policy_file:
+            _loaded = _Loaded(policy_file, _new_enforcer(policy_file))
+        loaded = _loaded
+        sources = _sources(loaded)
+        if sources != loaded.seen:
+            try:
+                loaded.enforcer.load_rules(force_reload=True)
+            except Exception as exc:
+                _loaded = None  # read it again next time, never fall back to old rules
+                raise exception.PolicyFileInvalid(
+                    path=loaded.enforcer.policy_path or policy_file, reason=exc) from exc
+            loaded.seen = sources
+        loaded.enforcer.use_conf = False  # enforce() need not look at the files again
+    return loaded.enforcer
 
 
 def reset() -> None:
     """Forget the enforcer, so the next check reads the configuration afresh."""
-    global _enforcer
+    global _loaded
     with _lock:
-        _enforcer = None
+        _loaded = None
 
 
 def _credentials(ctx: RequestContext) -> dict:

@@ -21,6 +21,7 @@ def main() -> None:
     server = http_server.make_server(CONF.osapi_compute_listen, CONF.osapi_compute_listen_port)
     LOG.info("novalite-api listening on http://%s:%s/compute/v2.1",
              CONF.osapi_compute_listen, CONF.osapi_compute_listen_port)
+    http_server.freeze_heap()
     try:
         http_server.run_foreground(server)  # returns once requests in flight are done
     finally:

@@ -64,6 +64,7 @@ def run_all_in_one() -> None:
         cloud.bootstrap_identity(port)
         cloud.start_computes(f"http://127.0.0.1:{port}")
         print(cloud.banner(port), flush=True)
+        http_server.freeze_heap()
         http_server.serve_until_signalled(server, thread)
     finally:
         server.should_exit = True

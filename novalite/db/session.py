@@ -37,6 +37,9 @@ _lock = threading.Lock()
 _sqlite_writer = threading.Lock()
 _engine: Engine | None = None
 _factory: sessionmaker | None = None
+# The engine with writer options, made once: a new one per transaction would defeat the
+# caches keyed on the bind (consumer type ids).
+_writer_bind: Engine | None = None
 
 
 def connection_url() -> str:
@@ -100,21 +103,22 @@ def make_engine(url: str) -> Engine:
 
 
 def get_engine() -> Engine:
-    global _engine, _factory
+    global _engine, _factory, _writer_bind
     with _lock:
         if _engine is None:
             _engine = make_engine(connection_url())
             _factory = sessionmaker(bind=_engine, expire_on_commit=False)
+            _writer_bind = _engine.execution_options(novalite_writer=True)
         return _engine
 
 
 def dispose() -> None:
     """Forget the engine (after a configuration change, and at shutdown)."""
-    global _engine, _factory
+    global _engine, _factory, _writer_bind
     with _lock:
         if _engine is not None:
             _engine.dispose()
-        _engine = _factory = None
+        _engine = _factory = _writer_bind = None
 
 
 def wait_for_database() -> None:
@@ -175,6 +179,6 @@ def writer() -> Iterator[Session]:
     engine = get_engine()
     assert _factory is not None
     serialise = _sqlite_writer if engine.dialect.name == "sqlite" else contextlib.nullcontext()
-    with serialise, _factory(bind=engine.execution_options(novalite_writer=True)) as session, \
+    with serialise, _factory(bind=_writer_bind) as session, \
             session.begin():
         yield session

@@ -55,18 +55,25 @@ def find(s: Session, uuid: str) -> Consumer | None:
 
 
 def type_id(s: Session, name: str) -> int:
+    """The type's id, made when new. Only a committed id is cached: one made in the
+    caller's transaction (`s.info`) is gone if that rolls back."""
     cache = _type_ids.setdefault(s.get_bind(), {})
-    if name not in cache:
-        found = s.scalar(select(CTYPE.c.id).where(CTYPE.c.name == name))
-        if found is None:
-            try:
-                with s.begin_nested():
-                    found = s.execute(insert(CTYPE).values(name=name, created_at=utcnow())
-                                      ).inserted_primary_key[0]
-            except IntegrityError:
-                found = s.scalar(select(CTYPE.c.id).where(CTYPE.c.name == name))
-        cache[name] = found
-    return cache[name]
+    if name in cache:
+        return cache[name]
+    made = s.info.setdefault("consumer_types_made", set())
+    found = s.scalar(select(CTYPE.c.id).where(CTYPE.c.name == name))
+    if found is not None:
+        if name not in made:
+            cache[name] = found
+        return found
+    try:
+        with s.begin_nested():
+            found = s.execute(insert(CTYPE).values(name=name, created_at=utcnow())
+                              ).inserted_primary_key[0]
+    except IntegrityError:  # made meanwhile by another transaction, now committed
+        return s.scalar(select(CTYPE.c.id).where(CTYPE.c.name == name))
+    made.add(name)
+    return found
 
 
 def _conflict(expected: object, got: object) -> errors.ConcurrentUpdate:

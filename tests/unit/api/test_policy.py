@@ -123,3 +123,17 @@ def test_a_broken_file_is_a_clear_error_every_time(conf, tmp_path):
         with pytest.raises(exception.PolicyFileInvalid, match=f"The policy file {path} "
                                                               "cannot be used: "):
             policy.check(MEMBER, STOP, "p1")
+
+
+
+def test_the_files_are_looked_for_at_most_once_a_second(conf, tmp_path, monkeypatch):
+    path = _write(tmp_path, f'"{STOP}": "role:admin"\n')
+    conf.set_override("policy_file", path, group="oslo_policy")
+    searched = []
+    find = type(conf).find_file
+    monkeypatch.setattr(type(conf), "find_file",
+                        lambda self, name: searched.append(name) or find(self, name))
+    for _ in range(5):
+        assert not policy.check(MEMBER, STOP, "p1")
+    # once by us (file and policy.d), once by oslo.policy when it first reads them
+    assert searched.count(path) <= 2 and searched.count("policy.d") <= 2

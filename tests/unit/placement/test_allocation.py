@@ -86,6 +86,17 @@ def test_consumer_generation_is_checked(make_provider):
     _claim(claim)
 
 
+def test_a_consumer_type_made_by_a_failed_claim_is_not_remembered(make_provider):
+    provider = make_provider(VCPU=4)
+    for _ in range(2):  # the type is made, then rolled back with the claim
+        with pytest.raises(errors.ConcurrentUpdate, match="expected null but got 3"):
+            _claim(_new({provider.uuid: {"VCPU": 1}}, consumer_type="MIGRATION",
+                        check_generation=True, generation=3))
+    for _ in range(2):  # made and committed, then read from the cache
+        _claim(_new({provider.uuid: {"VCPU": 1}}, consumer_type="MIGRATION"))
+    assert _used(provider) == {"VCPU": 2}
+
+
 def test_claim_retries_a_changed_provider_then_gives_up():
     calls = []
 
