@@ -201,6 +201,10 @@ class InstanceNotReady(Conflict):
     msg_fmt = "Instance %(instance_id)s is not ready"
 
 
+class ConsoleNotAvailable(NotFound):
+    msg_fmt = "Guest does not have a console available."
+
+
 class PolicyFileInvalid(NovaliteException):
     msg_fmt = "The policy file %(path)s cannot be used: %(reason)s"
 
