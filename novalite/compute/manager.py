@@ -82,9 +82,7 @@ class ComputeManager(Manager):
         limit = CONF.max_concurrent_builds
         self._build_semaphore = (threading.BoundedSemaphore(limit) if limit
                                  else contextlib.nullcontext())
-        # Lifecycle events are handled here, one at a time, never on the driver's thread
-        # (which may be reading a QMP socket); the thread starts with the first event.
-        self._lifecycle_events = ThreadPoolExecutor(1, f"lifecycle-{host}")
+        self._lifecycle_events = self._event_executor()
 
     def init_host(self) -> None:
         self.driver.init_host(self.host)
@@ -104,6 +102,12 @@ class ComputeManager(Manager):
     def cleanup_host(self) -> None:
         self.driver.register_event_listener(None)
         self._lifecycle_events.shutdown(wait=True)
+        self._lifecycle_events = self._event_executor()  # for a later init_host
+
+    def _event_executor(self) -> ThreadPoolExecutor:
+        """Lifecycle events are handled here, one at a time, never on the driver's thread
+        (which may be reading a QMP socket); the thread starts with the first event."""
+        return ThreadPoolExecutor(1, f"lifecycle-{self.host}")
 
     def post_start_hook(self) -> None:
         self.rt.service_id = self.service_id
@@ -410,7 +414,7 @@ class ComputeManager(Manager):
         """The driver's listener: hand the event to this manager's own thread."""
         try:
             self._lifecycle_events.submit(self._handle_lifecycle_event, event)
-        except RuntimeError:  # shutting down: the next start's sync catches up
+        except RuntimeError:  # an event racing cleanup_host: the next start's sync catches up
             LOG.info("Lifecycle event %s dropped: the service is stopping", event)
 
     def _handle_lifecycle_event(self, event: virt_driver.LifecycleEvent) -> None:

@@ -58,6 +58,12 @@ def test_lifecycle_events_are_handled_off_the_drivers_thread(manager):
     assert thread.startswith("lifecycle-h1") and thread != threading.current_thread().name
 
 
-def test_events_after_cleanup_are_dropped_not_raised(manager):
+def test_after_cleanup_the_driver_no_longer_reaches_the_manager(manager):
+    manager.driver.register_event_listener(manager._queue_lifecycle_event)
     manager.cleanup_host()
+    manager.driver.crash("u-1")  # nobody listens: no error, nothing queued
+    handled = []
+    manager._handle_lifecycle_event = handled.append
     manager._queue_lifecycle_event(LifecycleEvent("u-1", EVENT_LIFECYCLE_STOPPED))
+    manager._lifecycle_events.submit(lambda: None).result(timeout=5)
+    assert handled == [LifecycleEvent("u-1", EVENT_LIFECYCLE_STOPPED)]  # usable again
