@@ -205,6 +205,10 @@ class InstanceNotRunning(Conflict):
     msg_fmt = "Instance %(instance_id)s is not running."
 
 
+class ConsoleNotAvailable(NotFound):
+    msg_fmt = "Guest does not have a console available."
+
+
 class PolicyFileInvalid(NovaliteException):
     msg_fmt = "The policy file %(path)s cannot be used: %(reason)s"
 

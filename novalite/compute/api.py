@@ -211,10 +211,7 @@ class API:
         self.compute.stop_instance(ctx, instance.host, instance)
 
     def start(self, ctx: RequestContext, instance: Instance) -> None:
-        guards.check_lock(ctx, instance)
-        guards.check_host(instance)
-        guards.check_state(instance, "start", states.ALLOW_START)
-        self._begin(ctx, instance, "start", {"task_state": states.POWERING_ON}, [None])
+        self._transition(ctx, instance, "start", states.ALLOW_START, states.POWERING_ON)
         self.compute.start_instance(ctx, instance.host, instance)
 
     def reboot(self, ctx: RequestContext, instance: Instance, reboot_type: str) -> None:
@@ -230,6 +227,38 @@ class API:
             self._begin(ctx, instance, "reboot", {"task_state": states.REBOOTING_HARD},
                         list(states.ALLOW_REBOOT_TASKS))
         self.compute.reboot_instance(ctx, instance.host, instance, reboot_type)
+
+    def pause(self, ctx: RequestContext, instance: Instance) -> None:
+        self._transition(ctx, instance, "pause", states.ALLOW_PAUSE, states.PAUSING)
+        self.compute.pause_instance(ctx, instance.host, instance)
+
+    def unpause(self, ctx: RequestContext, instance: Instance) -> None:
+        self._transition(ctx, instance, "unpause", states.ALLOW_UNPAUSE, states.UNPAUSING)
+        self.compute.unpause_instance(ctx, instance.host, instance)
+
+    def suspend(self, ctx: RequestContext, instance: Instance) -> None:
+        self._transition(ctx, instance, "suspend", states.ALLOW_SUSPEND, states.SUSPENDING)
+        self.compute.suspend_instance(ctx, instance.host, instance)
+
+    def resume(self, ctx: RequestContext, instance: Instance) -> None:
+        self._transition(ctx, instance, "resume", states.ALLOW_RESUME, states.RESUMING)
+        self.compute.resume_instance(ctx, instance.host, instance)
+
+    def _transition(self, ctx: RequestContext, instance: Instance, action: str,
+                    vm_states: tuple[str, ...], task_state: str) -> None:
+        """The checks and claim every idle-only action shares, as stop and start do."""
+        guards.check_lock(ctx, instance)
+        guards.check_host(instance)
+        guards.check_state(instance, action, vm_states)
+        self._begin(ctx, instance, action, {"task_state": task_state}, [None])
+
+    def get_console_output(self, ctx: RequestContext, instance: Instance,
+                           tail_length: int | None = None) -> str:
+        """The last `tail_length` lines of the guest's console (all of it if None), read
+        by the instance's compute host while the caller waits."""
+        guards.check_host(instance)
+        guards.reject_task_state(instance, "get_console_output", states.CONSOLE_REJECT_TASKS)
+        return self.compute.get_console_output(ctx, instance.host, instance, tail_length)
 
     @staticmethod
     def _begin(ctx: RequestContext, instance: Instance, action: str, values: dict[str, Any],

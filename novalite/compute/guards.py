@@ -39,3 +39,10 @@ def check_state(instance: Instance, action: str, vm_states: Iterable[str] | None
         raise invalid("task_state", instance.task_state)
     if must_have_launched and not instance.launched_at:
         raise invalid("launched_at", instance.launched_at)
+
+
+def reject_task_state(instance: Instance, action: str, task_states: Iterable[str]) -> None:
+    """Refuse while one of `task_states` is under way (Nova's reject_instance_state)."""
+    if instance.task_state in task_states:
+        raise exception.InstanceInvalidState(action=action, instance_uuid=instance.uuid,
+                                             attr="task_state", state=instance.task_state)

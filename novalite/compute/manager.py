@@ -1,5 +1,6 @@
 """The compute manager: builds, deletes and powers instances on this host through the
-virt driver, and keeps their recorded power state true to the hypervisor.
+virt driver, and keeps their recorded power state true to the hypervisor (periodically,
+and at once when the driver reports a guest changed by itself).
 
 Builds run under a per-instance lock (a delete waits for the build step in progress, and
 vice versa) and a semaphore of `max_concurrent_builds`. Every state change is a guarded
@@ -13,10 +14,11 @@ import contextlib
 import logging
 import threading
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 from novalite import exception
-from novalite.compute import power_sync, server_groups, states
+from novalite.compute import host_boot, power_sync, server_groups, states
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.conductor.rpcapi import ComputeTaskAPI, ConductorAPI
@@ -31,7 +33,7 @@ from novalite.periodic import periodic_task
 from novalite.rpc import Target
 from novalite.scheduler.client import report
 from novalite.scheduler.rpcapi import SchedulerAPI
-from novalite.virt.driver import load_driver
+from novalite.virt import driver as virt_driver
 
 LOG = logging.getLogger(__name__)
 
@@ -40,7 +42,14 @@ TERMINATE_EVENT = "compute_terminate_instance"
 STOP_EVENT = "compute_stop_instance"
 START_EVENT = "compute_start_instance"
 REBOOT_EVENT = "compute_reboot_instance"
+PAUSE_EVENT = "compute_pause_instance"
+UNPAUSE_EVENT = "compute_unpause_instance"
+SUSPEND_EVENT = "compute_suspend_instance"
+RESUME_EVENT = "compute_resume_instance"
 _GONE = (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError)
+# The instance action recorded when a step at service start runs an action again.
+_RERUN_ACTIONS = {host_boot.Step.DELETE: "delete", host_boot.Step.STOP: "stop",
+                  host_boot.Step.START: "start", host_boot.Step.REBOOT: "reboot"}
 
 
 def _resources_interval() -> float:
@@ -58,11 +67,11 @@ def _fault_message(exc: BaseException) -> str:
 
 
 class ComputeManager(Manager):
-    target = Target(version="1.1")
+    target = Target(version="1.2")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
-        self.driver = load_driver(driver_name or CONF.compute_driver)
+        self.driver = virt_driver.load_driver(driver_name or CONF.compute_driver)
         self.conductor = ConductorAPI()
         self.compute_task = ComputeTaskAPI()
         self.scheduler = SchedulerAPI()
@@ -73,9 +82,32 @@ class ComputeManager(Manager):
         limit = CONF.max_concurrent_builds
         self._build_semaphore = (threading.BoundedSemaphore(limit) if limit
                                  else contextlib.nullcontext())
+        self._lifecycle_events = self._event_executor()
 
     def init_host(self) -> None:
         self.driver.init_host(self.host)
+        self.driver.register_event_listener(self._queue_lifecycle_event)
+        ctx = get_admin_context()
+        try:
+            mine = self.conductor.instance_get_all_by_host(ctx, self.host)
+        except Exception:
+            LOG.exception("Could not list the instances of %s to recover them", self.host)
+            return
+        for instance in mine:
+            try:
+                self._init_instance(ctx, instance)
+            except Exception:
+                LOG.exception("Recovering instance %s on start failed", instance.uuid)
+
+    def cleanup_host(self) -> None:
+        self.driver.register_event_listener(None)
+        self._lifecycle_events.shutdown(wait=True)
+        self._lifecycle_events = self._event_executor()  # for a later init_host
+
+    def _event_executor(self) -> ThreadPoolExecutor:
+        """Lifecycle events are handled here, one at a time, never on the driver's thread
+        (which may be reading a QMP socket); the thread starts with the first event."""
+        return ThreadPoolExecutor(1, f"lifecycle-{self.host}")
 
     def cleanup_host(self) -> None:
         self.driver.cleanup_host(self.host)
@@ -264,6 +296,48 @@ class ComputeManager(Manager):
         self._update(ctx, instance, None, vm_state=vm_state, task_state=None,
                      power_state=self._power_state(instance))
 
+    def pause_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        self._power_action(ctx, instance, PAUSE_EVENT, self.driver.pause,
+                           states.PAUSING, states.PAUSED)
+
+    def unpause_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        self._power_action(ctx, instance, UNPAUSE_EVENT, self.driver.unpause,
+                           states.UNPAUSING, states.ACTIVE)
+
+    def suspend_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        self._power_action(ctx, instance, SUSPEND_EVENT,
+                           lambda inst: self.driver.suspend(ctx, inst),
+                           states.SUSPENDING, states.SUSPENDED)
+
+    def resume_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        self._power_action(ctx, instance, RESUME_EVENT,
+                           lambda inst: self.driver.resume(ctx, inst),
+                           states.RESUMING, states.ACTIVE)
+
+    def _power_action(self, ctx: RequestContext, instance: Instance, event: str,
+                      act: Callable[[Instance], None], task_state: str, vm_state: str
+                      ) -> None:
+        """Run a driver action the API claimed with `task_state`; on success the instance
+        rests in `vm_state` with the power state the hypervisor now reports. A failure
+        (see _tracked) leaves the vm_state as it was, with a fault."""
+        with self._locks(instance.uuid), self._tracked(ctx, instance, event):
+            act(instance)
+            self._update(ctx, instance, [task_state], vm_state=vm_state, task_state=None,
+                         power_state=self._power_state(instance))
+
+    def get_console_output(self, ctx: RequestContext, instance: Instance,
+                           tail_length: int | None = None) -> str:
+        """The guest's console, its last `tail_length` lines only if that is 0 or more
+        (Nova's -1 and None mean all of it)."""
+        try:
+            output = self.driver.get_console_output(ctx, instance)
+        except NotImplementedError:
+            raise exception.ConsoleNotAvailable() from None
+        if tail_length is None or tail_length < 0:
+            return output
+        lines = output.splitlines(keepends=True)
+        return "".join(lines[-tail_length:]) if tail_length else ""
+
     def _power_state(self, instance: Instance) -> int:
         try:
             return self.driver.get_info(instance).state
@@ -336,3 +410,78 @@ class ComputeManager(Manager):
                                 progress=0)
         self.conductor.action_start(ctx, instance.uuid, "stop")
         self.compute_rpc.stop_instance(ctx, self.host, instance)
+
+    # --- lifecycle events ------------------------------------------------------------
+
+    def _queue_lifecycle_event(self, event: virt_driver.LifecycleEvent) -> None:
+        """The driver's listener: hand the event to this manager's own thread."""
+        try:
+            self._lifecycle_events.submit(self._handle_lifecycle_event, event)
+        except RuntimeError:  # an event racing cleanup_host: the next start's sync catches up
+            LOG.info("Lifecycle event %s dropped: the service is stopping", event)
+
+    def _handle_lifecycle_event(self, event: virt_driver.LifecycleEvent) -> None:
+        """Sync that one instance's power state now rather than at the next periodic sync
+        (Nova's handle_lifecycle_event); the sync asks the driver afresh, so an event
+        that arrives late cannot undo a newer state."""
+        LOG.info("Instance %s: lifecycle event %s", event.instance_uuid, event.transition)
+        ctx = get_admin_context()
+        try:
+            instance = self.conductor.instance_get(ctx, event.instance_uuid)
+            self._sync_instance_power_state(ctx, instance)
+        except exception.InstanceNotFound:
+            LOG.debug("Lifecycle event for instance %s, which is gone", event.instance_uuid)
+        except Exception:
+            LOG.exception("Handling lifecycle event %s failed", event)
+
+    # --- service start ---------------------------------------------------------------
+
+    def _init_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        """Finish or undo what the instance was doing when this service last stopped
+        (novalite.compute.host_boot decides what)."""
+        power = self._power_state(instance)
+        plan = host_boot.plan(instance.vm_state, instance.task_state, instance.power_state,
+                              power, CONF.resume_guests_state_on_host_boot)
+        if plan.step is host_boot.Step.NOTHING:
+            return
+        LOG.info("Instance %s in vm_state %s, task_state %s, power state %s on start: %s",
+                 instance.uuid, instance.vm_state, instance.task_state, power,
+                 plan.step.value)
+        step = plan.step
+        if step in _RERUN_ACTIONS:  # the API's action is another request's: record ours
+            self.conductor.action_start(ctx, instance.uuid, _RERUN_ACTIONS[step])
+        if step is host_boot.Step.ERROR:
+            self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
+                         power_state=power)
+        elif step is host_boot.Step.DELETE:
+            self.terminate_instance(ctx, instance)
+        elif step is host_boot.Step.STOP:
+            self.stop_instance(ctx, instance)
+        elif step is host_boot.Step.START:
+            self.start_instance(ctx, instance)
+        elif step is host_boot.Step.REBOOT:
+            soft = plan.reboot_type == "SOFT"
+            instance = self._update(ctx, instance, [instance.task_state], task_state=(
+                states.REBOOT_PENDING if soft else states.REBOOT_PENDING_HARD))
+            self.reboot_instance(ctx, instance, plan.reboot_type)
+        elif step is host_boot.Step.SETTLE:
+            self._update(ctx, instance, [instance.task_state], task_state=None,
+                         power_state=power, vm_state=host_boot.VM_STATE_OF_POWER.get(
+                             power, instance.vm_state))
+        elif step is host_boot.Step.RESUME_GUEST:
+            self._resume_guest(ctx, instance)
+
+    def _resume_guest(self, ctx: RequestContext, instance: Instance) -> None:
+        """Bring back a guest the host lost (it was running); as Nova, an instance whose
+        guest cannot be brought back is in ERROR."""
+        try:
+            self.driver.resume_state_on_host_boot(ctx, instance)
+        except NotImplementedError:
+            LOG.warning("The %s driver cannot resume guests on host boot",
+                        type(self.driver).__name__)
+            return
+        except Exception:
+            LOG.exception("Resuming the guest of instance %s failed", instance.uuid)
+            self._update(ctx, instance, None, vm_state=states.ERROR)
+            return
+        self._update(ctx, instance, [None], power_state=self._power_state(instance))

@@ -3,6 +3,8 @@
 Version history:
   1.0: build_and_run_instance, terminate_instance
   1.1: stop_instance, start_instance, reboot_instance
+  1.2: pause_instance, unpause_instance, suspend_instance, resume_instance,
+       get_console_output
 """
 
 from __future__ import annotations
@@ -42,3 +44,24 @@ class ComputeAPI:
                         reboot_type: str) -> None:
         self.client.prepare(server=host, version="1.1").cast(
             ctx, "reboot_instance", instance=instance, reboot_type=reboot_type)
+
+    def _cast_1_2(self, ctx: RequestContext, host: str, method: str, instance: Instance
+                  ) -> None:
+        self.client.prepare(server=host, version="1.2").cast(ctx, method, instance=instance)
+
+    def pause_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
+        self._cast_1_2(ctx, host, "pause_instance", instance)
+
+    def unpause_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
+        self._cast_1_2(ctx, host, "unpause_instance", instance)
+
+    def suspend_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
+        self._cast_1_2(ctx, host, "suspend_instance", instance)
+
+    def resume_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
+        self._cast_1_2(ctx, host, "resume_instance", instance)
+
+    def get_console_output(self, ctx: RequestContext, host: str, instance: Instance,
+                           tail_length: int | None) -> str:
+        return self.client.prepare(server=host, version="1.2").call(
+            ctx, "get_console_output", instance=instance, tail_length=tail_length)

@@ -77,6 +77,12 @@ opts = [
         help="Seconds a guest is given to shut down cleanly on stop before it is powered "
         "off; 0: power off at once.",
     ),
+    cfg.BoolOpt(
+        "resume_guests_state_on_host_boot",
+        default=False,
+        help="On compute service start, bring back the guests of instances that were "
+        "running before the host rebooted but whose guest is now gone or shut down.",
+    ),
 ]
 
 

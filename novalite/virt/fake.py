@@ -1,6 +1,8 @@
 """A simulated hypervisor: instances are records in memory, spawns take configurable time.
 
-It runs the embedded default, the tests and scale runs, many hosts per process.
+It runs the embedded default, the tests and scale runs, many hosts per process. Each guest
+has a console log of what happened to it, and `crash` simulates a guest dying on its own
+(as a QEMU process that exits would), with the lifecycle event a real driver emits.
 """
 
 from __future__ import annotations
@@ -17,7 +19,12 @@ from novalite.conf import CONF
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.virt import numa
-from novalite.virt.driver import ComputeDriver, InstanceInfo
+from novalite.virt.driver import (
+    EVENT_LIFECYCLE_STOPPED,
+    ComputeDriver,
+    InstanceInfo,
+    LifecycleEvent,
+)
 
 _NODE_NAMESPACE = uuid.UUID("7b6a2f4e-3c4d-4f5e-8a9b-0c1d2e3f4a5b")
 
@@ -31,6 +38,8 @@ class FakeDriver(ComputeDriver):
         report; by default those [fake_driver] describes (none, unless set)."""
         self.host = ""
         self.instances: dict[str, int] = {}
+        self.consoles: dict[str, list[str]] = {}
+        self._started = time.monotonic()
         self._lock = threading.Lock()
         self._numa_topology, self._pci_stats, self._metrics = numa_topology, pci_stats, metrics
 
@@ -97,26 +106,94 @@ class FakeDriver(ComputeDriver):
             if instance.uuid in self.instances:
                 raise exception.InstanceExists(name=instance.uuid)
             self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
+            self.consoles[instance.uuid] = []
+            self._log(instance.uuid, f"novalite fake guest {instance.uuid} created on "
+                                     f"{self.host}")
+            if power_on:
+                self._boot_log(instance.uuid)
 
     def power_off(self, instance: Instance, timeout: int = 0, retry_interval: int = 0) -> None:
-        self._set_power_state(instance, states.SHUTDOWN)
+        self._transition(instance, states.SHUTDOWN, "reboot: Power down")
 
     def power_on(self, ctx: Any, instance: Instance) -> None:
-        self._set_power_state(instance, states.RUNNING)
+        self._transition(instance, states.RUNNING)
 
     def reboot(self, ctx: Any, instance: Instance, reboot_type: str) -> None:
         if reboot_type == "HARD":
             with self._lock:  # a hard reboot recreates a guest the hypervisor lost
                 self.instances[instance.uuid] = states.RUNNING
+                self.consoles.setdefault(instance.uuid, [])
+                self._boot_log(instance.uuid)
             return
-        self._set_power_state(instance, states.RUNNING)
+        self._transition(instance, states.RUNNING, "reboot: Restarting system")
 
-    def _set_power_state(self, instance: Instance, state: int) -> None:
+    def pause(self, instance: Instance) -> None:
+        self._transition(instance, states.POWER_PAUSED, allowed=(states.RUNNING,),
+                         action="pause")
+
+    def unpause(self, instance: Instance) -> None:
+        self._transition(instance, states.RUNNING, allowed=(states.POWER_PAUSED,),
+                         action="unpause")
+
+    def suspend(self, ctx: Any, instance: Instance) -> None:
+        self._transition(instance, states.POWER_SUSPENDED, "PM: suspend entry (deep)",
+                         allowed=(states.RUNNING, states.POWER_PAUSED), action="suspend")
+
+    def resume(self, ctx: Any, instance: Instance) -> None:
+        self._transition(instance, states.RUNNING, "PM: suspend exit",
+                         allowed=(states.POWER_SUSPENDED,), action="resume")
+
+    def resume_state_on_host_boot(self, ctx: Any, instance: Instance) -> None:
         with self._lock:
-            if instance.uuid not in self.instances:
+            self.instances[instance.uuid] = states.RUNNING
+            self.consoles.setdefault(instance.uuid, [])
+            self._boot_log(instance.uuid)
+
+    def get_console_output(self, ctx: Any, instance: Instance) -> str:
+        with self._lock:
+            if instance.uuid not in self.consoles:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
+            return "".join(f"{line}\n" for line in self.consoles[instance.uuid])
+
+    def crash(self, instance_uuid: str) -> None:
+        """Simulate the guest dying by itself: it is SHUTDOWN and the driver's listener
+        hears EVENT_LIFECYCLE_STOPPED, as from a QEMU process that exited."""
+        with self._lock:
+            if instance_uuid not in self.instances:
+                raise exception.InstanceNotFound(instance_id=instance_uuid)
+            self.instances[instance_uuid] = states.SHUTDOWN
+            self._log(instance_uuid, "Kernel panic - not syncing: simulated crash")
+        self.emit_event(LifecycleEvent(instance_uuid, EVENT_LIFECYCLE_STOPPED))
+
+    def _transition(self, instance: Instance, state: int, message: str | None = None,
+                    allowed: tuple[int, ...] | None = None, action: str | None = None) -> None:
+        """Move a known guest to `state`, from one of the `allowed` states if given (a
+        hypervisor refuses to pause a guest that is not running)."""
+        with self._lock:
+            current = self.instances.get(instance.uuid)
+            if current is None:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            if allowed is not None and current not in allowed:
+                raise exception.InstanceInvalidState(
+                    action=action, instance_uuid=instance.uuid, attr="power_state",
+                    state=states.POWER_STATE_NAMES.get(current, current))
             self.instances[instance.uuid] = state
+            if message:
+                self._log(instance.uuid, message)
+            if state == states.RUNNING and current in states.POWERED_OFF:
+                self._boot_log(instance.uuid)
+
+    def _boot_log(self, instance_uuid: str) -> None:
+        """What a small Linux guest prints as it comes up (caller holds the lock)."""
+        for line in ("Linux version 6.1.0-fake (novalite fake driver)",
+                     "Run /init as init process", f"novalite-fake login: {instance_uuid}"):
+            self._log(instance_uuid, line)
+
+    def _log(self, instance_uuid: str, line: str) -> None:
+        self.consoles[instance_uuid].append(
+            f"[{time.monotonic() - self._started:12.6f}] {line}")
 
     def destroy(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:
         with self._lock:
             self.instances.pop(instance.uuid, None)
+            self.consoles.pop(instance.uuid, None)

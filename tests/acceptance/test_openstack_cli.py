@@ -79,6 +79,13 @@ def test_a_demo_user_runs_a_server_life_with_the_openstack_cli(cloud, tmp_path):
         demo.wait_status(server["id"], status)
     assert demo.ok("server", "reboot", "--hard", "accept-vm") == ""
     demo.wait_status(server["id"], "ACTIVE")
+    for action, status in (("pause", "PAUSED"), ("unpause", "ACTIVE"),
+                           ("suspend", "SUSPENDED"), ("resume", "ACTIVE")):
+        assert demo.ok("server", action, "accept-vm") == ""
+        demo.wait_status(server["id"], status)
+    console = demo.ok("console", "log", "show", "accept-vm")
+    assert f"novalite fake guest {server['id']} created" in console
+    assert "PM: suspend exit" in demo.ok("console", "log", "show", "--lines", "3", "accept-vm")
 
     hypervisors = admin.json("hypervisor", "list")
     assert len(hypervisors) == 2 and {h["State"] for h in hypervisors} == {"up"}

@@ -8,6 +8,8 @@ Nova words them).
 
 from __future__ import annotations
 
+import re
+
 from novalite.api import policy
 from novalite.api.compute import actions
 from novalite.api.compute.schemas import server_actions as schema
@@ -21,30 +23,67 @@ from novalite.objects.instance import Instance
 def _target(req: ApiRequest, body_schema: dict, rule: str) -> Instance:
     validate(body_schema, req.body)
     instance = get_instance(req)
-    policy.authorize(req.ctx, f"os_compute_api:servers:{rule}", instance.project_id)
+    policy.authorize(req.ctx, f"os_compute_api:{rule}", instance.project_id)
     return instance
 
 
 def stop(req: ApiRequest) -> ApiResponse:
-    API().stop(req.ctx, _target(req, schema.stop_server, "stop"))
+    API().stop(req.ctx, _target(req, schema.stop_server, "servers:stop"))
     return ApiResponse(202)
 
 
 def start(req: ApiRequest) -> ApiResponse:
-    API().start(req.ctx, _target(req, schema.start_server, "start"))
+    API().start(req.ctx, _target(req, schema.start_server, "servers:start"))
     return ApiResponse(202)
 
 
 def reboot(req: ApiRequest) -> ApiResponse:
-    instance = _target(req, schema.reboot, "reboot")
+    instance = _target(req, schema.reboot, "servers:reboot")
     API().reboot(req.ctx, instance, req.body["reboot"]["type"].upper())
     return ApiResponse(202)
+
+
+def pause(req: ApiRequest) -> ApiResponse:
+    API().pause(req.ctx, _target(req, schema.pause, "os-pause-server:pause"))
+    return ApiResponse(202)
+
+
+def unpause(req: ApiRequest) -> ApiResponse:
+    API().unpause(req.ctx, _target(req, schema.unpause, "os-pause-server:unpause"))
+    return ApiResponse(202)
+
+
+def suspend(req: ApiRequest) -> ApiResponse:
+    API().suspend(req.ctx, _target(req, schema.suspend, "os-suspend-server:suspend"))
+    return ApiResponse(202)
+
+
+def resume(req: ApiRequest) -> ApiResponse:
+    API().resume(req.ctx, _target(req, schema.resume, "os-suspend-server:resume"))
+    return ApiResponse(202)
+
+
+# Control characters but tab and newline, which Nova strips from console output.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
+
+
+def get_console_output(req: ApiRequest) -> ApiResponse:
+    instance = _target(req, schema.get_console_output, "os-console-output")
+    length = req.body["os-getConsoleOutput"].get("length")
+    output = API().get_console_output(req.ctx, instance,
+                                      None if length is None else int(length))
+    return ApiResponse(200, {"output": _CONTROL.sub("", output)})
 
 
 ACTIONS: actions.Table = {
     "os-stop": stop,
     "os-start": start,
     "reboot": reboot,
+    "pause": pause,
+    "unpause": unpause,
+    "suspend": suspend,
+    "resume": resume,
+    "os-getConsoleOutput": get_console_output,
 }
 
 

@@ -20,6 +20,11 @@ from novalite.api.compute.views import servers as view
     ("stopped", "rebooting_hard", "SHUTOFF"),
     ("stopped", None, "SHUTOFF"),
     ("error", None, "ERROR"),
+    ("active", "pausing", "ACTIVE"),
+    ("paused", None, "PAUSED"),
+    ("paused", "unpausing", "PAUSED"),
+    ("suspended", None, "SUSPENDED"),
+    ("suspended", "resuming", "SUSPENDED"),
     ("deleted", None, "DELETED"),
     ("nonsense", None, "UNKNOWN"),
 ])

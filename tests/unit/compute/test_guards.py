@@ -52,3 +52,12 @@ def test_a_hard_reboot_may_interrupt_a_soft_one():
     guards.check_state(rebooting, "reboot", states.ALLOW_HARD_REBOOT, states.ALLOW_REBOOT_TASKS)
     with pytest.raises(exception.InstanceInvalidState):
         guards.check_state(rebooting, "reboot", states.ALLOW_SOFT_REBOOT)
+
+
+def test_a_task_under_way_can_block_reading():
+    deleting = _instance(task_state=states.DELETING)
+    assert _message(lambda: guards.reject_task_state(deleting, "get_console_output",
+                                                     states.CONSOLE_REJECT_TASKS)) == \
+        "Cannot 'get_console_output' instance u-1 while it is in task_state deleting"
+    guards.reject_task_state(_instance(task_state=states.REBOOTING), "get_console_output",
+                             states.CONSOLE_REJECT_TASKS)

@@ -1,19 +1,22 @@
-"""Bodies of the server power actions, as Nova validates them."""
+"""Bodies of the server actions, as Nova validates them."""
 
-# Nova accepts any value for os-start/os-stop (clients send null).
-start_server = {
-    "type": "object",
-    "properties": {"os-start": {}},
-    "required": ["os-start"],
-    "additionalProperties": False,
-}
 
-stop_server = {
-    "type": "object",
-    "properties": {"os-stop": {}},
-    "required": ["os-stop"],
-    "additionalProperties": False,
-}
+def _any_value(action: str) -> dict:
+    """Nova accepts any value for the actions without arguments (clients send null)."""
+    return {
+        "type": "object",
+        "properties": {action: {}},
+        "required": [action],
+        "additionalProperties": False,
+    }
+
+
+start_server = _any_value("os-start")
+stop_server = _any_value("os-stop")
+pause = _any_value("pause")
+unpause = _any_value("unpause")
+suspend = _any_value("suspend")
+resume = _any_value("resume")
 
 reboot = {
     "type": "object",
@@ -29,5 +32,25 @@ reboot = {
         },
     },
     "required": ["reboot"],
+    "additionalProperties": False,
+}
+
+# -1 and null mean the whole log; a string of digits counts as its number.
+get_console_output = {
+    "type": "object",
+    "properties": {
+        "os-getConsoleOutput": {
+            "type": "object",
+            "properties": {
+                "length": {
+                    "type": ["integer", "string", "null"],
+                    "pattern": "^-?[0-9]+$",
+                    "minimum": -1,
+                },
+            },
+            "additionalProperties": False,
+        },
+    },
+    "required": ["os-getConsoleOutput"],
     "additionalProperties": False,
 }

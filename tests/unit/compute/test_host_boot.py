@@ -1,0 +1,52 @@
+import pytest
+
+from novalite.compute import host_boot, states
+from novalite.compute.host_boot import Plan, Step
+
+RUNNING, SHUTDOWN, NOSTATE = states.RUNNING, states.SHUTDOWN, states.NOSTATE
+P_PAUSED, P_SUSPENDED = states.POWER_PAUSED, states.POWER_SUSPENDED
+
+
+@pytest.mark.parametrize(("vm_state", "task_state", "power_state", "expected"), [
+    ("active", None, RUNNING, Plan(Step.NOTHING)),
+    ("soft-delete", "deleting", NOSTATE, Plan(Step.NOTHING)),
+    ("error", None, SHUTDOWN, Plan(Step.NOTHING)),
+    ("error", "powering-off", RUNNING, Plan(Step.NOTHING)),
+    ("error", "deleting", RUNNING, Plan(Step.DELETE)),
+    ("building", None, NOSTATE, Plan(Step.ERROR)),
+    ("building", "scheduling", NOSTATE, Plan(Step.ERROR)),
+    ("active", "spawning", RUNNING, Plan(Step.ERROR)),
+    ("active", "deleting", RUNNING, Plan(Step.DELETE)),
+    ("active", "powering-off", RUNNING, Plan(Step.STOP)),
+    ("stopped", "powering-on", SHUTDOWN, Plan(Step.START)),
+    ("active", "rebooting", RUNNING, Plan(Step.REBOOT, "SOFT")),
+    ("active", "reboot_pending", RUNNING, Plan(Step.REBOOT, "SOFT")),
+    ("active", "rebooting", SHUTDOWN, Plan(Step.REBOOT, "HARD")),  # a dead guest: hard
+    ("active", "reboot_started", NOSTATE, Plan(Step.REBOOT, "HARD")),
+    ("stopped", "rebooting_hard", SHUTDOWN, Plan(Step.REBOOT, "HARD")),
+    ("active", "reboot_started", RUNNING, Plan(Step.SETTLE)),  # it did reboot
+    ("stopped", "reboot_started_hard", RUNNING, Plan(Step.SETTLE)),
+    ("active", "pausing", P_PAUSED, Plan(Step.SETTLE)),
+    ("paused", "unpausing", P_PAUSED, Plan(Step.SETTLE)),
+    ("active", "suspending", RUNNING, Plan(Step.SETTLE)),
+    ("suspended", "resuming", P_SUSPENDED, Plan(Step.SETTLE)),
+    ("active", "image_snapshot", RUNNING, Plan(Step.NOTHING)),  # not ours to judge
+])
+def test_the_step_for_an_interrupted_task(vm_state, task_state, power_state, expected):
+    assert host_boot.plan(vm_state, task_state, RUNNING, power_state, False) == expected
+
+
+@pytest.mark.parametrize(("db_power", "power", "resume", "step"), [
+    (RUNNING, SHUTDOWN, True, Step.RESUME_GUEST),
+    (RUNNING, NOSTATE, True, Step.RESUME_GUEST),
+    (RUNNING, SHUTDOWN, False, Step.NOTHING),  # the option is off by default, as Nova
+    (RUNNING, RUNNING, True, Step.NOTHING),
+    (SHUTDOWN, SHUTDOWN, True, Step.NOTHING),  # it was not running: it stays off
+])
+def test_guests_come_back_on_host_boot_only_when_configured(db_power, power, resume, step):
+    assert host_boot.plan("active", None, db_power, power, resume).step is step
+
+
+def test_an_abandoned_pause_takes_the_vm_state_the_power_state_implies():
+    assert host_boot.VM_STATE_OF_POWER == {RUNNING: "active", P_PAUSED: "paused",
+                                           P_SUSPENDED: "suspended"}
