@@ -101,6 +101,7 @@ class ComputeManager(Manager):
 
     def cleanup_host(self) -> None:
         self.driver.register_event_listener(None)
+        self.driver.cleanup_host(self.host)
         self._lifecycle_events.shutdown(wait=True)
         self._lifecycle_events = self._event_executor()  # for a later init_host
 
@@ -108,9 +109,6 @@ class ComputeManager(Manager):
         """Lifecycle events are handled here, one at a time, never on the driver's thread
         (which may be reading a QMP socket); the thread starts with the first event."""
         return ThreadPoolExecutor(1, f"lifecycle-{self.host}")
-
-    def cleanup_host(self) -> None:
-        self.driver.cleanup_host(self.host)
 
     def post_start_hook(self) -> None:
         self.rt.service_id = self.service_id
