@@ -356,9 +356,10 @@ class ComputeManager(Manager):
             tb = "".join(traceback.format_exception(exc))
             if not isinstance(exc, exception.UnexpectedTaskStateError):
                 with contextlib.suppress(exception.InstanceNotFound):
-                    self._update(ctx, instance, None, task_state=None)
+                    # the fault first: whoever sees the task state cleared sees the fault
                     self.conductor.instance_fault_create(ctx, instance.uuid, 500,
                                                          _fault_message(exc), tb, self.host)
+                    self._update(ctx, instance, None, task_state=None)
             self.conductor.action_event_finish(ctx, instance.uuid, event, "Error", tb)
         else:
             self.conductor.action_event_finish(ctx, instance.uuid, event, "Success")
