@@ -99,7 +99,9 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
         "-display", "none", "-nodefaults", "-no-user-config", "-no-reboot",
         "-chardev", f"file,id=console0,path={paths.console},append=on",
         "-serial", "chardev:console0",
-        "-qmp", f"unix:{paths.qmp},server=on,wait=off",
+        # relative: QEMU runs in the instance directory, whose path may be too long for
+        # a unix socket's address
+        "-qmp", f"unix:{os.path.basename(paths.qmp)},server=on,wait=off",
         "-pidfile", paths.pidfile,
         "-drive", f"file={paths.disk},format=qcow2,if=virtio",
     ]

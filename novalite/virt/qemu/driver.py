@@ -270,8 +270,7 @@ class QemuDriver(driver.ComputeDriver):
 
     def reboot(self, ctx: Any, instance: Instance, reboot_type: str) -> None:
         """SOFT: ACPI shut down, then start again; a guest that does not shut down within
-        shutdown_timeout gets a hard reboot. HARD: reset the machine, or start it if
-        its QEMU is gone."""
+        shutdown_timeout gets a hard reboot. HARD: power-cycle."""
         guest = self._existing(instance)
         if reboot_type == "SOFT" and guest.power_state() == states.RUNNING:
             self._unwatch(guest.uuid)
@@ -283,17 +282,11 @@ class QemuDriver(driver.ComputeDriver):
         self._hard_reboot(guest)
 
     def _hard_reboot(self, guest: Guest) -> None:
-        if guest.alive():
-            try:
-                guest.qmp("system_reset")
-                if guest.status() != "running":
-                    guest.qmp("cont")
-                return
-            except QMPError as exc:
-                LOG.warning("Reset of guest %s failed (%s); restarting its QEMU", guest.uuid,
-                            exc)
-                self._unwatch(guest.uuid)
-                guest.kill()
+        """Power-cycle, as Nova's libvirt driver does (destroy, then create from the
+        disk): a reset inside QEMU would end it anyway, since guests run -no-reboot so
+        that a panicking guest stops instead of looping."""
+        self._unwatch(guest.uuid)
+        guest.kill()
         if os.path.exists(guest.paths.saved_state):
             os.unlink(guest.paths.saved_state)  # a hard reboot discards a saved memory
         self._launch(guest)

@@ -79,14 +79,16 @@ class Guest:
         with open(self.paths.qemu_log, "ab") as log:
             log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(argv)}\n".encode())
             log.flush()
+            started = log.tell()
             # its own session: a Ctrl-C to the compute service does not kill the guests
             self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+                                            stderr=subprocess.STDOUT, start_new_session=True,
+                                            cwd=self.paths.directory)
         deadline = time.monotonic() + LAUNCH_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise GuestLaunchFailed(f"QEMU exited with {self.process.returncode} at "
-                                        f"start: {self.log_tail()}")
+                                        f"start: {self.log_tail(since=started)}")
             if os.path.exists(self.paths.qmp):
                 with contextlib.suppress(QMPError):
                     self.status()
@@ -94,13 +96,14 @@ class Guest:
             time.sleep(0.05)
         self.kill()
         raise GuestLaunchFailed(f"QEMU's monitor did not answer within {LAUNCH_TIMEOUT:g}s: "
-                                f"{self.log_tail()}")
+                                f"{self.log_tail(since=started)}")
 
-    def log_tail(self, limit: int = 600) -> str:
+    def log_tail(self, limit: int = 600, since: int = 0) -> str:
+        """The end of qemu.log (QEMU's own messages), from offset `since` at most."""
         try:
             with open(self.paths.qemu_log, "rb") as log:
                 log.seek(0, os.SEEK_END)
-                log.seek(max(0, log.tell() - limit))
+                log.seek(max(since, log.tell() - limit))
                 return log.read().decode(errors="replace").strip()
         except OSError:
             return "(no qemu.log)"

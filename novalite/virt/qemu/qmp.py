@@ -9,6 +9,7 @@ manager's per-instance lock does).
 from __future__ import annotations
 
 import json
+import os
 import socket
 import time
 from typing import Any
@@ -16,6 +17,23 @@ from typing import Any
 
 class QMPError(Exception):
     """QEMU answered with an error, or the monitor could not be reached."""
+
+
+# sun_path holds 107 bytes; instance directories can be deeper than that.
+MAX_SOCKET_PATH = 100
+
+
+def _connect(sock: socket.socket, path: str) -> None:
+    """Connect to a unix socket at any depth: a long path is reached through a short
+    /proc/self/fd link to its directory."""
+    if len(path.encode()) <= MAX_SOCKET_PATH:
+        sock.connect(path)
+        return
+    directory = os.open(os.path.dirname(path) or ".", os.O_PATH)
+    try:
+        sock.connect(f"/proc/self/fd/{directory}/{os.path.basename(path)}")
+    finally:
+        os.close(directory)
 
 
 class QMPClient:
@@ -38,7 +56,7 @@ class QMPClient:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(self.timeout)
         try:
-            sock.connect(self.path)
+            _connect(sock, self.path)
         except OSError as exc:
             sock.close()
             raise QMPError(f"cannot connect to the QMP socket {self.path}: {exc}") from exc

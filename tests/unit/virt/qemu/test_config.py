@@ -19,7 +19,7 @@ def test_command_line_carries_flavor_and_instance_files():
     assert _option(argv, "-m") == "192" and _option(argv, "-smp") == "2"
     assert _option(argv, "-accel") == "tcg" and _option(argv, "-cpu") == "qemu64"
     assert _option(argv, "-uuid") == "5e0d1c9a-1111-4222-8333-444455556666"
-    assert _option(argv, "-qmp") == "unix:/var/instances/x/qmp.sock,server=on,wait=off"
+    assert _option(argv, "-qmp") == "unix:qmp.sock,server=on,wait=off"  # QEMU runs in the dir
     assert _option(argv, "-pidfile") == "/var/instances/x/qemu.pid"
     assert _option(argv, "-drive") == "file=/var/instances/x/disk,format=qcow2,if=virtio"
     # the console log survives reboots: appended, never truncated

@@ -101,3 +101,19 @@ def test_hang_up_is_an_error(sock_path):
 def test_missing_socket_is_an_error(tmp_path):
     with pytest.raises(QMPError, match="cannot connect"):
         QMPClient(str(tmp_path / "absent.sock")).connect()
+
+
+def test_socket_deeper_than_a_unix_address_allows(tmp_path):
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    path = str(deep / "qmp.sock")
+    assert len(path) > 108
+    cwd = os.getcwd()
+    os.chdir(deep)  # bind as QEMU does: relative to the instance directory
+    try:
+        monitor = FakeMonitor("qmp.sock", {"query-status": {"return": {"status": "paused"}}})
+    finally:
+        os.chdir(cwd)
+    with QMPClient(path) as client:
+        assert client.execute("query-status") == {"status": "paused"}
+    monitor.close()
