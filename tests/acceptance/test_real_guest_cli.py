@@ -1,0 +1,49 @@
+"""The issue's acceptance for real guests: with `--driver qemu`, the unmodified `openstack`
+CLI boots novalite-tiny on m1.nano and `console log show` proves the machine came up."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from novalite.virt.qemu.guest_image import MARKER, POWEROFF_MARKER
+from tests import services
+from tests.acceptance.conftest import all_in_one
+from tests.acceptance.test_openstack_cli import Cli
+
+
+@pytest.fixture(scope="module")
+def qemu_cloud(tmp_path_factory):
+    services.require_qemu()
+    with all_in_one(tmp_path_factory.mktemp("qemu-cloud"), "--driver", "qemu") as started:
+        yield started
+
+
+def wait_console(cli: Cli, server: str, text: str, count: int = 1) -> str:
+    deadline = time.monotonic() + 120
+    while (log := cli.ok("console", "log", "show", server)).count(text) < count:
+        assert time.monotonic() < deadline, f"no {text} on {server}'s console:\n{log}"
+        time.sleep(1)
+    return log
+
+
+def test_openstack_cli_boots_a_real_guest(qemu_cloud):
+    demo = Cli(qemu_cloud.clouds_yaml, "novalite")
+    admin = Cli(qemu_cloud.clouds_yaml, "novalite-admin")
+    server = demo.json("server", "create", "--image", "novalite-tiny", "--flavor", "m1.nano",
+                       "--wait", "vm1")
+    assert server["status"] == "ACTIVE" and server["OS-EXT-STS:power_state"] == 1
+    assert "mem_kb=" in wait_console(demo, "vm1", MARKER)
+    hypervisor = admin.json("hypervisor", "list")[0]
+    assert hypervisor["Hypervisor Type"] == "QEMU"
+
+    demo.ok("server", "stop", "vm1")
+    demo.wait_status("vm1", "SHUTOFF")
+    assert POWEROFF_MARKER in demo.ok("console", "log", "show", "vm1")
+    demo.ok("server", "start", "vm1")
+    demo.wait_status("vm1", "ACTIVE")
+    wait_console(demo, "vm1", MARKER, 2)
+
+    demo.ok("server", "delete", "--wait", "vm1")
+    assert demo.json("server", "list") == []
