@@ -3,6 +3,9 @@ CLI boots novalite-tiny on m1.nano and `console log show` proves the machine cam
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import time
 
 import pytest
@@ -16,8 +19,14 @@ from tests.acceptance.test_openstack_cli import Cli
 @pytest.fixture(scope="module")
 def qemu_cloud(tmp_path_factory):
     services.require_qemu()
-    with all_in_one(tmp_path_factory.mktemp("qemu-cloud"), "--driver", "qemu") as started:
-        yield started
+    state_dir = tmp_path_factory.mktemp("qemu-cloud")
+    try:
+        with all_in_one(state_dir, "--driver", "qemu") as started:
+            yield started
+    finally:  # guests outlive the all-in-one by design; a failed test must not leave any
+        for pidfile in state_dir.glob("instances/*/qemu.pid"):
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(int(pidfile.read_text()), signal.SIGKILL)
 
 
 def wait_console(cli: Cli, server: str, text: str, count: int = 1) -> str:
