@@ -212,6 +212,8 @@ def main() -> int:
                   f"{r['claims_per_s']:>8}",
                   flush=True)
     final = next((r for r in results if r["providers"] == 10000), results[-1])
+    if final["providers"] != 10000:
+        print("(the targets are set at 10,000 providers; judging the last size run)")
     for key, target in TARGETS_MS.items():
         verdict = "meets" if final[f"{key}_median_ms"] <= target else "MISSES"
         print(f"{final['providers']} providers: query {key} median "
