@@ -108,6 +108,10 @@ class ComputeDriver(abc.ABC):
     def destroy(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:
         """Stop the guest and remove it; a guest that is already gone is not an error."""
 
+    def cleanup(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:  # noqa: B027
+        """What destroy leaves to undo once the guest is stopped (its files when
+        `destroy_disks`); drivers that keep nothing have nothing to do."""
+
     def power_off(self, instance: Instance, timeout: int = 0, retry_interval: int = 0) -> None:
         """Stop the guest: ask it to shut down, waiting up to `timeout` seconds (asking
         again every `retry_interval`), then force it off. `timeout=0` forces at once."""

@@ -168,7 +168,8 @@ class QemuDriver(driver.ComputeDriver):
             if power_on:
                 self._launch(guest)
         except Exception:
-            self._forget(guest, remove=True)
+            guest.kill()
+            self.cleanup(ctx, instance)
             raise
 
     def _prepare(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
@@ -226,14 +227,17 @@ class QemuDriver(driver.ComputeDriver):
         guest = self._guest(instance.uuid)
         self._unwatch(guest.uuid)
         guest.kill()
-        self._forget(guest, remove=destroy_disks)
+        self.cleanup(ctx, instance, destroy_disks)
 
-    def _forget(self, guest: Guest, remove: bool) -> None:
-        self._unwatch(guest.uuid)
+    def cleanup(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:
+        """Forget the guest; with `destroy_disks`, remove its directory (overlay, console
+        log, socket, pidfile, saved memory)."""
+        self._unwatch(instance.uuid)
         with self._lock:
-            self._guests.pop(guest.uuid, None)
-        if remove:
-            shutil.rmtree(guest.paths.directory, ignore_errors=True)
+            guest = self._guests.pop(instance.uuid, None)
+        if destroy_disks:
+            shutil.rmtree(guest.paths.directory if guest else self._dir(instance.uuid),
+                          ignore_errors=True)
 
     # --- power --------------------------------------------------------------------------
 
