@@ -192,3 +192,27 @@ def test_unusable_image_fails_the_build_with_a_clear_fault(qemu_cloud, tmp_path,
                         timeout=60)
     assert fault in server["fault"]["message"]
     assert not os.path.exists(os.path.join(images.instances_path(), server_id))
+
+
+def test_host_boot_brings_back_guests_that_should_run(qemu_cloud, conf):
+    """As after a host reboot: the guest's QEMU is gone while its compute is down; with
+    [DEFAULT] resume_guests_state_on_host_boot the service starts it again."""
+    cloud = qemu_cloud
+    server_id = cloud.boot("resumed", flavor=NANO)
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER)
+
+    old = next(s for s in cloud.aio.services if s.binary == "novalite-compute")
+    old.stop()
+    cloud.aio.services.remove(old)
+    pid = qemu_pid(server_id)
+    os.kill(pid, signal.SIGKILL)
+    cloud.wait(lambda: not pid_running(pid))
+    conf.set_override("resume_guests_state_on_host_boot", True)
+    new = novalite_services.compute(old.host)
+    new.start()
+    cloud.aio.services.insert(0, new)
+
+    assert pid_running(qemu_pid(server_id))
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER, 2)
