@@ -4,41 +4,71 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 ARGS ?=
 
-.PHONY: run test lint unit functional integration acceptance bench guest-image clean
+.PHONY: help run client test lint unit functional integration acceptance bench guest-image clean
 
-$(BIN)/.installed: pyproject.toml
+# Installing: uv (from PyPI, installed into the venv by the venv's own pip, since only
+# python3 is assumed) resolves and installs ~10x faster than pip and shows what it does.
+# `make run` installs only what the cloud needs ($(BIN)/.runtime); the test and client
+# tools come with `make test` / `make client` ($(BIN)/.installed: everything, as before).
+$(BIN)/uv:
+	@echo "Creating $(VENV) and installing uv (the installer) into it"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/pip install --disable-pip-version-check --progress-bar on uv
+
+$(BIN)/.runtime: pyproject.toml | $(BIN)/uv
+	@echo "Installing novalite and its runtime dependencies into $(VENV)"
+	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install -e .
 	touch $@
 
-run: $(BIN)/.installed
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 16
+
+$(BIN)/.client: $(BIN)/.runtime
+	@echo "Installing the openstack CLI into $(VENV)"
+	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install -e '.[client]'
+	touch $@
+
+$(BIN)/.installed: $(BIN)/.runtime
+	@echo "Installing the test tools (pytest, ruff, tempest, openstack CLI) into $(VENV)"
+	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install -e '.[test]'
+	touch $(BIN)/.client $@
+
+client: $(BIN)/.client ## install the openstack CLI into the venv
+	@echo "The openstack CLI is $(BIN)/openstack"
+
+run: $(BIN)/.runtime ## start the all-in-one cloud (ARGS=... passes options)
 	$(BIN)/novalite all-in-one $(ARGS)
 
-lint: $(BIN)/.installed
+lint: $(BIN)/.installed ## ruff, the import-layer contracts and mypy
 	$(BIN)/ruff check novalite tests benchmarks
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
-test: lint
+test: lint ## lint, then every test (needs PostgreSQL, MariaDB, RabbitMQ, QEMU)
 	$(BIN)/pytest -q tests
 
-unit: $(BIN)/.installed
-	$(BIN)/pytest -q tests/unit
+unit: $(BIN)/.installed ## the unit tier, without the tests that need outside services
+	$(BIN)/pytest -q -m "not integration" tests/unit
 
-functional: $(BIN)/.installed
+functional: $(BIN)/.installed ## the all-in-one in process over real HTTP
 	$(BIN)/pytest -q tests/functional
 
-integration: $(BIN)/.installed
+integration: $(BIN)/.installed ## separate processes on RabbitMQ, PostgreSQL/MariaDB; real QEMU
 	$(BIN)/pytest -q tests/integration
 
-acceptance: $(BIN)/.installed
+acceptance: $(BIN)/.installed ## the unmodified openstack CLI against the all-in-one
 	$(BIN)/pytest -q tests/acceptance
 
-bench: $(BIN)/.installed
-	$(BIN)/python benchmarks/rpc.py
+bench: $(BIN)/.installed ## every benchmark, quick sizes (targets: benchmarks/targets.toml)
+	$(BIN)/python benchmarks/rpc.py --calls 1000
 	$(BIN)/python benchmarks/boot_storm.py --servers 200
+	$(BIN)/python benchmarks/scheduler.py --hosts 100,1000,10000 --refresh-sizes 1000
+	$(BIN)/python benchmarks/placement.py --providers 1000,10000 --runs 5 --claims 200
+	$(BIN)/python benchmarks/placement_claims.py --claims 500
 
 # The qemu driver's default guest (kernel, busybox initramfs, qcow2 disk), from Debian packages.
-guest-image: $(BIN)/.installed
+guest-image: $(BIN)/.installed ## build the qemu driver's default guest image
 	$(BIN)/novalite-manage guest-image build
 
-clean:
+clean: ## remove the venv and local state
 	rm -rf $(VENV) .novalite .pytest_cache

@@ -39,6 +39,7 @@ import time
 import uuid
 
 import httpx
+import targets
 import uvicorn
 from sqlalchemy import insert, select
 
@@ -55,8 +56,8 @@ QUERIES = {"a": f"{NOVA}&limit=1000", "b": NOVA,
            "c": f"{NOVA}&required={TRAIT}&member_of={AGGS[0]}"}
 # upstream Placement 16.0.0 on this machine, seconds: providers -> (limit=1000, all)
 UPSTREAM = {1000: (0.133, 0.201), 3000: (0.290, 0.439)}
-TARGETS_MS = {"a": 20.0, "b": 150.0}
-TARGET_CLAIMS = 500.0
+TARGETS_MS = targets.load("placement")["median_ms"]
+TARGET_CLAIMS = targets.load("placement")["claims_per_s"]
 HEADERS = {"OpenStack-API-Version": "placement 1.39"}
 
 

@@ -18,12 +18,14 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
+import targets
+
 from novalite import context
 from novalite.rpc import RPCClient, RPCServer, Target, get_transport
 from novalite.rpc.transport import reset_transports
 
 URLS = {"inprocess": "inprocess://", "rabbit": "rabbit://guest:guest@127.0.0.1:5672/"}
-TARGETS = {"inprocess_calls_per_s": 20000, "rabbit_calls_per_s": 1500}
+TARGETS = targets.load("rpc")
 
 
 class Echo:

@@ -9,14 +9,18 @@ import time
 
 from keystoneauth1.identity import v3
 
-from novalite import service_clients, services
-from novalite.conf import CONF, glance_client
+from novalite.clients import adapters, neutron
+from novalite.clients import placement as placement_client
+from novalite.compute.aggregates import COMPUTE_BINARY
+from novalite.conf import CONF, glance_client, neutron_client
 from novalite.db import migration
-from novalite.db.api import flavors, images
+from novalite.db.api import flavors, services
 from novalite.identity import bootstrap
+from novalite.image import db as images
 from novalite.image import seed
-from novalite.scheduler.client import report
-from novalite.service import Service
+from novalite.network import layout, nova_notifier
+from novalite.service import assembly
+from novalite.service.base import Service
 
 LOG = logging.getLogger(__name__)
 
@@ -33,6 +37,11 @@ def real_guests() -> bool:
     return CONF.compute_driver == "qemu"
 
 
+# Why an earlier start's compute is disabled; only computes disabled for it are enabled
+# again when a later start runs them (an operator's own reason is left alone).
+NOT_RUN_REASON = "not run by the novalite all-in-one's current start"
+
+
 class AllInOne:
     def __init__(self, hosts: int) -> None:
         self.hosts = hosts
@@ -43,20 +52,43 @@ class AllInOne:
         """Bring the database to the current schema and seed what a new cloud needs
         (with real guests, building the guest image first: the first time, ~20 s)."""
         migration.db_sync()
+        self._disable_computes_not_run()
         created = flavors.seed_default_flavors()
         if seed.seed_default_image() or created:
             LOG.info("Seeded %d flavors and the image %s", created, images.DEFAULT_IMAGE_NAME)
+
+    def _disable_computes_not_run(self) -> None:
+        """Computes an earlier start on this state directory ran and this one does not (the
+        simulated hosts, after a switch to --driver qemu) get no builds: they are disabled,
+        and enabled again by a start that runs them. Only on the state directory's own
+        database: on one named by [database] connection, other computes may be running
+        elsewhere."""
+        if CONF.database.connection:
+            return
+        running = set(compute_host_names(self.hosts))
+        disabled = []
+        for svc in services.service_get_all(COMPUTE_BINARY):
+            if svc.host not in running and not svc.disabled:
+                services.service_update(svc.id, {"disabled": True,
+                                                  "disabled_reason": NOT_RUN_REASON})
+                disabled.append(svc.host)
+            elif svc.host in running and svc.disabled and svc.disabled_reason == NOT_RUN_REASON:
+                services.service_update(svc.id, {"disabled": False, "disabled_reason": None})
+        if disabled:
+            LOG.info("Disabled the compute services of %s: this start runs %s",
+                     ", ".join(sorted(disabled)), ", ".join(sorted(running)) or "none")
 
     def bootstrap_identity(self, port: int) -> bootstrap.Result:
         """Identity for the address the API really listens on (idempotent: a later start
         on another port moves the catalog and clouds.yaml with it)."""
         self.identity = bootstrap.bootstrap(bootstrap.base_url(port))
+        layout.ensure(*bootstrap.project_ids("admin", "demo"))
         return self.identity
 
     def start_control_plane(self) -> None:
         """Conductor and scheduler, before the HTTP APIs take requests (the API casts to
         the conductor); computes register and report through the conductor."""
-        self.services = [services.conductor(), services.scheduler()]
+        self.services = [assembly.conductor(), assembly.scheduler()]
         for svc in self.services:
             svc.start()
 
@@ -64,14 +96,14 @@ class AllInOne:
         """The computes, once the HTTP APIs at `base_url` serve: they report to
         placement as they start. Then the API's own service record."""
         self._configure_service_clients(base_url)
-        started = [services.compute(h) for h in compute_host_names(self.hosts)]
-        started.append(services.api())
+        started = [assembly.compute(h) for h in compute_host_names(self.hosts)]
+        started.append(assembly.api())
         for svc in started:
             svc.start()
             self.services.append(svc)
 
     def _configure_service_clients(self, base_url: str) -> None:
-        """The services reach placement and the image service on this process's own HTTP
+        """The services reach placement, the image and network services on this process's own HTTP
         server, with the admin's credentials when tokens are checked (a Nova deployment
         gives them a service user in the same way), unless [placement] / [glance] name
         others."""
@@ -81,8 +113,11 @@ class AllInOne:
                                password=self.identity.passwords["admin"],
                                project_name="admin", user_domain_name="Default",
                                project_domain_name="Default")
-        report.use_local_placement(f"{base_url}/placement", auth)
-        service_clients.use_local(glance_client.GROUP, f"{base_url}/image", auth)
+        placement_client.use_local_placement(f"{base_url}/placement", auth)
+        adapters.use_local(glance_client.GROUP, f"{base_url}/image", auth)
+        adapters.use_local(neutron_client.GROUP, f"{base_url}/networking", auth)
+        adapters.use_local(nova_notifier.GROUP, f"{base_url}/compute/v2.1", auth)
+        neutron.reset()
 
     def stop(self) -> None:
         """API first (no new work); then let in-flight work finish while every service

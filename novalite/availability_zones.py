@@ -40,7 +40,8 @@ def services_with_zones() -> list[tuple[Service, str]]:
 def split(zoned: Iterable[tuple[Service, str]]) -> tuple[list[str], list[str]]:
     """(available zones, unavailable zones), each sorted: a zone with an enabled service
     is available; one whose services are all disabled is not."""
-    available, unavailable = set(), set()
+    available: set[str] = set()
+    unavailable: set[str] = set()
     for svc, zone in zoned:
         (unavailable if svc.disabled else available).add(zone)
     return sorted(available), sorted(unavailable - available)

@@ -12,6 +12,8 @@ import dataclasses
 import uuid
 from typing import Any
 
+from novalite import exception
+
 _current: contextvars.ContextVar[RequestContext | None] = contextvars.ContextVar(
     "novalite_context", default=None
 )
@@ -40,6 +42,19 @@ class RequestContext:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RequestContext:
         return cls(**{k: v for k, v in data.items() if k in _WIRE_FIELDS})
+
+    def require_project_id(self) -> str:
+        """The project the request acts for; a request scoped to none may not act for
+        one (403, never a row owned by project None)."""
+        if self.project_id is None:
+            raise exception.Forbidden()
+        return self.project_id
+
+    def require_user_id(self) -> str:
+        """The user the request acts for, as require_project_id."""
+        if self.user_id is None:
+            raise exception.Forbidden()
+        return self.user_id
 
     def elevated(self) -> RequestContext:
         """A copy with admin rights, for internal work done on a user's behalf."""

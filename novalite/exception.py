@@ -8,6 +8,7 @@ in the conductor.
 
 from __future__ import annotations
 
+import traceback
 from typing import Any
 
 
@@ -125,10 +126,6 @@ class ComputeHostNotFound(NotFound):
     msg_fmt = "Compute host %(host)s could not be found."
 
 
-class ComputeNodeNotFound(NotFound):
-    msg_fmt = "Compute node %(node)s could not be found."
-
-
 class ComputeHostMetricNotFound(NotFound):
     msg_fmt = "Metric %(name)s could not be found on the compute host node %(host)s.%(node)s."
 
@@ -173,16 +170,32 @@ class InvalidAggregateActionUpdateMeta(InvalidAggregateAction):
     msg_fmt = "Cannot update metadata of aggregate %(aggregate_id)s. Reason: %(reason)s."
 
 
+class FlavorMemoryTooSmall(Invalid):
+    msg_fmt = "Flavor's memory is too small for requested image."
+
+
+class FlavorDiskSmallerThanImage(Invalid):
+    msg_fmt = ("Flavor's disk is too small for requested image. Flavor disk is "
+               "%(flavor_size)i bytes, image is %(image_size)i bytes.")
+
+
+class FlavorDiskSmallerThanMinDisk(Invalid):
+    msg_fmt = ("Flavor's disk is smaller than the minimum size specified in image "
+               "metadata. Flavor disk is %(flavor_size)i bytes, minimum size is "
+               "%(image_min_disk)i bytes.")
+
+
 class ServiceNotFound(NotFound):
     msg_fmt = "Service %(service_id)s could not be found."
 
 
+class ServiceHasInstances(Conflict):
+    msg_fmt = ("Unable to delete compute service that is hosting instances. Migrate or "
+               "delete the instances first.")
+
+
 class FlavorNotFoundForCreate(Invalid):
     msg_fmt = "Flavor '%(flavor_id)s' could not be found."
-
-
-class ImageNotFoundForCreate(Invalid):
-    msg_fmt = "Can not find requested image"
 
 
 class ImageNotActive(Invalid):
@@ -203,6 +216,12 @@ class InstanceNotReady(Conflict):
 
 class InstanceNotRunning(Conflict):
     msg_fmt = "Instance %(instance_id)s is not running."
+
+
+class UptimeNotImplemented(NovaliteException):
+    msg_fmt = "The requested functionality is not supported."
+    code = 501
+    safe = True
 
 
 class ConsoleNotAvailable(NotFound):
@@ -231,12 +250,19 @@ class MaxRetriesExceeded(NoValidHost):
     msg_fmt = "Exceeded maximum number of retries. %(reason)s"
 
 
+class BuildNotQueued(NovaliteException):
+    """The API could not hand a new server to the conductors (the message broker is
+    unreachable); nothing was kept, and the request may be sent again."""
+
+    msg_fmt = ("The server could not be queued for building (%(reason)s); nothing was "
+               "created. Retry the request later.")
+    code = 503
+    safe = True
+    headers = {"Retry-After": "10"}
+
+
 class ComputeResourcesUnavailable(NovaliteException):
     msg_fmt = "Insufficient compute resources: %(reason)s."
-
-
-class RescheduledException(NovaliteException):
-    msg_fmt = "Build of instance %(instance_uuid)s was re-scheduled: %(reason)s"
 
 
 class BuildAbortException(NovaliteException):
@@ -253,10 +279,6 @@ class ConfigInvalid(NovaliteException):
 
 class VirtDriverNotFound(ConfigInvalid):
     msg_fmt = "Could not load virt driver '%(name)s'. Known drivers: %(known)s"
-
-
-class DBNotConfigured(NovaliteException):
-    msg_fmt = "The database is not configured: set [database] connection (%(reason)s)"
 
 
 class MarkerNotFound(NotFound):
@@ -286,3 +308,16 @@ class TooManyInstances(Forbidden):
 
 class MetadataLimitExceeded(Forbidden):
     msg_fmt = "Maximum number of metadata items exceeds %(allowed)d"
+
+
+def fault_message(exc: BaseException) -> str:
+    """The message an instance fault records: a domain exception's own text, otherwise the
+    error's text, or its class name when it has none (a fault never says nothing)."""
+    if isinstance(exc, NovaliteException):
+        return exc.format_message()
+    return str(exc) or type(exc).__name__
+
+
+def format_tb(exc: BaseException) -> str:
+    """The traceback an instance fault's details and an action event keep."""
+    return "".join(traceback.format_exception(exc))

@@ -4,19 +4,37 @@ from __future__ import annotations
 
 import gc
 import signal
+import socket
 import threading
 import time
+from typing import Any
 
 import uvicorn
 
 from novalite.api.app import build_app
 
 
-def make_server(host: str, port: int) -> uvicorn.Server:
-    """uvicorn's "auto" HTTP protocol is httptools (a dependency), falling back to h11."""
-    config = uvicorn.Config(build_app(), host=host, port=port, log_config=None,
+def make_server(host: str, port: int, app: Any = None) -> uvicorn.Server:
+    """uvicorn's "auto" HTTP protocol is httptools (a dependency), falling back to h11.
+    Every API unless `app` names another (a service serving its API alone)."""
+    config = uvicorn.Config(app or build_app(), host=host, port=port, log_config=None,
                             access_log=False, lifespan="off", timeout_graceful_shutdown=30)
     return uvicorn.Server(config)
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on (in use, not allowed), or None: asked before
+    anything starts, so that the command can say so at once."""
+    if port == 0:
+        return None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
 
 
 def freeze_heap() -> None:

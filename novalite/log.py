@@ -19,12 +19,13 @@ class RequestIdFilter(logging.Filter):
 
 def setup(debug: bool = False, log_file: str | None = None) -> None:
     root = logging.getLogger()
-    for handler in list(root.handlers):
-        if getattr(handler, "_novalite", False):
-            root.removeHandler(handler)
+    for old in list(root.handlers):
+        if getattr(old, "_novalite", False):
+            root.removeHandler(old)
     handler: logging.Handler
     handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler(sys.stderr)
-    handler._novalite = True  # type: ignore[attr-defined]
+    # a marker, so that setup() again replaces only its own handler
+    handler._novalite = True  # type: ignore[union-attr]
     handler.setFormatter(logging.Formatter(FORMAT))
     handler.addFilter(RequestIdFilter())
     root.addHandler(handler)

@@ -35,7 +35,7 @@ class PeriodicRunner:
         for attr in dir(type(manager)):
             func = getattr(type(manager), attr, None)
             spacing = getattr(func, "_periodic_spacing", None)
-            if spacing is not None:
+            if func is not None and spacing is not None:
                 interval = spacing() if callable(spacing) else spacing
                 if interval <= 0:
                     continue  # switched off by configuration

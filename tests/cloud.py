@@ -3,7 +3,6 @@ and `cloud`, registered by the conftests that import them)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import httpx
@@ -11,7 +10,11 @@ import pytest
 
 from novalite import http_server
 from novalite.all_in_one import AllInOne
-from novalite.db.api import images
+from novalite.conf import CONF
+from novalite.image import db as images
+from novalite.rpc.inprocess import InProcessTransport
+from novalite.rpc.transport import get_transport
+from tests.waiting import wait_for
 
 
 class Cloud:
@@ -37,19 +40,22 @@ class Cloud:
         assert response.status_code == 200, response.text
         return response.json()["server"]
 
+    def settle(self, timeout: float = 15) -> None:
+        """Await the cast chains under way (a boot, a delete, an action) to their end."""
+        transport = get_transport(CONF.transport_url)
+        if isinstance(transport, InProcessTransport):
+            transport.join(timeout)
+
     def wait(self, predicate: Callable[[], object], timeout: float = 15) -> object:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = predicate()
-            if value:
-                return value
-            time.sleep(0.02)
-        raise AssertionError(f"condition not met within {timeout}s")
+        """For what no cast announces (a guest's console, a periodic task's work)."""
+        return wait_for(predicate, timeout)
 
     def wait_status(self, server_id: str, *statuses: str) -> dict:
+        self.settle()
         return self.wait(lambda: (s := self.server(server_id))["status"] in statuses and s)
 
     def wait_gone(self, server_id: str) -> None:
+        self.settle()
         self.wait(lambda: self.api.get(f"/servers/{server_id}").status_code == 404)
 
 

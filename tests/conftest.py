@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
-import pytest
+import os
+from pathlib import Path
 
+import pytest
+from hypothesis import HealthCheck, settings
+
+from novalite.clients import placement as placement_client
 from novalite.conf import CONF
 from novalite.db import session
 from novalite.rpc.transport import reset_transports
-from novalite.scheduler.client import report
+from tests import services
+
+# Property tests (marked `slow`): derandomised, so every run tries the same examples; a
+# few by default for a quick local run, the full count in CI (CI=true, or choose with
+# HYPOTHESIS_PROFILE). Tests scale their count from settings.default.max_examples.
+settings.register_profile("default", max_examples=10, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                 HealthCheck.too_slow])
+settings.register_profile("ci", settings.get_profile("default"), max_examples=150)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
+                      or ("ci" if services.in_ci() else "default"))
+
+INTEGRATION = Path(__file__).parent / "integration"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Everything under tests/integration is `integration`, so `-m "not integration"`
+    leaves exactly the tests that need no outside service."""
+    for item in items:
+        if INTEGRATION in item.path.parents:
+            item.add_marker(pytest.mark.integration)
 
 
 @pytest.fixture
@@ -18,7 +43,7 @@ def conf(tmp_path):
     # existing tests name the caller with noauth2 tokens; identity's tests opt into keystone
     CONF.set_override("auth_strategy", "noauth2", group="api")
     yield CONF
-    report.reset()
+    placement_client.reset()
     reset_transports()
     session.dispose()
     CONF.reset()

@@ -13,6 +13,7 @@ from starlette.routing import Mount, Route
 from novalite.api import faults
 from novalite.api.compute.routes import PROFILE as COMPUTE
 from novalite.api.compute.routes import ROUTES as COMPUTE_ROUTES
+from novalite.api.compute.unserved import routes as compute_unserved
 from novalite.api.faults import HTTPFault
 from novalite.api.identity.routes import PROFILE as IDENTITY
 from novalite.api.identity.routes import ROUTES as IDENTITY_ROUTES
@@ -20,6 +21,9 @@ from novalite.api.identity.versions import root as identity_root
 from novalite.api.image import versions as image_versions
 from novalite.api.image.routes import PROFILE as IMAGE
 from novalite.api.image.routes import ROUTES as IMAGE_ROUTES
+from novalite.api.network import versions as network_versions
+from novalite.api.network.routes import PROFILE as NETWORK
+from novalite.api.network.routes import ROUTES as NETWORK_ROUTES
 from novalite.api.placement import errors as placement_errors
 from novalite.api.placement.root import versions as placement_root_handler
 from novalite.api.placement.routes import PROFILE as PLACEMENT
@@ -42,24 +46,27 @@ def _routes(table: list, profile: ApiProfile) -> list[Route]:
     return routes
 
 
-async def _http_error(request: Request, exc: HTTPException) -> Response:
-    headers = dict(exc.headers or {})
-    if exc.status_code == 405:
-        return faults.fault_response(405, "The method is not allowed for the requested URL.",
-                                     headers)
-    if exc.status_code == 404:
-        return faults.fault_response(404, "The resource could not be found.", headers)
-    return faults.fault_response(exc.status_code, str(exc.detail), headers)
+# What an unknown path or an unserved method answers, in every API's own error format.
+ROUTING_ERRORS = {404: "The resource could not be found.",
+                  405: "The method is not allowed for the requested URL."}
+
+
+def _routing_message(exc: HTTPException) -> str:
+    return ROUTING_ERRORS.get(exc.status_code, str(exc.detail))
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    # registered for HTTPException only (Starlette types handlers for any exception)
+    assert isinstance(exc, HTTPException)
+    return faults.fault_response(exc.status_code, _routing_message(exc),
+                                 dict(exc.headers or {}))
 
 
 def _profile_error(profile: ApiProfile):
     """Routing errors (unknown path, wrong method) in the API's own error format."""
 
     async def handle(request: Request, exc: HTTPException) -> Response:
-        messages = {404: "The resource could not be found.",
-                    405: "The method is not allowed for the requested URL."}
-        response = profile.fault(HTTPFault(exc.status_code, messages.get(
-            exc.status_code, str(exc.detail))), "")
+        response = profile.fault(HTTPFault(exc.status_code, _routing_message(exc)), "")
         response.headers.update(exc.headers or {})  # a 405's Allow
         return response
 
@@ -75,11 +82,19 @@ def _mounted(table: list, profile: ApiProfile, on_error, root_handler=None) -> l
     return [*root, Mount(profile.mount, app=app)]
 
 
+def build_network_app() -> Starlette:
+    """The network API alone, as novalite-network serves it (Neutron's own port)."""
+    return Starlette(routes=_mounted(NETWORK_ROUTES, NETWORK, _profile_error(NETWORK),
+                                     network_versions.root),
+                     exception_handlers={HTTPException: _profile_error(NETWORK)})
+
+
 def build_app() -> Starlette:
     return Starlette(routes=[
-        *_mounted(COMPUTE_ROUTES, COMPUTE, _http_error),
+        *_mounted(COMPUTE_ROUTES + compute_unserved(COMPUTE_ROUTES), COMPUTE, _http_error),
         *_mounted(IDENTITY_ROUTES, IDENTITY, _profile_error(IDENTITY), identity_root),
         *_mounted(IMAGE_ROUTES, IMAGE, _profile_error(IMAGE), image_versions.index),
         *_mounted(PLACEMENT_ROUTES, PLACEMENT, placement_errors.http_error,
                   placement_root_handler),
+        *_mounted(NETWORK_ROUTES, NETWORK, _profile_error(NETWORK), network_versions.root),
     ], exception_handlers={HTTPException: _http_error})

@@ -26,11 +26,13 @@ class HTTPFault(Exception):
     """Raised by handlers to answer with a fault. `error_code` is a stable, machine-readable
     name for APIs that have them (placement's `placement.concurrent_update`)."""
 
-    def __init__(self, code: int, message: str, error_code: str | None = None) -> None:
+    def __init__(self, code: int, message: str, error_code: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.error_code = error_code
+        self.headers = headers or {}  # e.g. a 503's Retry-After
 
 
 def fault_body(code: int, message: str) -> dict:

@@ -18,6 +18,7 @@ from oslo_policy import policy as oslo_policy
 
 from novalite import exception
 from novalite.api.faults import HTTPFault
+from novalite.api.network.policies import DEFAULTS as NETWORK_DEFAULTS
 from novalite.conf import CONF
 from novalite.context import RequestContext
 
@@ -47,6 +48,23 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:servers:show:host_status": ADMIN,
     "os_compute_api:servers:create": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:servers:delete": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:servers:update": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-instance-actions:list": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-instance-actions:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-instance-actions:events": ADMIN,
+    "os_compute_api:os-instance-actions:events:details": ADMIN,
+    "os_compute_api:server-metadata:index": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:server-metadata:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:server-metadata:create": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:server-metadata:update_all": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:server-metadata:update": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:server-metadata:delete": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-server-tags:index": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-server-tags:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-server-tags:update": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-server-tags:update_all": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-server-tags:delete": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-server-tags:delete_all": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:servers:start": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:servers:stop": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:servers:reboot": PROJECT_MEMBER_OR_ADMIN,
@@ -83,6 +101,29 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-flavor-access:add_tenant_access": ADMIN,
     "os_compute_api:os-flavor-access:remove_tenant_access": ADMIN,
     "os_compute_api:servers:create:forced_host": ADMIN,
+    "os_compute_api:os-server-external-events:create": ADMIN,
+    "os_compute_api:ips:index": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:ips:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-attach-interfaces:list": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-attach-interfaces:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-attach-interfaces:create": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-attach-interfaces:delete": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-floating-ips:add": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-floating-ips:remove": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-security-groups:add": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-security-groups:remove": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-security-groups:list": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-security-groups:get": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-security-groups:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-security-groups:create": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-security-groups:update": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-security-groups:delete": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-security-groups:rule:create": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-security-groups:rule:delete": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-networks:list": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-networks:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-tenant-networks:list": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-tenant-networks:show": PROJECT_READER_OR_ADMIN,
     "compute:servers:create:requested_destination": ADMIN,
     # Placement: admin (or service) only, as upstream's defaults.
     "placement:resource_providers:list": ADMIN,
@@ -124,6 +165,9 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-keypairs:show": ADMIN,
     "os_compute_api:os-keypairs:delete": ADMIN,
     "os_compute_api:limits": ANY,
+    "os_compute_api:extensions": ANY,
+    "os_compute_api:os-server-password:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-server-password:clear": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:limits:other_project": ADMIN,
     "os_compute_api:os-hypervisors:list": ADMIN,
     "os_compute_api:os-hypervisors:list-detail": ADMIN,
@@ -131,6 +175,20 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-hypervisors:statistics": ADMIN,
     "os_compute_api:os-hypervisors:search": ADMIN,
     "os_compute_api:os-hypervisors:servers": ADMIN,
+    "os_compute_api:os-hypervisors:uptime": ADMIN,
+    "os_compute_api:os-quota-sets:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-quota-sets:detail": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-quota-sets:defaults": ANY,
+    "os_compute_api:os-quota-sets:update": ADMIN,
+    "os_compute_api:os-quota-sets:delete": ADMIN,
+    "os_compute_api:os-quota-class-sets:show": ADMIN,
+    "os_compute_api:os-quota-class-sets:update": ADMIN,
+    "os_compute_api:os-simple-tenant-usage:list": ADMIN,
+    "os_compute_api:os-simple-tenant-usage:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-services:list": ADMIN,
+    "os_compute_api:os-hosts:list": ADMIN,
+    "os_compute_api:os-services:update": ADMIN,
+    "os_compute_api:os-services:delete": ADMIN,
     # The image API, by Glance's rule names and defaults.
     "add_image": PROJECT_MEMBER_OR_ADMIN,
     "get_image": PROJECT_READER_OR_ADMIN,
@@ -190,6 +248,8 @@ DEFAULTS: dict[str, str] = {
     "identity:list_regions": ANY,
     "identity:get_region": ANY,
 }
+
+DEFAULTS.update(NETWORK_DEFAULTS)
 
 _lock = threading.Lock()
 _SEARCH_EVERY = 1.0  # seconds between looks for a policy file or directory newly placed
@@ -272,6 +332,12 @@ def reset() -> None:
 def _credentials(ctx: RequestContext) -> dict:
     return {"user_id": ctx.user_id, "project_id": ctx.project_id, "roles": ctx.roles,
             "is_admin": ctx.is_admin}
+
+
+def check_target(ctx: RequestContext, rule: str, target: dict) -> bool:
+    """Whether the caller passes `rule` on a target with more than a project (Neutron's
+    rules also read the owner of a port's network: `network:project_id`)."""
+    return bool(_get_enforcer().authorize(rule, target, _credentials(ctx), do_raise=False))
 
 
 def check(ctx: RequestContext, rule: str, target_project: str | None = None) -> bool:

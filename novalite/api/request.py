@@ -19,10 +19,13 @@ from novalite import context as ctx_mod
 from novalite import exception
 from novalite.api import auth, faults
 from novalite.api.profile import ApiProfile
+from novalite.clients import adapters
 from novalite.conf import CONF
 
 LOG = logging.getLogger("novalite.api")
 
+# Deeper than any API's schema nests (a placement allocation body: 5 levels).
+_MAX_DEPTH = 32
 _REQUEST_ID = re.compile(r"^req-[a-f0-9]{8}(-[a-f0-9]{4}){3}-[a-f0-9]{12}$")
 
 
@@ -96,12 +99,59 @@ def _base_url(request: Request, mount: str) -> str:
 
 
 def _parse_body(raw: bytes) -> Any:
+    """JSON, refused with a 400 if it is not, if it nests deeper than any API's schema does
+    (a deep document would exhaust the stack of whatever walks it next), or if a string
+    holds a lone UTF-16 surrogate (no database can store it)."""
     if not raw:
         return None
     try:
-        return json.loads(raw)
-    except ValueError:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
         raise faults.HTTPFault(400, "Malformed request body") from None
+    _check_document(body)
+    return body
+
+
+def _check_document(body: Any) -> None:
+    pending = [(body, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            try:
+                value.encode()
+            except UnicodeEncodeError:
+                raise faults.HTTPFault(400, "Malformed request body: a string is not valid "
+                                            "Unicode") from None
+            continue
+        children = (value.values() if isinstance(value, dict)
+                    else value if isinstance(value, list) else ())
+        if children and depth >= _MAX_DEPTH:
+            raise faults.HTTPFault(400, f"Malformed request body: nested deeper than "
+                                        f"{_MAX_DEPTH} levels")
+        pending.extend((child, depth + 1) for child in children)
+        if isinstance(value, dict):
+            pending.extend((key, depth) for key in value)
+
+
+async def _read_body(request: Request) -> bytes:
+    """The body, refused with a 413 beyond [oslo_middleware] max_request_body_size (as
+    oslo.middleware's sizelimit does for Nova and Keystone) before more is read."""
+    limit = CONF.oslo_middleware.max_request_body_size
+    declared = request.headers.get("content-length", "")
+    if limit and declared.isdigit() and int(declared) > limit:
+        raise _too_large(limit)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if limit and size > limit:
+            raise _too_large(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(limit: int) -> faults.HTTPFault:
+    return faults.HTTPFault(413, f"Request is too large: the limit is {limit} bytes.")
 
 
 def _error(exc: Exception, request_id: str) -> faults.HTTPFault:
@@ -109,7 +159,7 @@ def _error(exc: Exception, request_id: str) -> faults.HTTPFault:
         return exc
     if isinstance(exc, exception.NovaliteException) and exc.safe:
         return faults.HTTPFault(exc.code, exc.format_message(),
-                                getattr(exc, "error_code", None))
+                                getattr(exc, "error_code", None), getattr(exc, "headers", None))
     LOG.exception("Unexpected error handling the request")
     return faults.HTTPFault(500, faults.UNEXPECTED.format(request_id=request_id))
 
@@ -146,7 +196,7 @@ def _serve(handler: Handler, profile: ApiProfile, authenticated: bool, request: 
 async def _in_thread(handler: Handler, profile: ApiProfile, authenticated: bool,
                      request: Request, progress: _Progress) -> ApiResponse:
     try:
-        raw = None if getattr(handler, "streams_body", False) else await request.body()
+        raw = None if getattr(handler, "streams_body", False) else await _read_body(request)
         return await run_in_threadpool(_serve, handler, profile, authenticated, request,
                                        raw, progress)
     finally:
@@ -155,6 +205,13 @@ async def _in_thread(handler: Handler, profile: ApiProfile, authenticated: bool,
         progress.ctx.activate()
         if progress.negotiated:
             profile.negotiate(request.headers)
+
+
+def _access_level(request: Request) -> int:
+    """INFO for a user's request, DEBUG for one of novalite's own services (a compute's
+    placement reports)."""
+    agent = request.headers.get("user-agent", "")
+    return logging.DEBUG if agent.startswith(adapters.CLIENT_NAME + "/") else logging.INFO
 
 
 def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) -> Callable:
@@ -175,6 +232,7 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
         except Exception as exc:
             error = _error(exc, request_id)
             response = profile.fault(error, request_id)
+            response.headers.update(error.headers)
             if error.code == 401:  # where to get a token, as keystonemiddleware says
                 response.headers["WWW-Authenticate"] = (
                     f'Keystone uri="{_base_url(request, "/identity")}"')
@@ -182,7 +240,8 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
         response.headers.update(profile.version_headers(version))
         response.headers["x-openstack-request-id"] = request_id
         response.headers["x-compute-request-id"] = request_id
-        LOG.info('%s "%s %s" status: %s len: %s microversion: %s time: %.4f',
+        LOG.log(_access_level(request), '%s "%s %s" status: %s len: %s microversion: %s '
+                'time: %.4f',
                  request.client.host if request.client else "-", request.method,
                  request.url.path + (f"?{request.url.query}" if request.url.query else ""),
                  response.status_code, response.headers.get("content-length", 0),

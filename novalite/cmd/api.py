@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from novalite import http_server, services
+from novalite import http_server
 from novalite.cmd import common
 from novalite.conf import CONF
 from novalite.db import session
+from novalite.service import assembly
 
 LOG = logging.getLogger(__name__)
 
@@ -16,7 +17,7 @@ LOG = logging.getLogger(__name__)
 def main() -> None:
     common.parse_args()
     session.wait_for_database()
-    record = services.api()
+    record = assembly.api()
     record.start()
     server = http_server.make_server(CONF.osapi_compute_listen, CONF.osapi_compute_listen_port)
     LOG.info("novalite-api listening on http://%s:%s/compute/v2.1",

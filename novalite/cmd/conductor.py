@@ -1,11 +1,11 @@
 """novalite-conductor: the conductor service, on its own."""
 
-from novalite import services
 from novalite.cmd import service_main
+from novalite.service import assembly
 
 
 def main() -> None:
-    service_main.run(services.conductor)
+    service_main.run(assembly.conductor)
 
 
 if __name__ == "__main__":

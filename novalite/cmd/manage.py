@@ -1,18 +1,21 @@
 """novalite-manage: operator commands (`db sync|version|seed`, `config sample`,
 `bootstrap`, `fernet setup|rotate`, `placement audit [--heal]|sync_aggregates`,
-`guest-image build`)."""
+`guest-image build`, `service list`, `cell_v2 ...`), each described by `--help`."""
 
 from __future__ import annotations
 
+import argparse
 import sys
+from collections.abc import Callable
 
 from oslo_config import cfg
 
-from novalite.cmd import common
+from novalite.cmd import common, manage_cells
 from novalite.conf import CONF
 
 
 def _db_sync() -> int:
+    """Create or upgrade the database schema."""
     from novalite.db import migration, session
 
     session.wait_for_database()
@@ -23,7 +26,8 @@ def _db_sync() -> int:
 
 def _db_seed() -> int:
     """Nova's standard flavors and the novalite-tiny image, as the all-in-one has them."""
-    from novalite.db.api import flavors, images
+    from novalite.db.api import flavors
+    from novalite.image import db as images
     from novalite.image import seed
 
     created = flavors.seed_default_flavors()
@@ -34,6 +38,7 @@ def _db_seed() -> int:
 
 
 def _db_version() -> int:
+    """The schema version of the database."""
     from novalite.db import migration
 
     print(migration.db_version() or "None (run 'novalite-manage db sync')")
@@ -53,6 +58,7 @@ def _bootstrap() -> int:
 
 
 def _fernet_setup() -> int:
+    """Create identity's Fernet token keys, unless they exist."""
     from novalite.identity import fernet_keys
 
     created = fernet_keys.setup()
@@ -62,6 +68,7 @@ def _fernet_setup() -> int:
 
 
 def _fernet_rotate() -> int:
+    """Rotate the Fernet keys: a new primary key, the oldest dropped."""
     from novalite.identity import fernet_keys
 
     kept = fernet_keys.rotate()
@@ -86,6 +93,7 @@ def _guest_image_build() -> int:
 
 
 def _config_sample() -> int:
+    """Print every option with its help and default, as a sample configuration file."""
     from oslo_config import generator
 
     conf = cfg.ConfigOpts()
@@ -96,18 +104,21 @@ def _config_sample() -> int:
 
 
 def _placement_audit() -> int:
+    """Find allocations no live instance holds and instances holding none (--heal fixes
+    them); needs the cloud's configuration and its placement API running."""
     from novalite.cmd import manage_placement
 
     return manage_placement.audit(CONF.category.heal)
 
 
 def _placement_sync_aggregates() -> int:
+    """Mirror every host aggregate's hosts into placement."""
     from novalite.cmd import manage_placement
 
     return manage_placement.sync_aggregates()
 
 
-COMMANDS = {
+COMMANDS: dict[tuple[str, str | None], Callable[[], int]] = {
     ("db", "sync"): _db_sync,
     ("db", "version"): _db_version,
     ("db", "seed"): _db_seed,
@@ -118,23 +129,59 @@ COMMANDS = {
     ("fernet", "rotate"): _fernet_rotate,
     ("bootstrap", None): _bootstrap,
     ("guest-image", "build"): _guest_image_build,
+    ("service", "list"): manage_cells.service_list,
+    ("cell_v2", "list_cells"): manage_cells.list_cells,
+    ("cell_v2", "list_hosts"): manage_cells.list_hosts,
+    ("cell_v2", "discover_hosts"): manage_cells.discover_hosts,
+    **{("cell_v2", action): manage_cells.nothing_to_do
+       for action in ("simple_cell_setup", "map_cell0", "create_cell", "map_instances")},
+}
+
+CATEGORIES = {
+    "bootstrap": "identity's domain, roles, projects, users and catalog, and clouds.yaml",
+    "cell_v2": "nova-manage's cells commands: novalite has one cell (list_cells and "
+               "list_hosts show it; the setup commands have nothing to do)",
+    "config": "the configuration options",
+    "db": "the database schema and the default flavors and image",
+    "fernet": "identity's Fernet token keys",
+    "guest-image": "the qemu driver's default guest (kernel, initramfs, disk)",
+    "placement": "keeping placement in step with the instances",
+    "service": "the services, as 'openstack compute service list' shows them",
 }
 
 
+def _describe(category: str) -> str:
+    """Each action of a category with the first paragraph of its handler's docstring."""
+    lines = [f"{CATEGORIES[category]}.", "", "actions:"]
+    for (cat, action), handler in sorted(COMMANDS.items(), key=lambda i: i[0][1] or ""):
+        if cat == category and action:
+            doc = " ".join((handler.__doc__ or "").split("\n\n")[0].split())
+            lines.append(f"  {action:18} {doc}")
+    return "\n".join(lines)
+
+
 def _add_parsers(subparsers) -> None:
-    for category in sorted({c for c, _ in COMMANDS}):
-        parser = subparsers.add_parser(category)
+    for category in sorted(CATEGORIES):
+        parser = subparsers.add_parser(category, help=CATEGORIES[category],
+                                       description=_describe(category),
+                                       formatter_class=argparse.RawDescriptionHelpFormatter)
         actions = sorted(a for c, a in COMMANDS if c == category and a)
         if actions:
-            parser.add_argument("action", choices=actions)
+            parser.add_argument("action", choices=actions, metavar="action",
+                                help=", ".join(actions))
         if category == "placement":
             parser.add_argument("--heal", action="store_true",
                                 help="audit: remove orphaned allocations and allocate for "
                                      "instances that hold none")
+        if category == "cell_v2":
+            parser.add_argument("--verbose", action="store_true",
+                                help="discover_hosts: list the hosts of the cell")
 
 
+@common.exits_cleanly_on_bad_config
 def main(argv: list[str] | None = None) -> int:
-    CONF.register_cli_opt(cfg.SubCommandOpt("category", handler=_add_parsers))
+    CONF.register_cli_opt(cfg.SubCommandOpt("category", handler=_add_parsers,
+                                            title="commands", help="(each has --help)"))
     common.parse_args(argv)
     return COMMANDS[(CONF.category.name, getattr(CONF.category, "action", None))]()
 

@@ -11,16 +11,16 @@
 from __future__ import annotations
 
 from novalite import exception
+from novalite.clients import placement as placement_client
 from novalite.compute import capacity
 from novalite.context import get_admin_context
 from novalite.db.api import aggregates, compute_nodes, instances
 from novalite.objects.compute_node import ComputeNode
-from novalite.scheduler.client import report
 
 FOUND, HEALED = 3, 4
 
 
-def _orphans(client: report.SchedulerReportClient, node: ComputeNode) -> list[str]:
+def _orphans(client: placement_client.SchedulerReportClient, node: ComputeNode) -> list[str]:
     """Consumers on the node's provider that are no live instance of that node."""
     ctx = get_admin_context()
     here = {i.uuid for i in instances.instance_get_all_by_host(node.host)
@@ -28,7 +28,7 @@ def _orphans(client: report.SchedulerReportClient, node: ComputeNode) -> list[st
     return sorted(set(client.get_allocations_for_resource_provider(ctx, node.uuid)) - here)
 
 
-def _drop_provider(client: report.SchedulerReportClient, consumer: str,
+def _drop_provider(client: placement_client.SchedulerReportClient, consumer: str,
                    provider: str) -> None:
     ctx = get_admin_context()
     current = client.get_allocations_for_consumer(ctx, consumer)
@@ -40,9 +40,11 @@ def _drop_provider(client: report.SchedulerReportClient, consumer: str,
                            current["consumer_generation"])
 
 
-def _heal_missing(client: report.SchedulerReportClient, node: ComputeNode,
+def _heal_missing(client: placement_client.SchedulerReportClient, node: ComputeNode,
                   instance_uuid: str) -> bool:
     instance = instances.instance_get(instance_uuid)
+    if instance.flavor is None:
+        return False  # nothing known to allocate
     wanted = capacity.requested(instance.flavor)
     resources = {rc: int(n) for rc, n in (("VCPU", wanted.vcpus),
                                           ("MEMORY_MB", wanted.memory_mb),
@@ -53,7 +55,7 @@ def _heal_missing(client: report.SchedulerReportClient, node: ComputeNode,
 
 
 def audit(heal: bool) -> int:
-    client = report.report_client()
+    client = placement_client.report_client()
     ctx = get_admin_context()
     found = healed = 0
     for node in compute_nodes.compute_node_get_all():
@@ -79,7 +81,7 @@ def audit(heal: bool) -> int:
 
 
 def sync_aggregates() -> int:
-    client = report.report_client()
+    client = placement_client.report_client()
     ctx = get_admin_context()
     failed = 0
     for aggregate in aggregates.aggregate_get_all():

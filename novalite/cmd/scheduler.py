@@ -1,11 +1,11 @@
 """novalite-scheduler: the scheduler service, on its own."""
 
-from novalite import services
 from novalite.cmd import service_main
+from novalite.service import assembly
 
 
 def main() -> None:
-    service_main.run(services.scheduler)
+    service_main.run(assembly.scheduler)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from novalite.cmd import common
-from novalite.service import Service, run_until_signalled
+from novalite.service.base import Service, run_until_signalled
 
 
 @common.exits_cleanly_on_bad_config

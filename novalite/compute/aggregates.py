@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from novalite import context, exception
+from novalite.clients import placement as placement_client
 from novalite.db.api import aggregates as db
 from novalite.db.api import services
-from novalite.scheduler.client import report
 
 LOG = logging.getLogger(__name__)
 
@@ -129,13 +129,13 @@ class AggregateAPI:
     def add_host(self, aggregate_id: int, host: str) -> dict[str, Any]:
         _compute_service(host)
         aggregate = db.aggregate_add_host(aggregate_id, host, guard=_add_guard(host))
-        _mirror(report.SchedulerReportClient.aggregate_add_host, aggregate, host)
+        _mirror(placement_client.SchedulerReportClient.aggregate_add_host, aggregate, host)
         return aggregate
 
     def remove_host(self, aggregate_id: int, host: str) -> dict[str, Any]:
         _compute_service(host)
         aggregate = db.aggregate_remove_host(aggregate_id, host, guard=_remove_guard(host))
-        _mirror(report.SchedulerReportClient.aggregate_remove_host, aggregate, host)
+        _mirror(placement_client.SchedulerReportClient.aggregate_remove_host, aggregate, host)
         return aggregate
 
 
@@ -144,7 +144,7 @@ def _mirror(change: Callable, aggregate: dict[str, Any], host: str) -> None:
     aggregates, so a zone can be asked of placement; a failure is logged, as in Nova
     (`novalite-manage placement sync_aggregates` puts it right)."""
     try:
-        change(report.report_client(), context.current(), aggregate["uuid"], host)
+        change(placement_client.report_client(), context.current(), aggregate["uuid"], host)
     except exception.NovaliteException as exc:
         LOG.warning("Could not mirror aggregate %s of host %s to placement: %s",
                     aggregate["uuid"], host, exc.format_message())

@@ -3,34 +3,47 @@ mean, independent of HTTP. The HTTP handlers in novalite.api.compute call this."
 
 from __future__ import annotations
 
+import functools
 import logging
 import uuid as uuidlib
 from typing import Any
 
-from novalite import availability_zones, exception, servicegroup
-from novalite.compute import guards, quotas, server_groups, states
+from novalite import availability_zones, exception
+from novalite.clients import placement as placement_client
+from novalite.compute import guards, neutron, quotas, server_groups
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db.api import (
     actions,
+    boots,
     compute_nodes,
     flavors,
+    info_caches,
     instances,
     keypairs,
-    request_specs,
     services,
 )
 from novalite.image import api as image_api
 from novalite.image import errors as image_errors
+from novalite.objects import network_info, states
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
-from novalite.objects.request_spec import RequestSpec
-from novalite.scheduler.client import report
+from novalite.objects.network_info import VIF
+from novalite.objects.request_spec import Destination, RequestSpec
+from novalite.rpc.errors import MessagingError
+from novalite.service import liveness
 
 LOG = logging.getLogger(__name__)
+
+# How long the broker may take to accept a new build before the request is answered 503
+# (it takes milliseconds when it is up; a client waiting a minute helps no one).
+ENQUEUE_TIMEOUT = 5.0
+
+
+GIB = 1024 ** 3
 
 
 def _image_id(image_ref: str) -> str:
@@ -42,6 +55,7 @@ class API:
     def __init__(self) -> None:
         self.conductor = conductor_rpcapi.ComputeTaskAPI()
         self.compute = compute_rpcapi.ComputeAPI()
+        self.network_api = neutron.API()
 
     def _flavor(self, ctx: RequestContext, flavor_ref: str) -> Flavor:
         """A private flavor is found only by admins and the projects given access."""
@@ -67,12 +81,28 @@ class API:
         return image.to_meta()
 
     @staticmethod
+    def _check_flavor_fits_image(flavor: Flavor, image: ImageMeta) -> None:
+        """Nova's create-time checks; a flavor with a 0 GB root disk takes the image's
+        size, so only its memory is checked."""
+        if flavor.memory_mb < (image.min_ram or 0):
+            raise exception.FlavorMemoryTooSmall()
+        disk = flavor.root_gb * GIB
+        if not disk:
+            return
+        if (image.size or 0) > disk:
+            raise exception.FlavorDiskSmallerThanImage(flavor_size=disk,
+                                                       image_size=image.size)
+        if (image.min_disk or 0) * GIB > disk:
+            raise exception.FlavorDiskSmallerThanMinDisk(flavor_size=disk,
+                                                         image_min_disk=image.min_disk * GIB)
+
+    @staticmethod
     def _key_data(ctx: RequestContext, key_name: str | None) -> str | None:
         """The public key of the caller's key pair named `key_name`."""
         if key_name is None:
             return None
         try:
-            return keypairs.key_pair_get(ctx.user_id, key_name)["public_key"]
+            return keypairs.key_pair_get(ctx.require_user_id(), key_name)["public_key"]
         except exception.KeypairNotFound:
             raise exception.Invalid("Invalid key_name provided.") from None
 
@@ -94,15 +124,19 @@ class API:
         forced_node: str | None = None,
         requested_destination: dict[str, str | None] | None = None,
         access_ips: dict[str, str | None] | None = None,
+        tags: list[str] | None = None,
+        requested_networks: neutron.Requested = None,
+        security_groups: list[str] | None = None,
     ) -> list[str]:
         """Record the instances, start the build, return their uuids at once."""
         if min_count > max_count:
             raise exception.Invalid("min_count must be <= max_count")
         flavor = self._flavor(ctx, flavor_ref)
         image = self._image(ctx, image_ref)
+        self._check_flavor_fits_image(flavor, image)
         key_data = self._key_data(ctx, key_name)
-        quotas.check_metadata(metadata)
-        max_count = quotas.check_instances(ctx.project_id, flavor, min_count, max_count)
+        quotas.check_metadata(metadata, ctx.project_id)
+        max_count = quotas.check_instances(ctx.require_project_id(), flavor, min_count, max_count)
         availability_zone = availability_zone or CONF.default_schedule_zone
         if availability_zone and forced_host is None:
             available, _ = availability_zones.split(availability_zones.services_with_zones())
@@ -115,16 +149,42 @@ class API:
         spec = RequestSpec(
             instance_uuid=uuids[0], flavor=flavor, image=image, project_id=ctx.project_id,
             user_id=ctx.user_id, num_instances=max_count, min_count=min_count,
-            availability_zone=availability_zone, requested_destination=requested_destination,
+            availability_zone=availability_zone,
+            requested_destination=Destination(host=requested_destination.get("host"),
+                                              node=requested_destination.get("node"))
+            if requested_destination else None,
             force_hosts=[forced_host] if forced_host else [],
             force_nodes=[forced_node] if forced_node else [],
             scheduler_hints={k: v if isinstance(v, list) else [v]
                              for k, v in (scheduler_hints or {}).items()},
         )
         spec.instance_group = server_groups.join_requested_group(ctx, scheduler_hints, uuids)
+        vifs = self.network_api.allocate_for_build(ctx, uuids, requested_networks,
+                                                   security_groups)
+        try:
+            self._record(ctx, spec, uuids, vifs, name, image, flavor, availability_zone,
+                         key_name, key_data, access_ips, user_data, reservation_id,
+                         description, metadata, tags)
+            self._enqueue(ctx, spec, uuids)
+        except BaseException:
+            for instance_uuid, made in vifs.items():  # no port outlives a refused create
+                self.network_api.deallocate_for_instance(
+                    ctx, instance_uuid, {v.id for v in made if v.preserve_on_delete})
+            raise
+        return uuids
+
+    def _record(self, ctx: RequestContext, spec: RequestSpec, uuids: list[str],
+                vifs: dict[str, list[VIF]], name: str, image: ImageMeta, flavor: Flavor,
+                availability_zone: str | None, key_name: str | None, key_data: str | None,
+                access_ips: dict[str, str | None] | None, user_data: str | None,
+                reservation_id: str, description: str | None,
+                metadata: dict[str, str] | None, tags: list[str] | None) -> None:
+        """The instances, their network info and request spec, in one transaction."""
+        max_count = len(uuids)
+        records = []
         for index, instance_uuid in enumerate(uuids):
             display = name if max_count == 1 else f"{name}-{index + 1}"
-            instances.instance_create({
+            records.append({
                 "uuid": instance_uuid, "display_name": display, "hostname": display,
                 "project_id": ctx.project_id, "user_id": ctx.user_id,
                 "image_ref": image.id, "flavor": flavor, "vm_state": states.BUILDING,
@@ -133,12 +193,28 @@ class API:
                 "key_data": key_data, **(access_ips or {}), "user_data": user_data,
                 "launch_index": index, "reservation_id": reservation_id,
                 "display_description": description,
-            }, metadata)
-            actions.action_start(ctx, instance_uuid, "create")
+            })
+        network_infos = {uuid: network_info.to_json(made) for uuid, made in vifs.items() if made}
+        boots.boot_records_create(ctx, records, metadata, tags, spec, network_infos)
         self._recheck_quota(ctx, flavor, uuids)
-        request_specs.request_spec_create(spec)
-        self.conductor.schedule_and_build_instances(ctx, spec, uuids)
-        return uuids
+
+    def _enqueue(self, ctx: RequestContext, spec: RequestSpec, uuids: list[str]) -> None:
+        try:
+            self.conductor.schedule_and_build_instances(ctx, spec, uuids,
+                                                        timeout=ENQUEUE_TIMEOUT)
+        except MessagingError as exc:
+            LOG.error("Could not queue the build of %s: %s; withdrawing them", uuids, exc)
+            for instance_uuid in uuids:
+                instances.instance_destroy(instance_uuid)
+            raise exception.BuildNotQueued(reason=str(exc)) from exc
+
+    def refresh_network_info(self, ctx: RequestContext, instance: Instance,
+                             brought: str | None = None) -> None:
+        """Cache what the network service now says of the instance's ports (`brought`:
+        a port the user just attached, kept when the server goes)."""
+        preserve = instance.preserved_ports() | ({brought} if brought else set())
+        vifs = self.network_api.get_instance_nw_info(ctx, instance.uuid, preserve)
+        info_caches.update(instance.uuid, network_info.to_json(vifs))
 
     @staticmethod
     def _recheck_quota(ctx: RequestContext, flavor: Flavor, uuids: list[str]) -> None:
@@ -146,7 +222,7 @@ class API:
         if not CONF.quota.recheck_quota:
             return
         try:
-            quotas.recheck_instances(ctx.project_id, flavor, len(uuids))
+            quotas.recheck_instances(ctx.require_project_id(), flavor, len(uuids))
         except exception.TooManyInstances:
             for instance_uuid in uuids:
                 instances.instance_destroy(instance_uuid)
@@ -181,16 +257,21 @@ class API:
         project = None if ctx.is_admin else ctx.project_id
         instance = instances.instance_get(instance_uuid, project_id=project)
         guards.check_lock(ctx, instance)
-        actions.action_start(ctx, instance_uuid, "delete")
-        instance = instances.instance_update(instance_uuid, {"task_state": states.DELETING})
+        instance = instances.instance_update(
+            instance_uuid, {"task_state": states.DELETING},
+            along=functools.partial(actions.add_action, ctx=ctx, instance_uuid=instance_uuid,
+                                    action="delete"))
         if instance.host and self._host_is_up(instance.host):
             self.compute.terminate_instance(ctx, instance.host, instance)
             return
         # Not on a host (still scheduling, or failed), or the host is down: nothing runs
         # there that needs stopping, so delete the record here, as Nova's local delete does.
         LOG.info("Deleting instance %s locally (host: %s)", instance_uuid, instance.host)
+        if instance.network_info:
+            self.network_api.deallocate_for_instance(ctx, instance_uuid,
+                                                     instance.preserved_ports())
         instances.instance_destroy(instance_uuid)
-        report.free_allocations(ctx, instance_uuid)
+        placement_client.free_allocations(ctx, instance_uuid)
 
     @staticmethod
     def _host_is_up(host: str) -> bool:
@@ -198,26 +279,27 @@ class API:
             service = services.service_get_by_host_and_binary(host, "novalite-compute")
         except exception.ComputeHostNotFound:
             return False
-        return servicegroup.service_is_up(service)
+        return liveness.service_is_up(service)
 
     # --- power ----------------------------------------------------------------------
 
     def stop(self, ctx: RequestContext, instance: Instance) -> None:
         guards.check_lock(ctx, instance)
-        guards.check_host(instance)
+        host = guards.check_host(instance)
         guards.check_state(instance, "stop", states.ALLOW_STOP)
         self._begin(ctx, instance, "stop", {"task_state": states.POWERING_OFF, "progress": 0},
                     [None])
-        self.compute.stop_instance(ctx, instance.host, instance)
+        self.compute.stop_instance(ctx, host, instance)
 
     def start(self, ctx: RequestContext, instance: Instance) -> None:
-        self._transition(ctx, instance, "start", states.ALLOW_START, states.POWERING_ON)
-        self.compute.start_instance(ctx, instance.host, instance)
+        host = self._transition(ctx, instance, "start", states.ALLOW_START, states.POWERING_ON)
+        self.compute.start_instance(ctx, host, instance)
 
     def reboot(self, ctx: RequestContext, instance: Instance, reboot_type: str) -> None:
         """A soft reboot asks the guest; a hard one power-cycles it, from more states and
         even over a soft reboot under way."""
         guards.check_lock(ctx, instance)
+        host = guards.check_host(instance)
         if reboot_type == "SOFT":
             guards.check_state(instance, "reboot", states.ALLOW_SOFT_REBOOT)
             self._begin(ctx, instance, "reboot", {"task_state": states.REBOOTING}, [None])
@@ -226,39 +308,41 @@ class API:
                                states.ALLOW_REBOOT_TASKS)
             self._begin(ctx, instance, "reboot", {"task_state": states.REBOOTING_HARD},
                         list(states.ALLOW_REBOOT_TASKS))
-        self.compute.reboot_instance(ctx, instance.host, instance, reboot_type)
+        self.compute.reboot_instance(ctx, host, instance, reboot_type)
 
     def pause(self, ctx: RequestContext, instance: Instance) -> None:
-        self._transition(ctx, instance, "pause", states.ALLOW_PAUSE, states.PAUSING)
-        self.compute.pause_instance(ctx, instance.host, instance)
+        host = self._transition(ctx, instance, "pause", states.ALLOW_PAUSE, states.PAUSING)
+        self.compute.pause_instance(ctx, host, instance)
 
     def unpause(self, ctx: RequestContext, instance: Instance) -> None:
-        self._transition(ctx, instance, "unpause", states.ALLOW_UNPAUSE, states.UNPAUSING)
-        self.compute.unpause_instance(ctx, instance.host, instance)
+        host = self._transition(ctx, instance, "unpause", states.ALLOW_UNPAUSE, states.UNPAUSING)
+        self.compute.unpause_instance(ctx, host, instance)
 
     def suspend(self, ctx: RequestContext, instance: Instance) -> None:
-        self._transition(ctx, instance, "suspend", states.ALLOW_SUSPEND, states.SUSPENDING)
-        self.compute.suspend_instance(ctx, instance.host, instance)
+        host = self._transition(ctx, instance, "suspend", states.ALLOW_SUSPEND, states.SUSPENDING)
+        self.compute.suspend_instance(ctx, host, instance)
 
     def resume(self, ctx: RequestContext, instance: Instance) -> None:
-        self._transition(ctx, instance, "resume", states.ALLOW_RESUME, states.RESUMING)
-        self.compute.resume_instance(ctx, instance.host, instance)
+        host = self._transition(ctx, instance, "resume", states.ALLOW_RESUME, states.RESUMING)
+        self.compute.resume_instance(ctx, host, instance)
 
     def _transition(self, ctx: RequestContext, instance: Instance, action: str,
-                    vm_states: tuple[str, ...], task_state: str) -> None:
-        """The checks and claim every idle-only action shares, as stop and start do."""
+                    vm_states: tuple[str, ...], task_state: str) -> str:
+        """The checks and claim every idle-only action shares, as stop and start do; the
+        instance's host."""
         guards.check_lock(ctx, instance)
-        guards.check_host(instance)
+        host = guards.check_host(instance)
         guards.check_state(instance, action, vm_states)
         self._begin(ctx, instance, action, {"task_state": task_state}, [None])
+        return host
 
     def get_console_output(self, ctx: RequestContext, instance: Instance,
                            tail_length: int | None = None) -> str:
         """The last `tail_length` lines of the guest's console (all of it if None), read
         by the instance's compute host while the caller waits."""
-        guards.check_host(instance)
+        host = guards.check_host(instance)
         guards.reject_task_state(instance, "get_console_output", states.CONSOLE_REJECT_TASKS)
-        return self.compute.get_console_output(ctx, instance.host, instance, tail_length)
+        return self.compute.get_console_output(ctx, host, instance, tail_length)
 
     @staticmethod
     def _begin(ctx: RequestContext, instance: Instance, action: str, values: dict[str, Any],

@@ -37,8 +37,7 @@ class Resources:
 
 
 def requested(flavor: Flavor) -> Resources:
-    disk = flavor.root_gb + flavor.ephemeral_gb + math.ceil(flavor.swap / 1024)
-    return Resources(flavor.vcpus, flavor.memory_mb, disk)
+    return Resources(flavor.vcpus, flavor.memory_mb, flavor.disk_gb)
 
 
 def allocation_ratios() -> tuple[float, float, float]:

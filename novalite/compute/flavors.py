@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import uuid
 
-from novalite import exception
+from novalite import exception, strutils
 from novalite.db.api import flavors as db
 from novalite.objects.flavor import Flavor
 
 MAX_INT = 0x7FFFFFFF  # the INT columns' ceiling
 SQL_SP_FLOAT_MAX = 3.40282e38  # the FLOAT column's ceiling
 
-_TRUE = ("1", "t", "true", "on", "y", "yes")
-_FALSE = ("0", "f", "false", "off", "n", "no")
 
 
 def _integer(value: int | str, name: str, minimum: int) -> int:
@@ -43,10 +41,10 @@ def _rxtx_factor(value: float | str) -> float:
 def _boolean(value: bool | str) -> bool:
     if isinstance(value, bool):
         return value
-    lowered = str(value).strip().lower()
-    if lowered not in _TRUE + _FALSE:
+    parsed = strutils.parse_bool(value)
+    if parsed is None:
         raise exception.InvalidInput(reason="is_public must be a boolean")
-    return lowered in _TRUE
+    return parsed
 
 
 def create(name: str, memory: int | str, vcpus: int | str, root_gb: int | str,

@@ -6,7 +6,7 @@ learns which state blocked the action.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from novalite import exception
 from novalite.context import RequestContext
@@ -19,13 +19,14 @@ def check_lock(ctx: RequestContext, instance: Instance) -> None:
         raise exception.InstanceIsLocked(instance_uuid=instance.uuid)
 
 
-def check_host(instance: Instance) -> None:
-    """Actions carried out by a compute host need the instance to be on one."""
+def check_host(instance: Instance) -> str:
+    """Actions carried out by a compute host need the instance to be on one: its name."""
     if not instance.host:
         raise exception.InstanceNotReady(instance_id=instance.uuid)
+    return instance.host
 
 
-def check_state(instance: Instance, action: str, vm_states: Iterable[str] | None = None,
+def check_state(instance: Instance, action: str, vm_states: Collection[str] | None = None,
                 task_states: Iterable[str | None] = (None,),
                 must_have_launched: bool = True) -> None:
     """vm_state, then task_state, then "has it ever run", in Nova's order."""
@@ -41,7 +42,7 @@ def check_state(instance: Instance, action: str, vm_states: Iterable[str] | None
         raise invalid("launched_at", instance.launched_at)
 
 
-def reject_task_state(instance: Instance, action: str, task_states: Iterable[str]) -> None:
+def reject_task_state(instance: Instance, action: str, task_states: Collection[str]) -> None:
     """Refuse while one of `task_states` is under way (Nova's reject_instance_state)."""
     if instance.task_state in task_states:
         raise exception.InstanceInvalidState(action=action, instance_uuid=instance.uuid,

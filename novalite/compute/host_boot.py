@@ -11,12 +11,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 
-from novalite.compute import states
+from novalite.objects import states
 
 
 class Step(enum.Enum):
     NOTHING = "nothing"
-    ERROR = "error"  # the build died with the service: vm_state error, no task state
+    ERROR = "error"  # the build died with the service: ERROR with a fault, claim freed
     DELETE = "delete"  # finish the delete
     STOP = "stop"  # run the stop again
     START = "start"
@@ -48,6 +48,10 @@ def plan(vm_state: str | None, task_state: str | None, db_power_state: int | Non
     [DEFAULT] resume_guests_state_on_host_boot."""
     if vm_state == states.SOFT_DELETED or (vm_state == states.ERROR
                                            and task_state != states.DELETING):
+        return Plan(Step.NOTHING)
+    if vm_state == states.BUILDING and task_state == states.SCHEDULING:
+        # Not started here yet: its build message waits in this host's durable queue and
+        # builds it now (a lost one is ended by the build watchdogs), as Nova would.
         return Plan(Step.NOTHING)
     if vm_state == states.BUILDING or task_state in _BUILD_TASKS:
         return Plan(Step.ERROR)

@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
 
 from novalite import exception
+from novalite.compute import quotas
 from novalite.conf import CONF
 from novalite.db.api import keypairs as db
 
@@ -78,32 +79,35 @@ def _generate_x509(user_id: str) -> tuple[str, str]:
     return private, cert.public_bytes(serialization.Encoding.PEM).decode()
 
 
-def _over_quota(user_id: str, delta: int) -> bool:
-    limit = CONF.quota.key_pairs
+def _over_quota(user_id: str, delta: int, project_id: str | None = None) -> bool:
+    limit = quotas.limits(project_id, user_id)["key_pairs"]
     return limit >= 0 and db.key_pair_count_by_user(user_id) + delta > limit
 
 
-def _store(user_id: str, name: str, public_key: str, key_type: str) -> dict[str, Any]:
+def _store(user_id: str, name: str, public_key: str, key_type: str,
+           project_id: str | None) -> dict[str, Any]:
     """Insert within quota; as for server groups, count again after the insert so that
     concurrent creates cannot together pass the limit."""
-    if _over_quota(user_id, 1):
+    if _over_quota(user_id, 1, project_id):
         raise exception.KeypairLimitExceeded()
     keypair = db.key_pair_create(user_id, name, public_key,
                                  fingerprint(public_key, key_type), key_type)
-    if CONF.quota.recheck_quota and _over_quota(user_id, 0):
+    if CONF.quota.recheck_quota and _over_quota(user_id, 0, project_id):
         db.key_pair_destroy(user_id, name)
         raise exception.KeypairLimitExceeded()
     return keypair
 
 
-def import_key_pair(user_id: str, name: str, public_key: str,
-                    key_type: str = SSH) -> dict[str, Any]:
-    return _store(user_id, name, public_key, key_type)
+def import_key_pair(user_id: str, name: str, public_key: str, key_type: str = SSH,
+                    project_id: str | None = None) -> dict[str, Any]:
+    """`project_id` (the caller's) says whose key_pairs limit applies."""
+    return _store(user_id, name, public_key, key_type, project_id)
 
 
-def create_key_pair(user_id: str, name: str, key_type: str = SSH) -> dict[str, Any]:
+def create_key_pair(user_id: str, name: str, key_type: str = SSH,
+                    project_id: str | None = None) -> dict[str, Any]:
     """A new pair; the private key is in the result only, never stored."""
-    if _over_quota(user_id, 1):  # before spending the time generating a key
+    if _over_quota(user_id, 1, project_id):  # before spending the time generating a key
         raise exception.KeypairLimitExceeded()
     private, public = _generate_ssh() if key_type == SSH else _generate_x509(user_id)
-    return {**_store(user_id, name, public, key_type), "private_key": private}
+    return {**_store(user_id, name, public, key_type, project_id), "private_key": private}

@@ -11,28 +11,32 @@ notices, undoes its work and stops.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import logging
 import threading
-import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from novalite import exception
-from novalite.compute import host_boot, power_sync, server_groups, states
+from novalite.clients import placement as placement_client
+from novalite.compute import group_policy, host_boot, neutron, power_sync
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
+from novalite.compute.wrapping import BuildResult, tracked, tracked_build
 from novalite.conductor.rpcapi import ComputeTaskAPI, ConductorAPI
 from novalite.conf import CONF
 from novalite.context import RequestContext, get_admin_context
-from novalite.db.models import utcnow
+from novalite.exception import fault_message, format_tb
 from novalite.locks import KeyedLocks
-from novalite.manager import Manager
+from novalite.objects import states
 from novalite.objects.instance import Instance
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.periodic import periodic_task
 from novalite.rpc import Target
-from novalite.scheduler.client import report
 from novalite.scheduler.rpcapi import SchedulerAPI
+from novalite.service.manager import Manager
+from novalite.timeutils import utcnow
 from novalite.virt import driver as virt_driver
 
 LOG = logging.getLogger(__name__)
@@ -50,6 +54,7 @@ _GONE = (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError)
 # The instance action recorded when a step at service start runs an action again.
 _RERUN_ACTIONS = {host_boot.Step.DELETE: "delete", host_boot.Step.STOP: "stop",
                   host_boot.Step.START: "start", host_boot.Step.REBOOT: "reboot"}
+InitHandler = Callable[[RequestContext, Instance, host_boot.Plan, int], None]
 
 
 def _resources_interval() -> float:
@@ -60,14 +65,8 @@ def _sync_power_interval() -> float:
     return CONF.sync_power_state_interval or 60
 
 
-def _fault_message(exc: BaseException) -> str:
-    if isinstance(exc, exception.NovaliteException):
-        return exc.format_message()
-    return str(exc) or type(exc).__name__
-
-
 class ComputeManager(Manager):
-    target = Target(version="1.2")
+    target = Target(version="1.4")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -76,13 +75,24 @@ class ComputeManager(Manager):
         self.compute_task = ComputeTaskAPI()
         self.scheduler = SchedulerAPI()
         self.compute_rpc = ComputeAPI()
+        self.network_api = neutron.API()
         self.rt = ResourceTracker(host, self.driver, self.conductor)
         self._locks = KeyedLocks()
         self._failed_by_policy: set[str] = set()  # builds a server group policy stopped
+        self._building: set[str] = set()  # builds this service is running now
         limit = CONF.max_concurrent_builds
-        self._build_semaphore = (threading.BoundedSemaphore(limit) if limit
-                                 else contextlib.nullcontext())
+        self._build_semaphore: contextlib.AbstractContextManager[Any] = (
+            threading.BoundedSemaphore(limit) if limit else contextlib.nullcontext())
         self._lifecycle_events = self._event_executor()
+        self._init_steps: dict[host_boot.Step, InitHandler] = {
+            host_boot.Step.ERROR: self._init_interrupted_build,
+            host_boot.Step.DELETE: self._init_delete,
+            host_boot.Step.STOP: self._init_stop,
+            host_boot.Step.START: self._init_start,
+            host_boot.Step.REBOOT: self._init_reboot,
+            host_boot.Step.SETTLE: self._init_settle,
+            host_boot.Step.RESUME_GUEST: self._init_resume_guest,
+        }
 
     def init_host(self) -> None:
         self.driver.init_host(self.host)
@@ -112,10 +122,22 @@ class ComputeManager(Manager):
 
     def post_start_hook(self) -> None:
         self.rt.service_id = self.service_id
+        self.rt.disabled = self.service_disabled
         ctx = get_admin_context()
         self.rt.update_available_resource(ctx)
         if CONF.filter_scheduler.track_instance_changes:
             self.scheduler.update_instance_info(ctx, self.host, self.rt.instance_uuids())
+
+    def set_host_enabled(self, ctx: RequestContext, enabled: bool) -> None:
+        """The service was enabled or disabled (os-services): say so to placement."""
+        self.rt.set_disabled(ctx, not enabled)
+
+    def get_host_uptime(self, ctx: RequestContext) -> str:
+        """For os-hypervisors uptime; a driver without it answers Nova's 501."""
+        try:
+            return self.driver.get_host_uptime()
+        except NotImplementedError:
+            raise exception.UptimeNotImplemented() from None
 
     @periodic_task(spacing=_resources_interval)
     def update_available_resource(self, ctx: RequestContext) -> None:
@@ -139,21 +161,45 @@ class ComputeManager(Manager):
     def build_and_run_instance(self, ctx: RequestContext, instance: Instance,
                                request_spec: RequestSpec, filter_properties: FilterProperties,
                                host_list: list[Selection], node: str) -> None:
-        with self._build_semaphore, self._locks(instance.uuid):
-            self.conductor.action_event_start(ctx, instance.uuid, BUILD_EVENT, self.host)
-            result = self._do_build(ctx, instance, request_spec, filter_properties,
-                                    host_list, node)
-            LOG.info("Build of instance %s on %s: %s", instance.uuid, self.host, result)
-            self._count_build(ctx, instance.uuid, node, result)
+        self._building.add(instance.uuid)
+        try:
+            result = self._build(ctx, instance, request_spec, filter_properties, host_list,
+                                 node)
+        finally:
+            self._building.discard(instance.uuid)
+        LOG.info("Build of instance %s on %s: %s", instance.uuid, self.host, result.value)
+        self._count_build(ctx, instance.uuid, node, result)
+
+    @periodic_task(spacing=lambda: 60 if CONF.instance_build_timeout else 0)
+    def _check_instance_build_time(self, ctx: RequestContext) -> None:
+        """Nova's instance_build_timeout: an instance in BUILD on this host for longer is
+        put in ERROR with a fault and its claim freed; a build this service is running
+        right now is left to finish or fail by itself."""
+        cutoff = utcnow() - datetime.timedelta(seconds=CONF.instance_build_timeout)
+        for instance in self.conductor.instance_get_all_by_host(ctx, self.host):
+            if (instance.vm_state != states.BUILDING or instance.uuid in self._building
+                    or instance.created_at is None or instance.created_at > cutoff):
+                continue
+            with self._locks(instance.uuid), contextlib.suppress(
+                    *_GONE, exception.UnexpectedTaskStateError):
+                LOG.warning("Instance %s: build timed out", instance.uuid)
+                # the fault first (shown only once in ERROR), then the guarded ERROR
+                self.conductor.instance_fault_create(
+                    ctx, instance.uuid, 500, "Instance build timed out. Set to error state.",
+                    None, self.host)
+                self._update(ctx, instance, [instance.task_state], vm_state=states.ERROR,
+                             task_state=None)
+                self.rt.release(ctx, instance.uuid)
+                placement_client.free_allocations(ctx, instance.uuid)
 
     def _count_build(self, ctx: RequestContext, instance_uuid: str, node: str,
-                     result: str) -> None:
+                     result: BuildResult) -> None:
         """As Nova's build results: a build that went active resets the node's count of
         builds failed in a row; any other outcome but a server group policy violation
         adds one (with [compute] consecutive_build_service_disable_threshold set). The
         count reaches the schedulers' BuildFailureWeigher as the node stat
         `failed_builds`."""
-        failed: bool | None = result != "active"
+        failed: bool | None = result is not BuildResult.ACTIVE
         if instance_uuid in self._failed_by_policy:
             self._failed_by_policy.discard(instance_uuid)
             failed = None
@@ -161,115 +207,138 @@ class ComputeManager(Manager):
             failed = None
         self.rt.build_finished(ctx, node, instance_uuid, failed)
 
-    def _do_build(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
-                  props: FilterProperties, host_list: list[Selection], node: str) -> str:
+    @tracked_build(BUILD_EVENT)
+    def _build(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
+               props: FilterProperties, host_list: list[Selection], node: str) -> BuildResult:
+        """Claim, spawn, go ACTIVE. A failure is undone here and raised: tracked_build
+        hands it to _build_failed."""
         try:
             instance = self._update(ctx, instance, [states.SCHEDULING], task_state=None)
         except _GONE:
-            return "skipped: deleted before the build started"
+            return BuildResult.SKIPPED
         spawned = False
         try:
             self.rt.instance_claim(ctx, instance, node)
-            server_groups.validate_placement(self.conductor, ctx, spec, instance.uuid,
+            group_policy.validate_placement(self.conductor, ctx, spec, instance.uuid,
                                              self.host)
             instance = self._update(ctx, instance, [None], task_state=states.SPAWNING)
+            self._bind_ports(ctx, instance)
             self.driver.spawn(ctx, instance, spec.image)
             spawned = True
             self._update(ctx, instance, [states.SPAWNING], vm_state=states.ACTIVE,
                          task_state=None, power_state=states.RUNNING, launched_at=utcnow())
         except _GONE:
             self._undo(ctx, instance, spawned)
-            return "aborted: deleted during the build"
-        except exception.BuildAbortException as exc:
-            self._undo(ctx, instance, spawned)
-            self._fail(ctx, instance, exc)
-            return f"aborted: {exc}"
+            return BuildResult.ABORTED
         except Exception as exc:
             self._undo(ctx, instance, spawned)
             if isinstance(exc, exception.GroupAffinityViolation):
                 self._failed_by_policy.add(instance.uuid)
-            return self._reschedule(ctx, instance, spec, props, host_list, exc)
-        self.conductor.action_event_finish(ctx, instance.uuid, BUILD_EVENT, "Success")
+            raise
         if CONF.filter_scheduler.track_instance_changes:
             self.scheduler.update_instance_info(ctx, self.host, [instance.uuid])
-        return "active"
+        return BuildResult.ACTIVE
+
+    def _bind_ports(self, ctx: RequestContext, instance: Instance) -> None:
+        """Bind the instance's ports to this host and cache what the network service
+        says of them (a server without ports costs no request)."""
+        if not instance.network_info:
+            return
+        zone = instance.availability_zone or CONF.default_availability_zone
+        instance.network_info = self.network_api.bind(ctx, instance.uuid, self.host, zone,
+                                                      instance.preserved_ports())
+        self.conductor.instance_info_cache_update(ctx, instance.uuid, instance.network_info)
 
     def _undo(self, ctx: RequestContext, instance: Instance, spawned: bool) -> None:
         if spawned:
             self.driver.destroy(ctx, instance)
         self.rt.release(ctx, instance.uuid)
+        if instance.network_info:  # the next host (or the delete) takes the ports over
+            self.network_api.unbind(ctx, instance.uuid)
 
-    def _reschedule(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
-                    props: FilterProperties, host_list: list[Selection], exc: Exception
-                    ) -> str:
-        reason = exc.format_message() if isinstance(exc, exception.NovaliteException) \
-            else f"{type(exc).__name__}: {exc}"
-        if CONF.scheduler.max_attempts <= 1:
+    def _build_failed(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
+                      props: FilterProperties, host_list: list[Selection], exc: Exception
+                      ) -> BuildResult:
+        """An aborted build (or one with no attempts left) goes to ERROR with a fault; any
+        other failure goes back to the conductor for an alternate host."""
+        if (isinstance(exc, exception.BuildAbortException)
+                or CONF.scheduler.max_attempts <= 1):
             self._fail(ctx, instance, exc)
-            return f"failed: {reason}"
+            return BuildResult.FAILED
         try:
             self._update(ctx, instance, [None, states.SPAWNING], host=None, node=None,
                          task_state=states.SCHEDULING)
         except _GONE:
-            return "aborted: deleted during the build"
-        self.conductor.action_event_finish(ctx, instance.uuid, BUILD_EVENT, "Error",
-                                           "".join(traceback.format_exception(exc)))
-        props.last_error = reason
+            return BuildResult.ABORTED
+        props.last_error = (exc.format_message() if isinstance(
+            exc, exception.NovaliteException) else f"{type(exc).__name__}: {exc}")
         # Free this host's claim first, so the conductor can claim an alternate's.
-        report.free_allocations(ctx, instance.uuid)
+        placement_client.free_allocations(ctx, instance.uuid)
         self.compute_task.build_instances(ctx, instance.uuid, spec, props, host_list)
-        return f"rescheduled: {reason}"
+        return BuildResult.RESCHEDULED
 
     def _fail(self, ctx: RequestContext, instance: Instance, exc: Exception) -> None:
-        """ERROR with a fault, the fault first (see BuildTasks.bury)."""
-        tb = "".join(traceback.format_exception(exc))
-        self.conductor.instance_fault_create(ctx, instance.uuid, 500, _fault_message(exc), tb,
-                                             self.host)
-        report.free_allocations(ctx, instance.uuid)
+        """ERROR with a fault, the fault first (see the conductor's bury)."""
+        self.conductor.instance_fault_create(ctx, instance.uuid, 500, fault_message(exc),
+                                             format_tb(exc), self.host)
+        placement_client.free_allocations(ctx, instance.uuid)
         with contextlib.suppress(*_GONE):
             self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
                          **{"host": None, "node": None})
-        self.conductor.action_event_finish(ctx, instance.uuid, BUILD_EVENT, "Error", tb)
+
+    def _record_failure(self, ctx: RequestContext, instance: Instance, exc: Exception,
+                        error_vm_state: str | None) -> None:
+        """A failed action: the fault first (whoever sees the task state cleared sees the
+        fault), then no task state, and `error_vm_state` if given."""
+        values = {"vm_state": error_vm_state} if error_vm_state else {}
+        with contextlib.suppress(exception.InstanceNotFound):
+            self.conductor.instance_fault_create(ctx, instance.uuid, 500, fault_message(exc),
+                                                 format_tb(exc), self.host)
+            self._update(ctx, instance, None, task_state=None, **values)
 
     # --- delete ----------------------------------------------------------------------
 
+    @tracked(TERMINATE_EVENT, error_vm_state=states.ERROR)
     def terminate_instance(self, ctx: RequestContext, instance: Instance) -> None:
-        with self._locks(instance.uuid):
-            self.conductor.action_event_start(ctx, instance.uuid, TERMINATE_EVENT, self.host)
-            self.driver.destroy(ctx, instance)
-            self.rt.release(ctx, instance.uuid)
-            report.free_allocations(ctx, instance.uuid)
-            with contextlib.suppress(exception.InstanceNotFound):
-                self.conductor.instance_destroy(ctx, instance.uuid)
-            self.conductor.action_event_finish(ctx, instance.uuid, TERMINATE_EVENT, "Success")
-        if CONF.filter_scheduler.track_instance_changes:
-            self.scheduler.delete_instance_info(ctx, self.host, instance.uuid)
+        self.driver.destroy(ctx, instance)
+        if instance.network_info:
+            self.network_api.deallocate_for_instance(ctx, instance.uuid,
+                                                     instance.preserved_ports())
+        self.rt.release(ctx, instance.uuid)
+        placement_client.free_allocations(ctx, instance.uuid)
+        with contextlib.suppress(exception.InstanceNotFound):
+            self.conductor.instance_destroy(ctx, instance.uuid)
         LOG.info("Deleted instance %s on %s", instance.uuid, self.host)
+        if CONF.filter_scheduler.track_instance_changes:
+            try:
+                self.scheduler.delete_instance_info(ctx, self.host, instance.uuid)
+            except Exception:  # the delete is done; the periodic instance sync catches up
+                LOG.exception("Could not tell the schedulers %s is gone", instance.uuid)
 
     # --- power -----------------------------------------------------------------------
 
+    @tracked(STOP_EVENT)
     def stop_instance(self, ctx: RequestContext, instance: Instance,
                       clean_shutdown: bool = True) -> None:
-        with self._locks(instance.uuid), self._tracked(ctx, instance, STOP_EVENT):
-            expected: list[str | None] = [states.POWERING_OFF]
-            if self._power_state(instance) in states.POWERED_OFF:
-                expected.append(None)  # already off: a racing sync may have settled it
-            timeout, retry = ((CONF.shutdown_timeout, CONF.compute.shutdown_retry_interval)
-                              if clean_shutdown else (0, 0))
-            self.driver.power_off(instance, timeout, retry)
-            self._update(ctx, instance, expected, vm_state=states.STOPPED, task_state=None,
-                         power_state=self._power_state(instance))
+        expected: list[str | None] = [states.POWERING_OFF]
+        if self._power_state(instance) in states.POWERED_OFF:
+            expected.append(None)  # already off: a racing sync may have settled it
+        timeout, retry = ((CONF.shutdown_timeout, CONF.compute.shutdown_retry_interval)
+                          if clean_shutdown else (0, 0))
+        self.driver.power_off(instance, timeout, retry)
+        self._update(ctx, instance, expected, vm_state=states.STOPPED, task_state=None,
+                     power_state=self._power_state(instance))
 
+    @tracked(START_EVENT)
     def start_instance(self, ctx: RequestContext, instance: Instance) -> None:
-        with self._locks(instance.uuid), self._tracked(ctx, instance, START_EVENT):
-            self.driver.power_on(ctx, instance)
-            self._update(ctx, instance, [states.POWERING_ON], vm_state=states.ACTIVE,
-                         task_state=None, power_state=self._power_state(instance))
+        self.driver.power_on(ctx, instance)
+        self._update(ctx, instance, [states.POWERING_ON], vm_state=states.ACTIVE,
+                     task_state=None, power_state=self._power_state(instance))
 
+    @tracked(REBOOT_EVENT)
     def reboot_instance(self, ctx: RequestContext, instance: Instance,
                         reboot_type: str) -> None:
-        with self._locks(instance.uuid), self._tracked(ctx, instance, REBOOT_EVENT):
-            self._reboot(ctx, instance, reboot_type)
+        self._reboot(ctx, instance, reboot_type)
 
     def _reboot(self, ctx: RequestContext, instance: Instance, reboot_type: str) -> None:
         """As Nova: a reboot that fails with the guest still running is only a fault; one
@@ -287,41 +356,39 @@ class ComputeManager(Manager):
                     self._update(ctx, instance, None, vm_state=states.ERROR)
                 raise
             LOG.warning("Reboot of instance %s failed but it is running: %s", instance.uuid, exc)
-            self.conductor.instance_fault_create(ctx, instance.uuid, 500, _fault_message(exc),
-                                                 "".join(traceback.format_exception(exc)),
-                                                 self.host)
+            self.conductor.instance_fault_create(ctx, instance.uuid, 500, fault_message(exc),
+                                                 format_tb(exc), self.host)
         vm_state = states.RESCUED if instance.vm_state == states.RESCUED else states.ACTIVE
         self._update(ctx, instance, None, vm_state=vm_state, task_state=None,
                      power_state=self._power_state(instance))
 
+    @tracked(PAUSE_EVENT)
     def pause_instance(self, ctx: RequestContext, instance: Instance) -> None:
-        self._power_action(ctx, instance, PAUSE_EVENT, self.driver.pause,
-                           states.PAUSING, states.PAUSED)
+        self.driver.pause(instance)
+        self._power_settled(ctx, instance, states.PAUSING, states.PAUSED)
 
+    @tracked(UNPAUSE_EVENT)
     def unpause_instance(self, ctx: RequestContext, instance: Instance) -> None:
-        self._power_action(ctx, instance, UNPAUSE_EVENT, self.driver.unpause,
-                           states.UNPAUSING, states.ACTIVE)
+        self.driver.unpause(instance)
+        self._power_settled(ctx, instance, states.UNPAUSING, states.ACTIVE)
 
+    @tracked(SUSPEND_EVENT)
     def suspend_instance(self, ctx: RequestContext, instance: Instance) -> None:
-        self._power_action(ctx, instance, SUSPEND_EVENT,
-                           lambda inst: self.driver.suspend(ctx, inst),
-                           states.SUSPENDING, states.SUSPENDED)
+        self.driver.suspend(ctx, instance)
+        self._power_settled(ctx, instance, states.SUSPENDING, states.SUSPENDED)
 
+    @tracked(RESUME_EVENT)
     def resume_instance(self, ctx: RequestContext, instance: Instance) -> None:
-        self._power_action(ctx, instance, RESUME_EVENT,
-                           lambda inst: self.driver.resume(ctx, inst),
-                           states.RESUMING, states.ACTIVE)
+        self.driver.resume(ctx, instance)
+        self._power_settled(ctx, instance, states.RESUMING, states.ACTIVE)
 
-    def _power_action(self, ctx: RequestContext, instance: Instance, event: str,
-                      act: Callable[[Instance], None], task_state: str, vm_state: str
-                      ) -> None:
-        """Run a driver action the API claimed with `task_state`; on success the instance
-        rests in `vm_state` with the power state the hypervisor now reports. A failure
-        (see _tracked) leaves the vm_state as it was, with a fault."""
-        with self._locks(instance.uuid), self._tracked(ctx, instance, event):
-            act(instance)
-            self._update(ctx, instance, [task_state], vm_state=vm_state, task_state=None,
-                         power_state=self._power_state(instance))
+    def _power_settled(self, ctx: RequestContext, instance: Instance, task_state: str,
+                       vm_state: str) -> None:
+        """A driver action the API claimed with `task_state` is done: the instance rests
+        in `vm_state` with the power state the hypervisor now reports. (A failure, see
+        tracked, leaves the vm_state as it was, with a fault.)"""
+        self._update(ctx, instance, [task_state], vm_state=vm_state, task_state=None,
+                     power_state=self._power_state(instance))
 
     def get_console_output(self, ctx: RequestContext, instance: Instance,
                            tail_length: int | None = None) -> str:
@@ -341,28 +408,6 @@ class ComputeManager(Manager):
             return self.driver.get_info(instance).state
         except exception.InstanceNotFound:
             return states.NOSTATE
-
-    @contextlib.contextmanager
-    def _tracked(self, ctx: RequestContext, instance: Instance, event: str) -> Iterator[None]:
-        """Nova's wrap_instance_event, wrap_instance_fault and reverts_task_state in one:
-        the event records the outcome, and a failure leaves a fault and no task state, so
-        the instance is never stuck mid-action. A task state someone else changed is
-        theirs: it is left as it is."""
-        self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
-        try:
-            yield
-        except Exception as exc:
-            LOG.exception("%s failed for instance %s", event, instance.uuid)
-            tb = "".join(traceback.format_exception(exc))
-            if not isinstance(exc, exception.UnexpectedTaskStateError):
-                with contextlib.suppress(exception.InstanceNotFound):
-                    # the fault first: whoever sees the task state cleared sees the fault
-                    self.conductor.instance_fault_create(ctx, instance.uuid, 500,
-                                                         _fault_message(exc), tb, self.host)
-                    self._update(ctx, instance, None, task_state=None)
-            self.conductor.action_event_finish(ctx, instance.uuid, event, "Error", tb)
-        else:
-            self.conductor.action_event_finish(ctx, instance.uuid, event, "Success")
 
     # --- power state sync ------------------------------------------------------------
 
@@ -446,31 +491,49 @@ class ComputeManager(Manager):
         LOG.info("Instance %s in vm_state %s, task_state %s, power state %s on start: %s",
                  instance.uuid, instance.vm_state, instance.task_state, power,
                  plan.step.value)
-        step = plan.step
-        if step in _RERUN_ACTIONS:  # the API's action is another request's: record ours
-            self.conductor.action_start(ctx, instance.uuid, _RERUN_ACTIONS[step])
-        if step is host_boot.Step.ERROR:
-            self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
-                         power_state=power)
-        elif step is host_boot.Step.DELETE:
-            self.terminate_instance(ctx, instance)
-        elif step is host_boot.Step.STOP:
-            self.stop_instance(ctx, instance)
-        elif step is host_boot.Step.START:
-            self.start_instance(ctx, instance)
-        elif step is host_boot.Step.REBOOT:
-            soft = plan.reboot_type == "SOFT"
-            instance = self._update(ctx, instance, [instance.task_state], task_state=(
-                states.REBOOT_PENDING if soft else states.REBOOT_PENDING_HARD))
-            self.reboot_instance(ctx, instance, plan.reboot_type)
-        elif step is host_boot.Step.SETTLE:
-            self._update(ctx, instance, [instance.task_state], task_state=None,
-                         power_state=power, vm_state=host_boot.VM_STATE_OF_POWER.get(
-                             power, instance.vm_state))
-        elif step is host_boot.Step.RESUME_GUEST:
-            self._resume_guest(ctx, instance)
+        if plan.step in _RERUN_ACTIONS:  # the API's action is another request's: ours
+            self.conductor.action_start(ctx, instance.uuid, _RERUN_ACTIONS[plan.step])
+        self._init_steps[plan.step](ctx, instance, plan, power)
 
-    def _resume_guest(self, ctx: RequestContext, instance: Instance) -> None:
+    def _init_interrupted_build(self, ctx: RequestContext, instance: Instance,
+                                plan: host_boot.Plan, power: int) -> None:
+        exc = exception.BuildAbortException(
+            instance_uuid=instance.uuid,
+            reason=f"the build was interrupted by a restart of compute {self.host}")
+        self.conductor.instance_fault_create(ctx, instance.uuid, 500, fault_message(exc),
+                                             None, self.host)
+        self.driver.destroy(ctx, instance)  # whatever the interrupted spawn left
+        self.rt.release(ctx, instance.uuid)
+        placement_client.free_allocations(ctx, instance.uuid)
+        self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
+                     power_state=power)
+
+    def _init_delete(self, ctx: RequestContext, instance: Instance, plan: host_boot.Plan,
+                     power: int) -> None:
+        self.terminate_instance(ctx, instance)
+
+    def _init_stop(self, ctx: RequestContext, instance: Instance, plan: host_boot.Plan,
+                   power: int) -> None:
+        self.stop_instance(ctx, instance)
+
+    def _init_start(self, ctx: RequestContext, instance: Instance, plan: host_boot.Plan,
+                    power: int) -> None:
+        self.start_instance(ctx, instance)
+
+    def _init_reboot(self, ctx: RequestContext, instance: Instance, plan: host_boot.Plan,
+                     power: int) -> None:
+        soft = plan.reboot_type == "SOFT"
+        instance = self._update(ctx, instance, [instance.task_state], task_state=(
+            states.REBOOT_PENDING if soft else states.REBOOT_PENDING_HARD))
+        self.reboot_instance(ctx, instance, plan.reboot_type or "HARD")
+
+    def _init_settle(self, ctx: RequestContext, instance: Instance, plan: host_boot.Plan,
+                     power: int) -> None:
+        self._update(ctx, instance, [instance.task_state], task_state=None, power_state=power,
+                     vm_state=host_boot.VM_STATE_OF_POWER.get(power, instance.vm_state))
+
+    def _init_resume_guest(self, ctx: RequestContext, instance: Instance,
+                           plan: host_boot.Plan, power: int) -> None:
         """Bring back a guest the host lost (it was running); as Nova, an instance whose
         guest cannot be brought back is in ERROR."""
         try:
@@ -479,8 +542,8 @@ class ComputeManager(Manager):
             LOG.warning("The %s driver cannot resume guests on host boot",
                         type(self.driver).__name__)
             return
-        except Exception:
+        except Exception as exc:
             LOG.exception("Resuming the guest of instance %s failed", instance.uuid)
-            self._update(ctx, instance, None, vm_state=states.ERROR)
+            self._record_failure(ctx, instance, exc, states.ERROR)
             return
         self._update(ctx, instance, [None], power_state=self._power_state(instance))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from novalite.compute import states
+from novalite.objects import states
 
 _OFF_OR_CRASHED = (states.SHUTDOWN, states.CRASHED)
 

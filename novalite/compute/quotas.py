@@ -1,15 +1,17 @@
-"""Quotas as Nova's default (database) driver applies them: limits from [quota], usage
-counted from the database when asked, so nothing is reserved or has to be kept in sync.
-
-There are no per-project overrides yet (os-quota-sets), so every project has the
-[quota] defaults.
+"""Quotas as Nova's default (database) driver applies them: usage counted from the
+database when asked, so nothing is reserved or has to be kept in sync; limits are a
+user's own (os-quota-sets?user_id=), else the project's own (os-quota-sets), else the
+`default` quota class's (os-quota-class-sets), else the [quota] options.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from novalite import exception
 from novalite.conf import CONF
-from novalite.db.api import instances, server_groups
+from novalite.db.api import instances, keypairs, server_groups
+from novalite.db.api import quotas as quota_db
 from novalite.objects.flavor import Flavor
 
 # Nova's quota resources and the [quota] option giving each limit; None marks the
@@ -32,19 +34,46 @@ RESOURCES: dict[str, str | None] = {
 }
 
 
-def limits() -> dict[str, int]:
-    return {name: CONF.quota[option] if option else -1 for name, option in RESOURCES.items()}
+DEFAULT_CLASS = "default"
 
 
-def project_usage(project_id: str) -> dict[str, int]:
-    """What the project uses of each resource counted per project."""
-    return {**instances.instance_usage(project_id),
-            "server_groups": server_groups.group_count(project_id),
-            "floating_ips": 0, "security_groups": 0}
+def _known(values: dict[str, int]) -> dict[str, int]:
+    return {k: v for k, v in values.items() if k in RESOURCES}
 
 
-def check_metadata(metadata: dict[str, str] | None) -> None:
-    allowed = CONF.quota.metadata_items
+def class_limits(class_name: str) -> dict[str, int]:
+    configured = {name: CONF.quota[option] if option else -1
+                  for name, option in RESOURCES.items()}
+    return {**configured, **_known(quota_db.limits_get(class_name=class_name))}
+
+
+def defaults() -> dict[str, int]:
+    """What a project gets unless it was given its own limits."""
+    return class_limits(DEFAULT_CLASS)
+
+
+def limits(project_id: str | None = None, user_id: str | None = None) -> dict[str, int]:
+    found = defaults()
+    if project_id is not None:
+        found.update(_known(quota_db.limits_get(project_id)))
+        if user_id is not None:
+            found.update(_known(quota_db.limits_get(project_id, user_id)))
+    return found
+
+
+def project_usage(project_id: str, user_id: str | None = None) -> dict[str, int]:
+    """What the project (or one of its users) uses of each resource Nova counts; the
+    nova-network and file-injection resources are never used."""
+    usage = dict.fromkeys(RESOURCES, 0)
+    usage.update(instances.instance_usage(project_id, user_id))
+    usage["server_groups"] = server_groups.group_count(project_id)
+    if user_id is not None:
+        usage["key_pairs"] = keypairs.key_pair_count_by_user(user_id)
+    return usage
+
+
+def check_metadata(metadata: dict[str, str] | None, project_id: str | None = None) -> None:
+    allowed = limits(project_id)["metadata_items"]
     if allowed >= 0 and len(metadata or {}) > allowed:
         raise exception.MetadataLimitExceeded(allowed=allowed)
 
@@ -65,9 +94,9 @@ def _headroom(quotas: dict[str, int], usage: dict[str, int],
     return headroom
 
 
-def _too_many(overs: list[str], requested: dict[str, object], used: dict[str, int],
+def _too_many(overs: list[str], requested: Mapping[str, object], used: dict[str, int],
               quotas: dict[str, int]) -> exception.TooManyInstances:
-    def join(values: dict) -> str:
+    def join(values: Mapping[str, object]) -> str:
         return ", ".join(str(values[r]) for r in overs)
 
     return exception.TooManyInstances(overs=", ".join(overs), req=join(requested),
@@ -78,7 +107,7 @@ def check_instances(project_id: str, flavor: Flavor, min_count: int, max_count: 
     """How many of min_count..max_count instances of `flavor` the project may still
     boot (the most that fit); none fitting is Nova's 403 naming the limits exceeded."""
     deltas = _deltas(flavor, max_count)
-    quotas = {r: limits()[r] for r in deltas}
+    quotas = {r: limits(project_id)[r] for r in deltas}
     usage = instances.instance_usage(project_id)
     overs = [r for r in deltas if quotas[r] >= 0 and usage[r] + deltas[r] > quotas[r]]
     if not overs:
@@ -100,7 +129,7 @@ def recheck_instances(project_id: str, flavor: Flavor, count: int) -> None:
     """After creating `count` instances: refuse if concurrent boots together went over
     (the caller removes what it created). Reported as Nova reports it, with the limit
     as the usage."""
-    quotas = {r: limits()[r] for r in ("instances", "cores", "ram")}
+    quotas = {r: limits(project_id)[r] for r in ("instances", "cores", "ram")}
     usage = instances.instance_usage(project_id)
     overs = [r for r in quotas if 0 <= quotas[r] < usage[r]]
     if overs:

@@ -4,7 +4,7 @@ claim that guarantees a build never overcommits the host.
 Usage is the sum over instances the database places on this host plus in-flight claims;
 every change is reported at once (through the conductor), so the scheduler's view is
 never more than one report behind. A node's NUMA cells and PCI devices are used as the
-flavors of its instances ask (novalite.virt.hardware), and it reports how many builds
+flavors of its instances ask (novalite.hardware.numa_fit), and it reports how many builds
 failed in a row (the `failed_builds` stat the BuildFailureWeigher reads).
 """
 
@@ -15,32 +15,33 @@ import math
 import threading
 
 from novalite import exception
+from novalite.clients import placement as placement_client
 from novalite.compute import capacity
 from novalite.conductor.rpcapi import ConductorAPI
 from novalite.conf import CONF
 from novalite.context import RequestContext
+from novalite.hardware import numa_fit, pci
+from novalite.hardware.numa import NUMATopology
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
-from novalite.scheduler.client import report
-from novalite.virt import hardware, pci
 from novalite.virt.driver import ComputeDriver, ProviderData
-from novalite.virt.numa import NUMATopology
 
 LOG = logging.getLogger(__name__)
+DISABLED_TRAIT = "COMPUTE_STATUS_DISABLED"
 
 
 class ResourceTracker:
     def __init__(self, host: str, driver: ComputeDriver, conductor: ConductorAPI,
-                 reportclient: report.SchedulerReportClient | None = None) -> None:
+                 reportclient: placement_client.SchedulerReportClient | None = None) -> None:
         self.host = host
         self.driver = driver
         self.conductor = conductor
-        self.reportclient = reportclient or report.report_client()
+        self.reportclient = reportclient or placement_client.report_client()
         self.service_id: int | None = None
         self.nodes: dict[str, ComputeNode] = {}
         # instance uuid -> (node, resources) of every instance holding resources here
-        self.tracked: dict[str, tuple[str, capacity.Resources]] = {}
+        self.tracked: dict[str, tuple[str | None, capacity.Resources]] = {}
         self.flavors: dict[str, Flavor] = {}  # of the tracked instances: NUMA and PCI needs
         # node -> its NUMA topology and PCI device pools with nothing in use
         self._hardware: dict[str, tuple[NUMATopology | None, tuple[pci.PciPool, ...]]] = {}
@@ -48,10 +49,13 @@ class ResourceTracker:
         # Instances here with a task under way: Nova's io_workload, the num_io_ops that
         # IoOpsFilter and IoOpsWeigher read (the node's current_workload).
         self.busy: set[str] = set()
+        # The service is disabled (os-services): its nodes carry COMPUTE_STATUS_DISABLED,
+        # which the scheduler's pre-filter keeps new servers away from.
+        self.disabled = False
         self._lock = threading.Lock()
 
     def update_available_resource(self, ctx: RequestContext) -> None:
-        """Re-read the hypervisor and the instances placed here, then report."""
+        """Re-read the hypervisor and the instances placed here, then placement_client."""
         placed = self.conductor.instance_get_all_by_host(ctx, self.host)
         with self._lock:
             self.tracked = {i.uuid: (i.node, capacity.requested(i.flavor))
@@ -64,6 +68,12 @@ class ResourceTracker:
         for nodename in list(self.nodes):
             self._report_to_placement(ctx, nodename)
 
+    def set_disabled(self, ctx: RequestContext, disabled: bool) -> None:
+        """Add or remove the disabled trait on every node of this host at once."""
+        self.disabled = disabled
+        for nodename in list(self.nodes):
+            self._report_to_placement(ctx, nodename)
+
     def _report_to_placement(self, ctx: RequestContext, nodename: str) -> None:
         """The node's provider, inventory and traits (only what changed is sent). A
         placement outage is logged and retried by the next periodic run; the node's
@@ -71,6 +81,8 @@ class ResourceTracker:
         node = self.nodes[nodename]
         provider = ProviderData(inventory=placement_inventory(node))
         self.driver.update_provider_tree(provider, nodename)
+        if self.disabled:
+            provider.traits.add(DISABLED_TRAIT)
         try:
             self.reportclient.update_provider(ctx, node.uuid, nodename, provider.inventory,
                                               provider.traits)
@@ -128,7 +140,7 @@ class ResourceTracker:
               flavor: Flavor) -> tuple[NUMATopology | None, tuple[pci.PciPool, ...],
                                        str | None]:
         try:
-            wanted = hardware.numa_constraints(flavor, None)
+            wanted = numa_fit.numa_constraints(flavor, None)
             devices = pci.requests_from_flavor(flavor)
         except exception.Invalid as exc:
             return topology, pools, exc.format_message()
@@ -136,11 +148,15 @@ class ResourceTracker:
             return topology, pools, None
         cpu, ram, _ = capacity.allocation_ratios()
         limits = {"cpu_allocation_ratio": cpu, "ram_allocation_ratio": ram}
-        return hardware.take(topology, pools, wanted, devices, limits)
+        return numa_fit.take(topology, pools, wanted, devices, limits)
 
     def instance_claim(self, ctx: RequestContext, instance: Instance, nodename: str) -> None:
         """Reserve the flavor's resources on `nodename` or raise ComputeResourcesUnavailable."""
-        wanted = capacity.requested(instance.flavor)
+        flavor = instance.flavor
+        if flavor is None:
+            raise exception.ComputeResourcesUnavailable(
+                reason=f"instance {instance.uuid} has no flavor to claim")
+        wanted = capacity.requested(flavor)
         with self._lock:
             if nodename not in self.nodes:
                 raise exception.ComputeResourcesUnavailable(
@@ -150,13 +166,13 @@ class ResourceTracker:
                        capacity.Resources())
             free = capacity.capacity(self.nodes[nodename]) - used
             why_not = free.shortfall(wanted) if not free.covers(wanted) else \
-                self._take(*self._numa_and_pci_in_use(nodename), instance.flavor)[2]
+                self._take(*self._numa_and_pci_in_use(nodename), flavor)[2]
             if why_not:
                 if held:
                     self.tracked[instance.uuid] = held
                 raise exception.ComputeResourcesUnavailable(reason=why_not)
             self.tracked[instance.uuid] = (nodename, wanted)
-            self.flavors[instance.uuid] = instance.flavor
+            self.flavors[instance.uuid] = flavor
             self.busy.add(instance.uuid)
             self._report(ctx, nodename)
 
@@ -171,7 +187,7 @@ class ResourceTracker:
             held = self.tracked.pop(instance_uuid, None)
             self.flavors.pop(instance_uuid, None)
             self.busy.discard(instance_uuid)
-            if held is not None:
+            if held is not None and held[0] is not None:
                 self._report(ctx, held[0])
 
     def build_finished(self, ctx: RequestContext, nodename: str, instance_uuid: str,

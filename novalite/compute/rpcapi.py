@@ -5,6 +5,8 @@ Version history:
   1.1: stop_instance, start_instance, reboot_instance
   1.2: pause_instance, unpause_instance, suspend_instance, resume_instance,
        get_console_output
+  1.3: set_host_enabled
+  1.4: get_host_uptime
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from novalite.context import RequestContext
 from novalite.objects.instance import Instance
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
-from novalite.rpcapi import make_client
+from novalite.rpc.rpcapi import make_client
 
 TOPIC = "compute"
 
@@ -65,3 +67,10 @@ class ComputeAPI:
                            tail_length: int | None) -> str:
         return self.client.prepare(server=host, version="1.2").call(
             ctx, "get_console_output", instance=instance, tail_length=tail_length)
+
+    def set_host_enabled(self, ctx: RequestContext, host: str, enabled: bool) -> None:
+        self.client.prepare(server=host, version="1.3").cast(
+            ctx, "set_host_enabled", enabled=enabled)
+
+    def get_host_uptime(self, ctx: RequestContext, host: str) -> str:
+        return self.client.prepare(server=host, version="1.4").call(ctx, "get_host_uptime")

@@ -6,11 +6,10 @@ the scheduler utilities and the compute manager):
   gives the request spec its view of the group.
 - conductor: `setup_instance_group` refuses a policy whose filter or weigher is not
   enabled, and refreshes the group's members and hosts just before scheduling.
-- compute: `validate_placement`, the late check of a hard policy (a member placed on
-  this host meanwhile by another request breaks it), which sends the build back for a
-  reschedule.
+- compute: the late check of a hard policy, in `novalite.compute.group_policy` (the
+  compute service never imports the database).
 
-The request spec carries the group as {"uuid", "policy", "rules", "hosts", "members"}.
+The request spec carries the group as an InstanceGroup (uuid, policy, rules, hosts, members).
 """
 
 from __future__ import annotations
@@ -20,9 +19,11 @@ import uuid as uuidlib
 from typing import Any
 
 from novalite import exception
+from novalite.compute import quotas
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db.api import server_groups as db
+from novalite.objects.request_spec import InstanceGroup
 
 LOG = logging.getLogger(__name__)
 
@@ -44,7 +45,8 @@ def create(ctx: RequestContext, name: str, policy: str,
     """A new group of the caller's project, within [quota] server_groups. As in Nova the
     count is checked before and again after the insert, so concurrent creates cannot
     together pass the limit (at worst both are refused)."""
-    limit, project = CONF.quota.server_groups, ctx.project_id
+    project = ctx.require_project_id()
+    limit = quotas.limits(project)["server_groups"]
     if _over(limit, db.group_count(project) + 1):
         raise exception.ServerGroupLimitExceeded()
     if rules and policy != "anti-affinity":
@@ -66,11 +68,11 @@ def _is_uuid_like(value: object) -> bool:
 
 
 def join_requested_group(ctx: RequestContext, scheduler_hints: dict[str, Any] | None,
-                         instance_uuids: list[str]) -> dict[str, Any] | None:
+                         instance_uuids: list[str]) -> InstanceGroup | None:
     """The group the `group` hint names (the caller's project's; any, for admins) gains
     the new instances; returns the request spec's view of it, or None without the hint.
     An unknown group is a 400, a full one a 403, as Nova answers a server create."""
-    if "group" not in (scheduler_hints or {}):
+    if not scheduler_hints or "group" not in scheduler_hints:
         return None
     hint = scheduler_hints["group"]
     # Nova's schema: one uuid, or a list of them (of which the first counts)
@@ -86,11 +88,12 @@ def join_requested_group(ctx: RequestContext, scheduler_hints: dict[str, Any] | 
     try:
         group = db.group_get(hint, None if ctx.is_admin else ctx.project_id)
         members = db.group_add_members(group["uuid"], instance_uuids,
-                                       CONF.quota.server_group_members)
+                                       quotas.limits(group["project_id"])[
+                                           "server_group_members"])
     except exception.InstanceGroupNotFound as exc:
         raise exception.Invalid(exc.format_message()) from None
-    return {"uuid": group["uuid"], "policy": group["policy"], "rules": group["rules"],
-            "hosts": [], "members": members}
+    return InstanceGroup(uuid=group["uuid"], policy=group["policy"], rules=group["rules"] or {},
+                         members=members)
 
 
 def _weigher_enabled(name: str) -> bool:
@@ -114,39 +117,10 @@ def setup_instance_group(spec: Any) -> None:
     group = spec.instance_group
     if not group:
         return
-    check_policy_supported(group.get("policy"))
-    fresh = db.group_scheduling_view(group["uuid"])
+    check_policy_supported(group.policy)
+    fresh = db.group_scheduling_view(group.uuid)
     if fresh is None:
         return  # deleted meanwhile: schedule with what the request knew, as Nova does
-    fresh["hosts"] = sorted(set(group.get("hosts") or []) | set(fresh["hosts"]))
-    spec.instance_group = fresh
-
-
-def policy_violation(placed: dict[str, Any], host: str) -> str | None:
-    """Which hard policy placing one more member on `host` breaks, given the hosts of the
-    members placed before it (one entry per member)."""
-    hosts = placed["hosts"]
-    if placed["policy"] == "anti-affinity":
-        limit = int((placed["rules"] or {}).get("max_server_per_host", 1))
-        return "Anti-affinity" if hosts.count(host) >= limit else None
-    if placed["policy"] == "affinity":
-        return "Affinity" if hosts and host not in hosts else None
-    return None
-
-
-def validate_placement(conductor: Any, ctx: RequestContext, spec: Any, instance_uuid: str,
-                       host: str) -> None:
-    """The compute's late check (Nova's _validate_instance_group_policy): raise
-    GroupAffinityViolation, which reschedules the build, when another request placed a
-    member here (anti-affinity) or elsewhere (affinity) since the scheduler chose."""
-    group = spec.instance_group
-    if not group or CONF.workarounds.disable_group_policy_check_upcall or \
-            group.get("policy") not in ("affinity", "anti-affinity"):
-        return
-    placed = conductor.instance_group_placed_before(ctx, group["uuid"], instance_uuid)
-    violated = placed and policy_violation(placed, host)
-    if violated:
-        LOG.info("Instance %s on %s breaks the %s policy of group %s (earlier members on "
-                 "%s)", instance_uuid, host, placed["policy"], group["uuid"],
-                 ", ".join(placed["hosts"]))
-        raise exception.GroupAffinityViolation(instance_uuid=instance_uuid, policy=violated)
+    spec.instance_group = InstanceGroup(
+        uuid=group.uuid, policy=fresh["policy"], rules=fresh["rules"] or {},
+        members=fresh["members"], hosts=sorted(set(group.hosts) | set(fresh["hosts"])))

@@ -2,44 +2,92 @@
 
 from __future__ import annotations
 
+import datetime
+import logging
 from typing import Any
 
+from novalite.clients import placement as placement_client
+from novalite.compute.rpcapi import ComputeAPI
+from novalite.conductor.tasks import build
+from novalite.conductor.tasks.base import TaskBase
+from novalite.conf import CONF
 from novalite.context import RequestContext
-from novalite.db.api import actions, compute_nodes, instances, server_groups, services
-from novalite.manager import Manager
+from novalite.db.api import (
+    actions,
+    compute_nodes,
+    info_caches,
+    instances,
+    server_groups,
+    services,
+    stuck_builds,
+)
+from novalite.objects import network_info as network_info_model
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.instance import Instance
+from novalite.objects.network_info import VIF
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.objects.service import Service
+from novalite.periodic import periodic_task
 from novalite.rpc import Target
+from novalite.scheduler.rpcapi import SchedulerAPI
+from novalite.service.manager import Manager
+from novalite.timeutils import utcnow
+
+LOG = logging.getLogger(__name__)
 
 
 class ComputeTaskManager:
     target = Target(namespace="compute_task", version="1.0")
 
     def __init__(self) -> None:
-        from novalite.conductor.build import BuildTasks
-
-        self.tasks = BuildTasks()
+        self.scheduler = SchedulerAPI()
+        self.compute = ComputeAPI()
 
     def schedule_and_build_instances(self, ctx: RequestContext, request_spec: RequestSpec,
                                      instance_uuids: list[str]) -> None:
-        self.tasks.schedule_and_build(ctx, request_spec, instance_uuids)
+        self._run(build.ScheduleAndBuildTask(ctx, request_spec, instance_uuids,
+                                             self.scheduler, self.compute))
 
     def build_instances(self, ctx: RequestContext, instance_uuid: str,
                         request_spec: RequestSpec, filter_properties: FilterProperties,
                         host_list: list[Selection]) -> None:
-        self.tasks.reschedule(ctx, instance_uuid, request_spec, filter_properties, host_list)
+        self._run(build.RescheduleTask(ctx, instance_uuid, request_spec, filter_properties,
+                                       host_list, self.compute))
+
+    @staticmethod
+    def _run(task: TaskBase) -> None:
+        """A task that failed has rolled back (its instances are buried with the reason):
+        the failure is logged here, not raised to the caster, who cannot act on it."""
+        try:
+            task.execute()
+        except Exception:
+            LOG.exception("%s failed and was rolled back", type(task).__name__)
 
 
 class ConductorManager(Manager):
     """Database operations on behalf of compute services."""
 
-    target = Target(version="1.2")
+    target = Target(version="1.3")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
         self.additional_endpoints = [ComputeTaskManager()]
+
+    @periodic_task(spacing=lambda: CONF.conductor.build_watchdog_interval)
+    def _build_watchdog(self, ctx: RequestContext) -> None:
+        """End the builds nobody advances any more (their message was lost with a process
+        or the broker, or their host died): ERROR with a fault, claims freed. Safe with
+        any number of conductors (see novalite.db.api.stuck_builds)."""
+        timeout = CONF.conductor.build_watchdog_timeout
+        if not timeout:
+            return
+        message = (f"The build made no progress for {timeout} s (a service or the message "
+                   f"broker failed during it); set to error by the build watchdog.")
+        while buried := stuck_builds.bury_stuck_builds(
+                utcnow() - datetime.timedelta(seconds=timeout), message):
+            for uuid in buried:
+                LOG.warning("Instance %s: %s", uuid, message)
+                placement_client.free_allocations(ctx, uuid)
 
     def service_get_or_create(self, ctx: RequestContext, host: str, binary: str,
                               topic: str | None) -> Service:
@@ -70,6 +118,10 @@ class ConductorManager(Manager):
     def instance_fault_create(self, ctx: RequestContext, instance_uuid: str, code: int,
                               message: str, details: str | None, host: str | None) -> None:
         actions.fault_create(instance_uuid, code, message, details, host)
+
+    def instance_info_cache_update(self, ctx: RequestContext, instance_uuid: str,
+                                   network_info: list[VIF]) -> None:
+        info_caches.update(instance_uuid, network_info_model.to_json(network_info))
 
     def action_start(self, ctx: RequestContext, instance_uuid: str, action: str) -> None:
         actions.action_start(ctx, instance_uuid, action)

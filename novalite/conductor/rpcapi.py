@@ -11,6 +11,7 @@ Version history:
                     action_event_finish
   conductor    1.1: instance_group_placed_before (the computes' late server group check)
   conductor    1.2: action_start (a compute starting an action itself: the power sync)
+  conductor    1.3: instance_info_cache_update (a compute caching the network info)
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from typing import Any
 from novalite.context import RequestContext, get_admin_context
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.instance import Instance
+from novalite.objects.network_info import VIF
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.objects.service import Service
-from novalite.rpcapi import make_client
+from novalite.rpc.rpcapi import make_client
 
 TOPIC = "conductor"
 
@@ -32,9 +34,12 @@ class ComputeTaskAPI:
         self.client = make_client(TOPIC, "1.0", namespace="compute_task")
 
     def schedule_and_build_instances(self, ctx: RequestContext, request_spec: RequestSpec,
-                                     instance_uuids: list[str]) -> None:
-        self.client.cast(ctx, "schedule_and_build_instances", request_spec=request_spec,
-                         instance_uuids=instance_uuids)
+                                     instance_uuids: list[str],
+                                     timeout: float | None = None) -> None:
+        """`timeout`: how long the broker may take to accept the message."""
+        self.client.prepare(timeout=timeout).cast(
+            ctx, "schedule_and_build_instances", request_spec=request_spec,
+            instance_uuids=instance_uuids)
 
     def build_instances(self, ctx: RequestContext, instance_uuid: str,
                         request_spec: RequestSpec, filter_properties: FilterProperties,
@@ -85,6 +90,12 @@ class ConductorAPI:
     def action_start(self, ctx: RequestContext, instance_uuid: str, action: str) -> None:
         self.client.prepare(version="1.2").call(ctx, "action_start",
                                                 instance_uuid=instance_uuid, action=action)
+
+    def instance_info_cache_update(self, ctx: RequestContext, instance_uuid: str,
+                                   network_info: list[VIF]) -> None:
+        self.client.prepare(version="1.3").call(ctx, "instance_info_cache_update",
+                                                instance_uuid=instance_uuid,
+                                                network_info=network_info)
 
     def action_event_start(self, ctx: RequestContext, instance_uuid: str, event: str,
                            host: str | None) -> None:

@@ -29,11 +29,22 @@ api_opts = [
 ]
 
 
+# oslo.middleware's sizelimit option, which Nova and Keystone read from this group.
+middleware_group = cfg.OptGroup("oslo_middleware")
+middleware_opts = [
+    cfg.IntOpt("max_request_body_size", default=114688, min=0,
+               help="The largest request body, in bytes, an API reads (larger ones are "
+                    "refused with 413). Image uploads are streamed and not limited here."),
+]
+
+
 def register_opts(conf: cfg.ConfigOpts) -> None:
     conf.register_opts(default_opts)
     conf.register_group(api_group)
     conf.register_opts(api_opts, group=api_group)
+    conf.register_group(middleware_group)
+    conf.register_opts(middleware_opts, group=middleware_group)
 
 
 def list_opts() -> dict:
-    return {"DEFAULT": default_opts, api_group: api_opts}
+    return {"DEFAULT": default_opts, api_group: api_opts, middleware_group: middleware_opts}

@@ -30,6 +30,14 @@ opts = [
     cfg.IntOpt("reserved_host_disk_mb", default=0, min=0, help="Disk kept for the host."),
     cfg.IntOpt("reserved_host_cpus", default=0, min=0, help="CPUs kept for the host."),
     cfg.IntOpt(
+        "instance_build_timeout",
+        default=0,
+        min=0,
+        help="Seconds an instance may stay in BUILD on this compute host before the host "
+        "puts it in ERROR with a fault and frees its claim (0: never, as Nova; the "
+        "conductors' [conductor] build_watchdog_timeout still applies).",
+    ),
+    cfg.IntOpt(
         "max_concurrent_builds",
         default=10,
         min=0,

@@ -41,6 +41,13 @@ opts = [
         help="Metrics each simulated host reports, as name:value pairs "
         "(e.g. cpu.percent:20,cpu.frequency:2400).",
     ),
+    cfg.BoolOpt(
+        "persist_guests",
+        default=True,
+        help="Keep each simulated host's guests (power state and console log) in "
+        "$state_path/fake-guests/<host>.json, so that they outlive the compute service as "
+        "a real hypervisor's guests do: after a restart they are as they were.",
+    ),
     cfg.IntOpt(
         "hosts",
         default=4,

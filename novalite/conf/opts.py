@@ -5,11 +5,14 @@ from novalite.conf import (
     allocation_candidates,
     api,
     compute,
+    conductor,
     database,
     fake_driver,
     glance_client,
     identity,
     image,
+    network,
+    neutron_client,
     oslo_policy,
     pci,
     placement_client,
@@ -22,9 +25,9 @@ from novalite.conf import (
     workarounds,
 )
 
-MODULES = (service, rpc, api, compute, database, scheduler, placement_client,
+MODULES = (service, rpc, api, compute, conductor, database, scheduler, placement_client,
            allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
-           oslo_policy, image, identity, glance_client, qemu)
+           oslo_policy, image, identity, glance_client, qemu, network, neutron_client)
 
 
 def list_opts() -> list[tuple]:

@@ -31,8 +31,6 @@ opts = [
         min=1,
         help="A service whose last heartbeat is older than this many seconds is down.",
     ),
-    cfg.BoolOpt("debug", default=False, help="Log at DEBUG level."),
-    cfg.StrOpt("log_file", help="Log to this file instead of standard error."),
     cfg.IntOpt(
         "graceful_shutdown_timeout",
         default=60,
@@ -42,9 +40,19 @@ opts = [
 ]
 
 
+# On the command line too, as oslo.log's in Nova (`--debug`, `-d`, `--log-file`); the
+# `verbose` of older Nova releases is a deprecated alias of debug.
+cli_opts = [
+    cfg.BoolOpt("debug", short="d", default=False, deprecated_name="verbose",
+                help="Log at DEBUG level: also heartbeats, periodic reports and each RPC."),
+    cfg.StrOpt("log-file", metavar="PATH", help="Log to this file instead of standard error."),
+]
+
+
 def register_opts(conf: cfg.ConfigOpts) -> None:
     conf.register_opts(opts)
+    conf.register_cli_opts(cli_opts)
 
 
 def list_opts() -> dict:
-    return {"DEFAULT": opts}
+    return {"DEFAULT": opts + cli_opts}

@@ -7,15 +7,19 @@ from keystoneauth1 import loading as ks_loading
 from oslo_config import cfg
 
 
-def adapter_opts(service_type: str) -> list[cfg.Opt]:
+def adapter_opts(service_type: str, retries: int | None = None) -> list[cfg.Opt]:
     """keystoneauth's adapter options with Nova's defaults for the service (as opt
-    defaults, which survive CONF.reset(), unlike set_default)."""
+    defaults, which survive CONF.reset(), unlike set_default); `retries` is the default
+    of connect_retries and status_code_retries (keystoneauth backs off exponentially from
+    0.5 s, and retries 503 by default)."""
     opts = ks_loading.get_adapter_conf_options(include_deprecated=False)
     for opt in opts:
         if opt.dest == "service_type":
             opt.default = service_type
         elif opt.dest == "valid_interfaces":
             opt.default = ["internal", "public"]
+        elif opt.dest in ("connect_retries", "status_code_retries") and retries is not None:
+            opt.default = retries
     return opts
 
 

@@ -103,6 +103,7 @@ def _sqlite_foreign_keys_off(connection: Connection) -> Iterator[None]:
         yield
         return
     raw = connection.connection.driver_connection
+    assert raw is not None, "an open SQLAlchemy connection has its driver's"
     raw.execute("PRAGMA foreign_keys=OFF")
     try:
         yield
@@ -149,7 +150,10 @@ def revisions() -> list[str]:
 
 def head_revision() -> str:
     """The revision `db sync` brings a database to."""
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    if head is None:
+        raise RuntimeError("novalite ships no database migrations")
+    return head
 
 
 def db_version(engine: Engine | None = None) -> str | None:

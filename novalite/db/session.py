@@ -21,12 +21,13 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import CursorResult, Engine, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.sql import Executable
 
 from novalite.conf import CONF
 
@@ -81,8 +82,19 @@ def _sqlite_setup(engine: Engine, busy_timeout: int) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+def _create_private(url: str) -> None:
+    """Create a SQLite database file readable by its owner only before SQLite creates it
+    with the umask's mode (its -wal and -shm files take the database file's mode)."""
+    path = make_url(url).database
+    if path and path != ":memory:" and not path.startswith("file:"):
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
+        _create_private(url)
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False, "timeout": CONF.database.sqlite_busy_timeout},
@@ -182,3 +194,17 @@ def writer() -> Iterator[Session]:
     with serialise, _factory(bind=_writer_bind) as session, \
             session.begin():
         yield session
+
+
+def run_dml(s: Session, statement: Executable) -> CursorResult[Any]:
+    """Run an INSERT, UPDATE or DELETE. Its result is a cursor result (rowcount,
+    inserted_primary_key), which SQLAlchemy's Session.execute types as the plain Result."""
+    return cast("CursorResult[Any]", s.execute(statement))
+
+
+def insert_id(s: Session, statement: Executable) -> int:
+    """Run an INSERT of one row; its new primary key."""
+    key = run_dml(s, statement).inserted_primary_key
+    if key is None:
+        raise ValueError("not a single-row INSERT")
+    return int(key[0])

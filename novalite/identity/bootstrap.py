@@ -37,6 +37,7 @@ SERVICES = {
     "compute": ("nova", "/compute/v2.1"),
     "image": ("glance", "/image"),
     "placement": ("placement", "/placement"),
+    "network": ("neutron", "/networking"),
 }
 INTERFACES = ("public", "internal", "admin")
 
@@ -100,6 +101,11 @@ def _ensure_catalog(base: str) -> None:
     for type_, (name, suffix) in SERVICES.items():
         urls = dict.fromkeys(INTERFACES, base + suffix)
         catalog.ensure_service(type_, name, urls, clouds_yaml.REGION)
+
+
+def project_ids(*names: str) -> list[str]:
+    """The ids of bootstrap projects, by name (the network layout's owners)."""
+    return [resource.get_project_by_name(n, resource.DEFAULT_DOMAIN_ID)["id"] for n in names]
 
 
 def bootstrap(base: str) -> Result:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from sqlalchemy import or_, select
 
 from novalite.db.models import identity as m
-from novalite.db.models import utcnow
 from novalite.db.session import reader, writer
 from novalite.identity import token_cache
 from novalite.identity.token_formatter import TokenPayload
+from novalite.timeutils import utcnow
 
 
 def _add(**match: str) -> None:

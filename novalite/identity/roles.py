@@ -7,6 +7,7 @@ Effective roles are the assigned ones plus everything they imply, transitively
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
@@ -193,7 +194,8 @@ def effective_roles(user_id: str, project_id: str) -> list[dict]:
             m.Assignment.type == USER_PROJECT, m.Assignment.actor_id == user_id,
             m.Assignment.target_id == project_id)))
         role_ids = expand(direct, _implications(s)) if direct else set()
-        rows = s.scalars(select(m.Role).where(m.Role.id.in_(role_ids))) if role_ids else []
+        rows: Iterable[m.Role] = (
+            s.scalars(select(m.Role).where(m.Role.id.in_(role_ids))) if role_ids else [])
         return sorted((role_dict(r) for r in rows), key=lambda r: r["name"])
 
 

@@ -11,7 +11,6 @@ import dataclasses
 import datetime
 
 from novalite.conf import CONF
-from novalite.db.models import utcnow
 from novalite.identity import (
     exception,
     resource,
@@ -22,6 +21,7 @@ from novalite.identity import (
     users,
 )
 from novalite.identity.token_formatter import TokenPayload
+from novalite.timeutils import utcnow
 
 
 @dataclasses.dataclass(frozen=True)

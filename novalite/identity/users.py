@@ -128,7 +128,7 @@ def authenticate(user_id: str | None, name: str | None, domain_id: str | None,
         hashed = row.password_hash if row is not None else _DUMMY_HASH
         domain = s.get(m.Domain, row.domain_id) if row is not None else None
         usable = user is not None and user["enabled"] and domain is not None and domain.enabled
-    if not password_hashing.check_password(password, hashed) or not usable:
+    if not password_hashing.check_password(password, hashed) or not usable or user is None:
         raise exception.Unauthorized()
     return user
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 
 from novalite.conf import CONF
 from novalite.context import RequestContext
-from novalite.db.api import images
+from novalite.image import db as images
 from novalite.image import errors, format_inspector, store, visibility
 from novalite.image.record import MUTABLE, ImageRecord
 

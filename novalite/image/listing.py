@@ -123,10 +123,11 @@ def _selected(images: list[ImageRecord], query: Query) -> list[ImageRecord]:
     checks = [_matcher(k, v) for k, v in query.filters.items()]
     checks.append(lambda image: image.os_hidden == query.os_hidden)
     checks.append(lambda image: set(query.tags) <= set(image.tags))
-    if query.size_min is not None:
-        checks.append(lambda image: (image.size or 0) >= query.size_min)
-    if query.size_max is not None:
-        checks.append(lambda image: image.size is not None and image.size <= query.size_max)
+    size_min, size_max = query.size_min, query.size_max
+    if size_min is not None:
+        checks.append(lambda image: (image.size or 0) >= size_min)
+    if size_max is not None:
+        checks.append(lambda image: image.size is not None and image.size <= size_max)
     return [image for image in images if all(check(image) for check in checks)]
 
 
@@ -135,11 +136,14 @@ def _sort_value(value: Any) -> tuple[bool, Any]:
     return (value is not None, value if value is not None else 0)
 
 
+def _sort_key(key: str) -> Callable[[ImageRecord], tuple[bool, Any]]:
+    return lambda image: _sort_value(getattr(image, key))
+
+
 def _ordered(images: list[ImageRecord], sort: list[tuple[str, str]]) -> list[ImageRecord]:
     ordered = list(images)
     for key, direction in reversed(sort):  # stable sorts, from the last key to the first
-        ordered.sort(key=lambda i, k=key: _sort_value(getattr(i, k)),
-                     reverse=direction == "desc")
+        ordered.sort(key=_sort_key(key), reverse=direction == "desc")
     return ordered
 
 

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from novalite.conf import CONF
-from novalite.db.api import images
 from novalite.image import api, errors
+from novalite.image import db as images
 from novalite.image.record import ImageRecord
 
 # A blank 64 KiB raw disk: enough for the fake driver and for a download to mean something.

@@ -8,21 +8,23 @@ at their defaults (sent by an older peer), which is what rolling upgrades need.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 T = TypeVar("T")
+Obj = TypeVar("Obj", bound="NovaliteObject")
 
-_registry: dict[str, type] = {}
+_registry: dict[str, type[NovaliteObject]] = {}
 
 
-def register(cls: type[T]) -> type[T]:
+@dataclass_transform()
+def register(cls: type[Obj]) -> type[Obj]:
     """Class decorator: make `cls` a dataclass known to the RPC serializer by its name."""
     cls = dataclasses.dataclass(cls)
     _registry[cls.__name__] = cls
     return cls
 
 
-def lookup(name: str) -> type:
+def lookup(name: str) -> type[NovaliteObject]:
     try:
         return _registry[name]
     except KeyError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from typing import Any
 
 from novalite.objects import base
 
@@ -27,8 +28,8 @@ class ComputeNode(base.NovaliteObject):
     current_workload: int = 0
     cpu_info: str = "{}"
     host_ip: str | None = None
-    supported_instances: list = dataclasses.field(default_factory=list)
-    stats: dict = dataclasses.field(default_factory=dict)
+    supported_instances: list[Any] = dataclasses.field(default_factory=list)
+    stats: dict[str, Any] = dataclasses.field(default_factory=dict)
     cpu_allocation_ratio: float = 1.0
     ram_allocation_ratio: float = 1.0
     disk_allocation_ratio: float = 1.0
@@ -37,12 +38,12 @@ class ComputeNode(base.NovaliteObject):
     reserved_host_disk_mb: int = 0
     disk_available_least: int | None = None
     # [{"name", "value", "source"}] as Nova's MonitorMetricList.
-    metrics: list = dataclasses.field(default_factory=list)
+    metrics: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     # {"cells": [{"id", "cpuset", "pcpuset", "memory", "cpu_usage", "memory_usage",
-    #  "pinned_cpus", "siblings", "mempages", "socket"}]} (novalite.virt.numa), or None.
-    numa_topology: dict | None = None
+    #  "pinned_cpus", "siblings", "mempages", "socket"}]} (novalite.hardware.numa), or None.
+    numa_topology: dict[str, Any] | None = None
     # PCI device pools: [{"vendor_id", "product_id", "numa_node", "dev_type", "count",
-    #  <tags>}] (novalite.virt.pci).
-    pci_stats: list = dataclasses.field(default_factory=list)
+    #  <tags>}] (novalite.hardware.pci).
+    pci_stats: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     updated_at: datetime.datetime | None = None
     id: int | None = None

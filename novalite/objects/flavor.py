@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from novalite.objects import base
 
@@ -25,3 +26,15 @@ class Flavor(base.NovaliteObject):
     description: str | None = None
     extra_specs: dict[str, str] = dataclasses.field(default_factory=dict)
     id: int | None = None
+
+    @property
+    def disk_mb(self) -> int:
+        """Local disk an instance of this flavor takes, in MB, swap counted exactly (what
+        Nova's DiskFilter and HostState consume)."""
+        return (self.root_gb + self.ephemeral_gb) * 1024 + self.swap
+
+    @property
+    def disk_gb(self) -> int:
+        """The same in whole GB, swap rounded up: the DISK_GB placement is asked for and
+        the resource tracker counts (Nova's resources_from_flavor)."""
+        return self.root_gb + self.ephemeral_gb + math.ceil(self.swap / 1024)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from novalite.objects import base
 
@@ -20,4 +21,4 @@ class ImageMeta(base.NovaliteObject):
     min_disk: int = 0
     min_ram: int = 0
     checksum: str | None = None
-    properties: dict = dataclasses.field(default_factory=dict)
+    properties: dict[str, Any] = dataclasses.field(default_factory=dict)

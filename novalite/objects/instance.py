@@ -7,12 +7,14 @@ import datetime
 
 from novalite.objects import base
 from novalite.objects.flavor import Flavor
+from novalite.objects.network_info import VIF
 
 
 @base.register
 class Instance(base.NovaliteObject):
-    # 1.0: initial; 1.1: locked (the power actions refuse a locked instance)
-    VERSION = "1.1"
+    # 1.0: initial; 1.1: locked (the power actions refuse a locked instance);
+    # 1.2: network_info (the cached VIFs: which ports the user brought)
+    VERSION = "1.2"
 
     uuid: str
     display_name: str | None = None
@@ -34,3 +36,8 @@ class Instance(base.NovaliteObject):
     deleted: bool = False
     locked: bool = False
     metadata: dict[str, str] = dataclasses.field(default_factory=dict)
+    network_info: list[VIF] = dataclasses.field(default_factory=list)
+
+    def preserved_ports(self) -> set[str]:
+        """The ports the user brought, released rather than deleted with the server."""
+        return {vif.id for vif in self.network_info if vif.preserve_on_delete}

@@ -7,9 +7,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from novalite.db.models import placement as models
-from novalite.db.models import utcnow
+from novalite.db.session import insert_id
 from novalite.placement import errors
 from novalite.placement.resource_provider import Provider, bump_generation
+from novalite.timeutils import utcnow
 
 AGG = models.PlacementAggregate.__table__
 RPA = models.ResourceProviderAggregate.__table__
@@ -27,8 +28,8 @@ def _aggregate_ids(s: Session, uuids: list[str]) -> list[int]:
         if uuid not in known:
             try:
                 with s.begin_nested():
-                    known[uuid] = s.execute(insert(AGG).values(
-                        uuid=uuid, created_at=utcnow())).inserted_primary_key[0]
+                    known[uuid] = insert_id(s, insert(AGG).values(
+                        uuid=uuid, created_at=utcnow()))
             except IntegrityError:
                 known[uuid] = s.scalar(select(AGG.c.id).where(AGG.c.uuid == uuid))
     return [known[u] for u in uuids]

@@ -16,15 +16,15 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Row, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db import session
 from novalite.db.models import placement as models
-from novalite.db.models import utcnow
-from novalite.placement import consumer, errors, resource_class
+from novalite.placement import capacity, consumer, errors, resource_class
+from novalite.timeutils import utcnow
 
 RP = models.ResourceProvider.__table__
 INV = models.Inventory.__table__
@@ -93,7 +93,7 @@ def _in_writer(work: Callable[[Session], T]) -> T:
 class _State:
     generations: dict[int, int]  # provider id -> generation read
     ids: dict[str, int]  # provider uuid -> id
-    inventories: dict[tuple[str, str], object]  # (provider uuid, class) -> row
+    inventories: dict[tuple[str, str], Row[*tuple[Any, ...]]]  # (provider uuid, class) -> row
 
 
 def _read_state(s: Session, claims: list[Claim]) -> _State:
@@ -125,7 +125,8 @@ def _violation(rp_uuid: str, name: str, what: str) -> errors.Conflict:
 
 def _check(s: Session, state: _State, claims: list[Claim]) -> list[dict]:
     """The allocation rows to insert, once every rule holds for them."""
-    rows, wanted = [], defaultdict(int)
+    rows: list[dict[str, Any]] = []
+    wanted: defaultdict[tuple[str, str], int] = defaultdict(int)
     for c in claims:
         for rp_uuid, resources in c.resources.items():
             if rp_uuid not in state.ids:
@@ -135,8 +136,8 @@ def _check(s: Session, state: _State, claims: list[Claim]) -> list[dict]:
                 inv = state.inventories.get((rp_uuid, name))
                 if inv is None:
                     raise _missing_inventory(s, rp_uuid, name)
-                if not (inv.min_unit <= amount <= inv.max_unit
-                        and amount % inv.step_size == 0):
+                if not capacity.within_units(amount, inv.min_unit, inv.max_unit,
+                                             inv.step_size):
                     raise _violation(rp_uuid, name, "violate inventory constraints")
                 wanted[rp_uuid, name] += amount
                 rows.append({"resource_provider_id": state.ids[rp_uuid],
@@ -145,7 +146,8 @@ def _check(s: Session, state: _State, claims: list[Claim]) -> list[dict]:
                              "created_at": utcnow()})
     for (rp_uuid, name), amount in wanted.items():
         inv = state.inventories[rp_uuid, name]
-        if (inv.total - inv.reserved) * inv.allocation_ratio < inv.used + amount:
+        if not capacity.has_room(inv.used, amount, inv.total, inv.reserved,
+                                 inv.allocation_ratio):
             raise _violation(rp_uuid, name, "exceed the capacity")
     return rows
 

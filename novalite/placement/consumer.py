@@ -12,13 +12,14 @@ import dataclasses
 import weakref
 
 from sqlalchemy import bindparam, delete, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from novalite.db.models import placement as models
-from novalite.db.models import utcnow
+from novalite.db.session import insert_id
 from novalite.placement import errors
+from novalite.timeutils import utcnow
 
 CONSUMER = models.Consumer.__table__
 CTYPE = models.ConsumerType.__table__
@@ -36,7 +37,8 @@ _BUMP = (update(CONSUMER).where(CONSUMER.c.id == bindparam("cid"),
                                 CONSUMER.c.generation == bindparam("gen")))
 _INSERT = insert(CONSUMER)
 # Consumer types are never deleted, so their ids are cached per database.
-_type_ids: weakref.WeakKeyDictionary[Engine, dict[str, int]] = weakref.WeakKeyDictionary()
+_type_ids: weakref.WeakKeyDictionary[Engine | Connection, dict[str, int]] = (
+    weakref.WeakKeyDictionary())
 
 
 @dataclasses.dataclass
@@ -68,10 +70,16 @@ def type_id(s: Session, name: str) -> int:
         return found
     try:
         with s.begin_nested():
-            found = s.execute(insert(CTYPE).values(name=name, created_at=utcnow())
-                              ).inserted_primary_key[0]
-    except IntegrityError:  # made meanwhile by another transaction, now committed
-        return s.scalar(select(CTYPE.c.id).where(CTYPE.c.name == name))
+            found = insert_id(s, insert(CTYPE).values(name=name, created_at=utcnow()))
+    except IntegrityError:
+        # Made meanwhile by another transaction, now committed. A locking read sees it
+        # even under MySQL's REPEATABLE READ, whose plain reads keep this transaction's
+        # snapshot from before that commit.
+        existing = s.scalar(select(CTYPE.c.id).where(CTYPE.c.name == name)
+                            .with_for_update(read=True))
+        if existing is None:
+            raise
+        return int(existing)
     made.add(name)
     return found
 
@@ -86,7 +94,8 @@ def write(s: Session, uuid: str, project_id: str | None, user_id: str | None,
     """Create the consumer or move its generation on, checking the caller's generation
     (from 1.28) and recording project, user and type. True when it already existed."""
     current = find(s, uuid)
-    values = {"project_id": project_id or INCOMPLETE_ID, "user_id": user_id or INCOMPLETE_ID}
+    values: dict[str, str | int] = {"project_id": project_id or INCOMPLETE_ID,
+                                    "user_id": user_id or INCOMPLETE_ID}
     if consumer_type is not None:
         values["consumer_type_id"] = type_id(s, consumer_type)
     conn = s.connection()

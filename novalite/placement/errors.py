@@ -51,7 +51,3 @@ class ConcurrentUpdate(Conflict):
 
 class InventoryInUse(Conflict):
     error_code = INVENTORY_INUSE
-
-
-class CapacityExceeded(Conflict):
-    """A claim does not fit (capacity or min/max/step); never retried."""

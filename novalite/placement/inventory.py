@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import placement as models
-from novalite.db.models import utcnow
 from novalite.placement import errors, resource_class
 from novalite.placement.resource_provider import Provider, bump_generation
+from novalite.timeutils import utcnow
 
 INV = models.Inventory.__table__
 RC = models.ResourceClass.__table__
@@ -37,8 +38,9 @@ class Inventory:
     allocation_ratio: float = 1.0
 
     @classmethod
-    def from_body(cls, data: dict) -> Inventory:
-        return cls(**{f: data.get(f, DEFAULTS.get(f)) for f in FIELDS})
+    def from_body(cls, data: dict[str, Any]) -> Inventory:
+        values: dict[str, Any] = {f: data.get(f, DEFAULTS.get(f)) for f in FIELDS}
+        return cls(**values)
 
     def view(self) -> dict:
         return dataclasses.asdict(self)
@@ -115,8 +117,8 @@ def replace_all(s: Session, provider: Provider, generation: int,
     gone = {name: cid for name, cid in current.items() if name not in wanted}
     in_use = _allocated_classes(s, provider.id, gone.values())
     if in_use:
-        exc = _in_use(provider, in_use)
-        raise errors.InventoryInUse(f"update conflict: {exc.message}")
+        conflict = _in_use(provider, in_use)
+        raise errors.InventoryInUse(f"update conflict: {conflict.message}")
     if gone:
         s.execute(delete(INV).where(INV.c.resource_provider_id == provider.id,
                                     INV.c.resource_class_id.in_(list(gone.values()))))

@@ -11,8 +11,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from novalite.db.models import placement as models
-from novalite.db.models import utcnow
 from novalite.placement import errors
+from novalite.timeutils import utcnow
 
 RC = models.ResourceClass.__table__
 INV = models.Inventory.__table__

@@ -11,8 +11,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from novalite.db.models import placement as models
-from novalite.db.models import utcnow
+from novalite.db.session import insert_id, run_dml
 from novalite.placement import errors
+from novalite.timeutils import utcnow
 
 RP = models.ResourceProvider.__table__
 INV = models.Inventory.__table__
@@ -76,8 +77,8 @@ def get(s: Session, uuid: str, message: str | None = None) -> Provider:
 
 def bump_generation(s: Session, provider_id: int, generation: int) -> int:
     """Compare-and-set the generation: the one guard every write to a provider passes."""
-    done = s.execute(update(RP).where(RP.c.id == provider_id, RP.c.generation == generation)
-                     .values(generation=generation + 1))
+    done = run_dml(s, update(RP).where(RP.c.id == provider_id, RP.c.generation == generation)
+                   .values(generation=generation + 1))
     if done.rowcount != 1:
         raise errors.ConcurrentUpdate("resource provider generation conflict")
     return generation + 1
@@ -109,9 +110,9 @@ def create(s: Session, uuid: str, name: str, parent_uuid: str | None) -> Provide
                 "failed because: parent provider UUID does not exist.")
         parent_id, root_id = parent.id, parent.root_provider_id
     try:
-        new_id = s.execute(insert(RP).values(
+        new_id = insert_id(s, insert(RP).values(
             uuid=uuid, name=name, generation=0, parent_provider_id=parent_id,
-            root_provider_id=root_id, created_at=utcnow())).inserted_primary_key[0]
+            root_provider_id=root_id, created_at=utcnow()))
         if root_id is None:
             s.execute(update(RP).where(RP.c.id == new_id).values(root_provider_id=new_id))
     except IntegrityError:

@@ -10,9 +10,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from novalite.db.models import placement as models
-from novalite.db.models import utcnow
 from novalite.placement import errors
 from novalite.placement.resource_provider import Provider, bump_generation
+from novalite.timeutils import utcnow
 
 TRAIT = models.Trait.__table__
 RPT = models.ResourceProviderTrait.__table__

@@ -32,7 +32,9 @@ from typing import Any
 import amqp
 import amqp.exceptions
 import kombu
+from oslo_config import cfg
 
+from novalite.conf import CONF
 from novalite.rpc.amqp_connection import (
     CONNECT_TIMEOUT,
     CONNECTION_ERRORS,
@@ -55,13 +57,19 @@ JSON_PROPERTIES = {"content_type": "application/json", "content_encoding": "utf-
 TRANSIENT, PERSISTENT = 1, 2
 
 
-def _option(name: str, default: Any) -> Any:
-    """CONF's value, or `default` when the options are not registered (library use)."""
-    try:
-        from novalite.conf import CONF
+def _topic(target: Target) -> str:
+    """The topic a queue or exchange is named for; every AMQP target has one."""
+    if target.topic is None:
+        raise ValueError(f"An AMQP target needs a topic: {target}")
+    return target.topic
 
+
+def _option(name: str, default: Any) -> Any:
+    """CONF's value, or `default` when the option is not registered (library use); any
+    other trouble with the configuration is the caller's to see, not hidden."""
+    try:
         return getattr(CONF, name)
-    except Exception:  # whatever the trouble with the configuration, use the default
+    except cfg.NoSuchOptError:
         return default
 
 
@@ -79,7 +87,7 @@ class _ServerConsumer(ConsumerLoop):
         self._batch: list[amqp.Message] = []
 
     def setup(self, channel: amqp.Channel) -> None:
-        topic, server = self.target.topic, self.target.server
+        topic, server = _topic(self.target), self.target.server
         self.channel, self._batch = channel, []
         channel.basic_qos(0, PREFETCH, False)
         queues = [topic] + ([f"{topic}.{server}"] if server else [])
@@ -101,6 +109,7 @@ class _ServerConsumer(ConsumerLoop):
         batch, self._batch = self._batch, []
         if not batch or self.stopping.is_set():
             return
+        assert self.channel is not None, "messages arrive only once setup() gave a channel"
         self.channel.basic_ack(batch[-1].delivery_tag, multiple=True)
         for msg in batch:
             self._deliver(msg)
@@ -201,10 +210,10 @@ class AMQPTransport(Transport):
         declare: Callable[[amqp.Channel], None] | None = None
         if target.fanout:
             exchange, routing_key = f"{target.topic}_fanout", ""
-            declare = functools.partial(self._declare_fanout, topic=target.topic)
+            declare = functools.partial(self._declare_fanout, topic=_topic(target))
         else:
             exchange = self.exchange
-            routing_key = f"{target.topic}.{target.server}" if target.server else target.topic
+            routing_key = f"{target.topic}.{target.server}" if target.server else _topic(target)
             if routing_key not in self._declared:
                 declare = functools.partial(self._declare_queue, queue=routing_key)
         if not wait_for_reply:
@@ -241,6 +250,7 @@ class AMQPTransport(Transport):
             replies = self._replies
         if not replies.ready.wait(max(0.0, deadline - time.monotonic())):
             raise unavailable(self.url, None)
+        assert replies.queue is not None, "a ready reply consumer has declared its queue"
         return replies.queue
 
     def _replier(self, reply_to: str, msg_id: str, expiration: str | None) -> Reply:
@@ -312,8 +322,9 @@ class AMQPTransport(Transport):
                 return publisher
             close_quietly(publisher.conn)
         conn = connect(self.url, self._closed, deadline=deadline)
-        if conn is None:
+        if conn is None:  # connect() gives up only once the transport is closed
             self._check_open()
+            raise TransportUnavailable(f"The transport to {mask_url(self.url)} was closed")
         try:
             return Publisher(conn)
         except CONNECTION_ERRORS as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from novalite import context as ctx_mod
+from novalite.objects import codec
 from novalite.rpc import serializer
 from novalite.rpc.errors import RPCVersionCapError
 from novalite.rpc.target import Target, parse_version
@@ -56,11 +57,13 @@ class RPCClient:
             "namespace": self.target.namespace,
             "version": self.target.version,
             "context": ctx.to_dict(),
-            "args": serializer.serialize(kwargs),
+            "args": codec.serialize(kwargs),
         }
 
     def cast(self, ctx: ctx_mod.RequestContext, method: str, **kwargs: Any) -> None:
-        self.transport.send(self.target, self._message(ctx, method, kwargs), wait_for_reply=False)
+        """Publish; with a timeout (prepare), the broker must take it within that time."""
+        self.transport.send(self.target, self._message(ctx, method, kwargs), wait_for_reply=False,
+                            timeout=self.timeout)
 
     def call(self, ctx: ctx_mod.RequestContext, method: str, **kwargs: Any) -> Any:
         if self.target.fanout:
@@ -69,6 +72,7 @@ class RPCClient:
             self.target, self._message(ctx, method, kwargs), wait_for_reply=True,
             timeout=self.timeout,
         )
+        assert reply is not None, "a transport answers a call or raises"
         if reply.get("failure"):
             raise serializer.deserialize_exception(reply["failure"])
-        return serializer.deserialize(reply.get("result"))
+        return codec.deserialize(reply.get("result"))

@@ -16,6 +16,7 @@ import time
 from collections import defaultdict, deque
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
 
 from novalite.rpc.errors import MessagingTimeout
 from novalite.rpc.target import Target
@@ -40,10 +41,15 @@ class InProcessTransport(Transport):
     def __init__(self, url: str = "inprocess://") -> None:
         super().__init__(url)
         self._lock = threading.Lock()
-        self._by_topic: dict[str, list[_InProcessListener]] = defaultdict(list)
-        self._round_robin: dict[str, itertools.count] = defaultdict(itertools.count)
+        self._by_topic: dict[str | None, list[_InProcessListener]] = defaultdict(list)
+        self._round_robin: dict[str | None, itertools.count[int]] = defaultdict(itertools.count)
         # Messages for targets nobody listens on yet, delivered when a listener appears.
-        self._pending: dict[tuple[str, str | None], deque] = defaultdict(deque)
+        self._pending: dict[tuple[str | None, str | None], deque[Any]] = defaultdict(deque)
+        # For join(): messages taken for delivery but not yet handed over, how many have
+        # been handed over so far, and a condition signalled when either changes.
+        self._delivering = 0
+        self._delivered = 0
+        self._changed = threading.Condition(self._lock)
 
     def listen(self, target: Target, handler: IncomingHandler) -> Listener:
         listener = _InProcessListener(self, target, handler)
@@ -51,11 +57,21 @@ class InProcessTransport(Transport):
             self._by_topic[target.topic].append(listener)
             backlog = [*self._pending.pop((target.topic, target.server), ()),
                        *self._pending.pop((target.topic, None), ())]
-        now = time.monotonic()
-        for message, reply, deadline in backlog:
-            if deadline is None or deadline > now:  # a caller that gave up wants no reply
-                handler.deliver(message, reply)
+            self._delivering += 1
+        try:
+            now = time.monotonic()
+            for message, reply, deadline in backlog:
+                if deadline is None or deadline > now:  # a caller that gave up wants no reply
+                    handler.deliver(message, reply)
+        finally:
+            self._handed_over()
         return listener
+
+    def _handed_over(self) -> None:
+        with self._changed:
+            self._delivering -= 1
+            self._delivered += 1
+            self._changed.notify_all()
 
     def _unregister(self, listener: _InProcessListener) -> None:
         with self._lock:
@@ -88,9 +104,14 @@ class InProcessTransport(Transport):
             if not recipients and not target.fanout:
                 deadline = time.monotonic() + timeout if wait_for_reply and timeout else None
                 self._pending[(target.topic, target.server)].append((message, reply, deadline))
+            if future is None:
+                self._delivering += 1
         if future is None:
-            for listener in recipients:
-                listener.handler.deliver(message, None)
+            try:
+                for listener in recipients:
+                    listener.handler.deliver(message, None)
+            finally:
+                self._handed_over()
             return None
         if recipients:
             return _copy(recipients[0].handler.run_inline(message))
@@ -102,6 +123,43 @@ class InProcessTransport(Transport):
                 f"{message.get('method')} on topic {target.topic}"
                 + (f" server {target.server}" if target.server else "")
             ) from None
+
+    def join(self, timeout: float = 30.0) -> None:
+        """Block until no message waits for a listener and every listening server has
+        nothing in flight, so a chain of casts (api -> conductor -> scheduler -> compute)
+        has run to its end; TimeoutError if it has not within `timeout` seconds. For tests,
+        as Dramatiq's StubBroker.join: they await outcomes instead of polling for them.
+
+        A server finishing its message may already have cast the next one, which another
+        server (seen idle a moment earlier) is now running: so the check is repeated until
+        no message was handed over while the servers were being looked at."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._changed:
+                while self._delivering or self._waiting(time.monotonic()):
+                    if not self._changed.wait(deadline - time.monotonic()):
+                        raise TimeoutError(self._not_idle(timeout))
+                handed_over = self._delivered
+                servers = {id(lst.handler): lst.handler
+                           for listeners in self._by_topic.values() for lst in listeners}
+            for server in servers.values():
+                if not server.wait_idle(max(0.0, deadline - time.monotonic())):
+                    with self._lock:
+                        raise TimeoutError(self._not_idle(timeout))
+            with self._lock:
+                if self._delivered == handed_over and not self._delivering:
+                    return
+
+    def _waiting(self, now: float) -> list[str]:
+        """Targets with a message still to deliver (calls whose caller gave up excepted)."""
+        return [f"{topic}.{server or '*'}" for (topic, server), queue in self._pending.items()
+                if any(deadline is None or deadline > now for _, _, deadline in queue)]
+
+    def _not_idle(self, timeout: float) -> str:
+        """Why join gave up (the caller holds the lock)."""
+        waiting = ", ".join(self._waiting(time.monotonic()))
+        return (f"the in-process transport was still busy after {timeout}s"
+                + (f"; messages wait for a listener on {waiting}" if waiting else ""))
 
     def cleanup(self) -> None:
         with self._lock:

@@ -15,6 +15,7 @@ from typing import Any
 
 from novalite import context as ctx_mod
 from novalite import exception
+from novalite.objects import codec
 from novalite.rpc import serializer
 from novalite.rpc.errors import NoSuchMethod, UnsupportedVersion
 from novalite.rpc.target import Target, version_is_compatible
@@ -44,7 +45,7 @@ class Dispatcher:
     def dispatch(self, ctx: ctx_mod.RequestContext, message: Message) -> Any:
         method = self._find(message.get("namespace"), message.get("version", "1.0"),
                             message["method"])
-        return method(ctx, **serializer.deserialize(message.get("args") or {}))
+        return method(ctx, **codec.deserialize(message.get("args") or {}))
 
 
 class RPCServer:
@@ -88,7 +89,7 @@ class RPCServer:
         outcome = "ok"
         try:
             result = self.dispatcher.dispatch(ctx, message)
-            return {"result": serializer.serialize(result), "failure": None}
+            return {"result": codec.serialize(result), "failure": None}
         except Exception as exc:
             outcome = f"failed: {type(exc).__name__}: {exc}"
             expected = isinstance(exc, exception.NovaliteException)  # a domain outcome
@@ -96,7 +97,7 @@ class RPCServer:
                     message.get("method"), type(exc).__name__, exc_info=not expected)
             return {"result": None, "failure": serializer.serialize_exception(exc)}
         finally:
-            LOG.info("RPC %s %s.%s v%s %s in %.1f ms", "call" if is_call else "cast",
+            LOG.debug("RPC %s %s.%s v%s %s in %.1f ms", "call" if is_call else "cast",
                      self.target.topic, message.get("method"), message.get("version"),
                      outcome, (time.perf_counter() - started) * 1000)
             ctx_mod.reset(token)
@@ -118,15 +119,13 @@ class RPCServer:
             self._listener.stop()
             self._listener = None
 
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no message is in flight; False if some still were at `timeout`."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._in_flight, timeout)
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for in-flight messages to finish; False if some were still running."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        with self._idle:
-            while self._in_flight:
-                remaining = None if deadline is None else deadline - time.monotonic()
-                if remaining is not None and remaining <= 0:
-                    break
-                self._idle.wait(remaining)
-            done = self._in_flight == 0
+        done = self.wait_idle(timeout)
         self.executor.shutdown(wait=done)
         return done

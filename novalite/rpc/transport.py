@@ -37,6 +37,9 @@ class IncomingHandler(Protocol):
         """Run a call in the sender's own thread and return the reply. Only transports
         whose sender and server share a process use this (it saves two thread hops)."""
 
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no message is in flight; False if some still were at `timeout`."""
+
 TRANSPORT_NAMESPACE = "novalite.rpc.transports"
 
 

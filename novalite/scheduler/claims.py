@@ -2,21 +2,30 @@
 claiming the chosen one. Claims are what make several schedulers safe together: a claim
 that placement refuses (another scheduler took the capacity first) sends the choice to
 the next best host.
+
+A claim can land after everyone else gave up on the build: the conductor that asked was
+killed or stopped waiting, and the build watchdog (or the conductor's rollback) put the
+instance in ERROR and freed what it held, before this claim. Whoever ends a build writes
+ERROR first and frees second; the claimant claims first and reads the instance second, so
+one of the two always sees the other and no claim outlives its build.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from novalite.clients import placement as placement_client
+from novalite.clients.placement import SchedulerReportClient
 from novalite.context import RequestContext
 from novalite.objects.request_spec import RequestSpec
-from novalite.scheduler.client import report
-from novalite.scheduler.client.report import SchedulerReportClient
 from novalite.scheduler.resource_request import ResourceRequest
 
 
 class PlacementClaims:
     def __init__(self, client: SchedulerReportClient, ctx: RequestContext, spec: RequestSpec,
-                 request: ResourceRequest) -> None:
+                 request: ResourceRequest, awaits_host: Callable[[str], bool]) -> None:
         self.client, self.ctx, self.spec, self.request = client, ctx, spec, request
+        self.awaits_host = awaits_host
         allocation_requests, summaries = client.get_allocation_candidates(
             ctx, request.to_querystring())
         # Each candidate under the compute node (the root of its tree) it would land on.
@@ -27,17 +36,23 @@ class PlacementClaims:
             for root in roots:
                 self.by_node.setdefault(root, []).append(candidate)
         self.claimed: list[str] = []
+        self.abandoned: set[str] = set()  # builds ended meanwhile: their claims given back
 
     def explain(self) -> str:
         return (f"Placement offered {len(self.by_node)} hosts for "
                 f"{self.request.describe()}")
 
     def claim(self, node_uuid: str, instance_uuid: str) -> dict | None:
-        """The allocation request claimed for `instance_uuid` on the node, or None."""
+        """The allocation request claimed for `instance_uuid` on the node, or None (and
+        the instance in `abandoned` when its build ended meanwhile)."""
         for candidate in self.by_node.get(node_uuid, []):
             if self.client.claim_resources(self.ctx, instance_uuid, candidate,
                                            self.spec.project_id or "",
                                            self.spec.user_id or ""):
+                if not self.awaits_host(instance_uuid):
+                    placement_client.free_allocations(self.ctx, instance_uuid, self.client)
+                    self.abandoned.add(instance_uuid)
+                    return None
                 self.claimed.append(instance_uuid)
                 return candidate
         return None
@@ -51,5 +66,5 @@ class PlacementClaims:
     def release_all(self) -> None:
         """Undo the claims of a request that cannot be placed in full."""
         for instance_uuid in self.claimed:
-            report.free_allocations(self.ctx, instance_uuid, self.client)
+            placement_client.free_allocations(self.ctx, instance_uuid, self.client)
         self.claimed = []

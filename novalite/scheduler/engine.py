@@ -10,6 +10,7 @@ holds the array forms to it. `vectorized=False` runs everything host by host.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -57,7 +58,9 @@ class Engine:
                                      dtype=bool, count=len(rows))
             if not passed.all():
                 removed = rows[~passed]
-                decision.record(flt.name, len(removed), table.hosts(removed[:SAMPLE].tolist()))
+                named = [table.states[r] for r in removed[:SAMPLE].tolist()]
+                decision.record(flt.name, len(removed), [s.host for s in named],
+                                [flt.explain(s, spec) for s in named])
                 rows = rows[passed]
         return rows
 
@@ -73,7 +76,8 @@ class Engine:
                 if np.ndim(raw) == 0:  # every host weighs the same: all normalise to 0
                     shares[weigher.name] = np.zeros(len(rows))
                     continue
-                score = scores(weigher, raw, lambda w=weigher: self._multipliers(w, table, rows))
+                score = scores(weigher, np.asarray(raw),
+                               functools.partial(self._multipliers, weigher, table, rows))
                 total += score
                 shares[weigher.name] = score
         best = _top(total, keep)
@@ -89,7 +93,7 @@ class Engine:
                 flt.host_passes(state, spec)
 
     def _raw(self, weigher: BaseHostWeigher, table: HostTable, rows: np.ndarray,
-             spec: RequestSpec) -> np.ndarray:
+             spec: RequestSpec) -> np.ndarray | float:
         raw = weigher.weigh_array(table, rows, spec) if self.vectorized else None
         if raw is None:
             states = table.states

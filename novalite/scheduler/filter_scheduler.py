@@ -12,12 +12,13 @@ import random
 import numpy as np
 
 from novalite import exception
+from novalite.clients import placement as placement_client
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.objects.request_spec import RequestSpec, Selection
 from novalite.scheduler import loader, request_filter
 from novalite.scheduler.claims import PlacementClaims
-from novalite.scheduler.client import report
+from novalite.scheduler.cycle_state import CycleState
 from novalite.scheduler.decision import Decision, top_weights
 from novalite.scheduler.driver import Scheduler
 from novalite.scheduler.engine import Engine, Weighed
@@ -34,9 +35,9 @@ Choice = tuple[int, dict | None, Weighed]
 
 class FilterScheduler(Scheduler):
     def __init__(self, host_manager: HostManager | None = None, vectorized: bool = True,
-                 reportclient: report.SchedulerReportClient | None = None) -> None:
+                 reportclient: placement_client.SchedulerReportClient | None = None) -> None:
         super().__init__(host_manager)
-        self.reportclient = reportclient or report.report_client()
+        self.reportclient = reportclient or placement_client.report_client()
         self.filters = loader.load_filters()  # a bad name stops start-up, saying which
         self.weighers = loader.load_weighers()
         self.engine = Engine(self.filters, self.weighers, vectorized)
@@ -48,8 +49,10 @@ class FilterScheduler(Scheduler):
             table = self.host_manager.refresh()
             request = request_filter.resource_request(spec, table,
                                                       self.host_manager.zone_aggregates)
-            claims = PlacementClaims(self.reportclient, ctx, spec, request)
-            if any(p.needs_instances(spec) for p in (*self.filters, *self.weighers)):
+            claims = PlacementClaims(self.reportclient, ctx, spec, request,
+                                     self.host_manager.awaits_host)
+            if any(f.needs_instances(spec) for f in self.filters) or \
+                    any(w.needs_instances(spec) for w in self.weighers):
                 self.host_manager.fill_instances(table)
             return self.select(table, spec, instance_uuids, return_alternates, claims)
 
@@ -57,7 +60,8 @@ class FilterScheduler(Scheduler):
                return_alternates: bool, claims: PlacementClaims | None = None
                ) -> list[list[Selection]]:
         """Choose for each instance in turn, consuming each choice in `table`; with
-        `claims`, only among the hosts placement offered, claiming each choice."""
+        `claims`, only among the hosts placement offered, claiming each choice. `spec`
+        is left as it came: what the request learns goes in its CycleState."""
         num_alts = CONF.scheduler.max_attempts - 1 if return_alternates else 0
         results: list[list[Selection]] = []
         rows = request_filter.destination_rows(table, spec)
@@ -66,13 +70,14 @@ class FilterScheduler(Scheduler):
             rows = np.intersect1d(rows, np.array(offered, dtype=rows.dtype))
         decision = Decision(len(rows), asked=claims.explain() if claims else "")
         forced = bool(spec.force_hosts or spec.force_nodes)  # an admin's word: no filters
+        cycle = CycleState.start(spec)
         for index, instance_uuid in enumerate(instance_uuids):
             # Each instance filters the survivors of the previous one, as in Nova, so
             # what a run-once filter removed stays removed.
             if not forced:
-                rows = self.engine.filter(table, rows, spec, index, decision)
-            choice, rows = self._choose(table, rows, spec, instance_uuid, num_alts, claims,
-                                        decision)
+                rows = self.engine.filter(table, rows, cycle.spec, index, decision)
+            choice, rows = self._choose(table, rows, cycle.spec, instance_uuid, num_alts,
+                                        claims, decision)
             if choice is None:
                 break
             chosen, allocation, weighed = choice
@@ -80,11 +85,11 @@ class FilterScheduler(Scheduler):
             alternates = [table.states[r] for r in weighed.rows.tolist() if r != chosen]
             why = f"{decision.summary()} Top weights: {top_weights(weighed.hosts(table))}."
             LOG.debug("Chose %s for %s. %s", chosen_state.host, instance_uuid, why)
-            host_list = [self._selection(chosen_state, spec, instance_uuid, allocation)]
-            host_list += [self._selection(state, spec, instance_uuid,
+            host_list = [self._selection(chosen_state, cycle.spec, instance_uuid, allocation)]
+            host_list += [self._selection(state, cycle.spec, instance_uuid,
                                           claims.alternate(state.uuid) if claims else None)
                           for state in alternates[:num_alts]]
-            self._consume(chosen_state, spec, instance_uuid)
+            self._consume(chosen_state, cycle, instance_uuid)
             host_list[0].decision = why
             results.append(host_list)
         if len(results) < spec.min_count:
@@ -115,17 +120,21 @@ class FilterScheduler(Scheduler):
             allocation = claims.claim(table.states[chosen].uuid, instance_uuid)
             if allocation is not None:
                 return (chosen, allocation, weighed), rows
+            if instance_uuid in claims.abandoned:
+                LOG.info("Instance %s stopped waiting for a host while it was being "
+                         "scheduled; its claim was given back", instance_uuid)
+                return None, rows
             decision.record("placement claim", 1, [table.states[chosen].host])
             rows = rows[rows != chosen]
         return None, rows
 
     @staticmethod
-    def _consume(state: HostState, spec: RequestSpec, instance_uuid: str) -> None:
+    def _consume(state: HostState, cycle: CycleState, instance_uuid: str) -> None:
         """Count the choice in the cache; in a server group, also record where the member
         went, so the next instance of a multi-create sees it (as Nova does)."""
-        state.consume_from_request(spec)
-        if spec.instance_group is not None:
-            spec.instance_group.setdefault("hosts", []).append(state.host)
+        state.consume_from_request(cycle.original)
+        cycle.chose(state.host)
+        if cycle.original.instance_group is not None:
             state.instances = state.instances | {instance_uuid}  # a new set: never shared
 
     def _selection(self, state: HostState, spec: RequestSpec, instance_uuid: str,
@@ -135,5 +144,5 @@ class FilterScheduler(Scheduler):
                          compute_node_uuid=state.uuid, instance_uuid=instance_uuid,
                          availability_zone=self.host_manager.availability_zone(state),
                          limits=dict(state.limits), allocation_request=allocation,
-                         allocation_request_version=report.CANDIDATES_VERSION
+                         allocation_request_version=placement_client.CANDIDATES_VERSION
                          if allocation else None)

@@ -17,14 +17,16 @@ import threading
 import time
 from typing import Any
 
-from novalite import servicegroup
+from novalite import exception
 from novalite.conf import CONF
 from novalite.db.api import aggregates, compute_nodes, instances, services
-from novalite.db.models import utcnow
+from novalite.objects import states
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.service import Service
 from novalite.scheduler.host_state import HostState
 from novalite.scheduler.host_table import HostTable
+from novalite.service import liveness
+from novalite.timeutils import utcnow
 
 LOG = logging.getLogger(__name__)
 BINARY = "novalite-compute"
@@ -58,7 +60,7 @@ class HostManager:
     def refresh(self) -> HostTable:
         now = utcnow()
         if self._last_refresh is None:
-            nodes, gone = compute_nodes.compute_node_get_all(), []
+            nodes, gone = compute_nodes.compute_node_get_all(), list[str]()
             changed_services = services.service_get_all(binary=BINARY)
         else:
             since = self._last_refresh - CLOCK_MARGIN
@@ -100,20 +102,31 @@ class HostManager:
         down_time = datetime.timedelta(seconds=CONF.service_down_time)
         for host in touched:
             svc = self._services.get(host)
-            last = svc and (svc.last_seen_up or svc.updated_at or svc.created_at)
+            last = (svc.last_seen_up or svc.updated_at or svc.created_at) if svc else None
             if last is not None:
                 heapq.heappush(self._lapses, (last + down_time, host))
         while self._lapses and self._lapses[0][0] < now:
             touched.add(heapq.heappop(self._lapses)[1])
         for host in touched:
             svc = self._services.get(host)
-            up = svc is not None and servicegroup.service_is_up(svc, now)
+            up = svc is not None and liveness.service_is_up(svc, now)
             disabled = svc is None or svc.disabled
             for state in self.table.states_of(host):
                 if state.service_up != up:
                     state.service_up = up
                 if state.service_disabled != disabled:
                     state.service_disabled = disabled
+
+    def awaits_host(self, instance_uuid: str) -> bool:
+        """Whether the instance is still a build waiting for its host: not deleted, not
+        being deleted, not put in ERROR meanwhile (by the build watchdog or a rollback
+        whose caller gave up on this request)."""
+        try:
+            instance = instances.instance_get(instance_uuid)
+        except exception.InstanceNotFound:
+            return False
+        return (instance.vm_state == states.BUILDING
+                and instance.task_state != states.DELETING)
 
     def fill_instances(self, table: HostTable) -> None:
         """Which instances each host holds (server group filters need it): what the

@@ -10,11 +10,15 @@ import math
 from typing import Any
 
 from novalite import exception
+from novalite.hardware import numa_fit, pci
+from novalite.hardware.numa import NUMATopology
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.host_table import WATCHED, HostTable
-from novalite.virt import hardware, pci
-from novalite.virt.numa import NUMATopology
+
+# The request whose NUMA/PCI usage a host last took, and the (topology, PCI pools) each
+# take replaced, for release_request.
+_Consumed = tuple[RequestSpec, list[tuple[NUMATopology | None, tuple[pci.PciPool, ...]]]]
 
 
 @dataclasses.dataclass
@@ -70,7 +74,7 @@ class HostState:
         object.__setattr__(self, name, value)
         table = self.__dict__.get("_table")
         if table is not None and name in WATCHED:
-            table.write(self._row, name, value)
+            table.write(self.__dict__["_row"], name, value)
 
     @classmethod
     def from_compute_node(cls, node: ComputeNode) -> HostState:
@@ -105,7 +109,7 @@ class HostState:
     def consume_from_request(self, spec: RequestSpec) -> None:
         """Count a placement at once, so the next choice of this request sees it."""
         flavor = spec.flavor
-        disk_mb = (flavor.root_gb + flavor.ephemeral_gb) * 1024 + flavor.swap
+        disk_mb = flavor.disk_mb
         self.free_ram_mb -= flavor.memory_mb
         self.free_disk_mb -= disk_mb
         self.disk_mb_used += disk_mb
@@ -118,19 +122,19 @@ class HostState:
         NUMATopologyFilter recorded) and count it, then take the PCI devices, on the
         fitted NUMA cells."""
         try:
-            wanted = hardware.numa_constraints(spec.flavor, spec.image)
+            wanted = numa_fit.numa_constraints(spec.flavor, spec.image)
             devices = pci.requests_from_flavor(spec.flavor, spec.image)
         except exception.Invalid:
             return  # the filters refused it; without them there is nothing to count
         if wanted is None and not devices:
             return
-        topology, pools, _ = hardware.take(self.numa_topology, self.pci_stats, wanted,
+        topology, pools, _ = numa_fit.take(self.numa_topology, self.pci_stats, wanted,
                                            devices, self.limits.get("numa_topology"))
         if topology is self.numa_topology and pools == self.pci_stats:
             return
         # What this replaced, for release_request: kept for the latest request only
         # (releases happen within the request that consumed).
-        log = self.__dict__.get("_consumed")
+        log: _Consumed | None = self.__dict__.get("_consumed")
         if log is None or log[0] is not spec:
             log = self.__dict__["_consumed"] = (spec, [])
         log[1].append((self.numa_topology, self.pci_stats))
@@ -139,7 +143,7 @@ class HostState:
     def release_request(self, spec: RequestSpec) -> None:
         """Undo consume_from_request (a multi-create that could not reach min_count)."""
         flavor = spec.flavor
-        disk_mb = (flavor.root_gb + flavor.ephemeral_gb) * 1024 + flavor.swap
+        disk_mb = flavor.disk_mb
         self.free_ram_mb += flavor.memory_mb
         self.free_disk_mb += disk_mb
         self.disk_mb_used -= disk_mb

@@ -8,19 +8,23 @@ that sets an attribute keeps both views identical without a copy step.
 
 Values that need the host's aggregates (multipliers, zones) are cached per aggregates
 version: the host manager bumps it when aggregate membership or metadata change.
+
+Which rows hold an instance (server groups, same_host / different_host) is an index kept
+as hosts' instance sets are assigned, so those filters cost what the request names, not
+the number of hosts. Instance sets are replaced, never changed in place.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Set
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from novalite.hardware import pci
 from novalite.scheduler import aggregates
-from novalite.virt import pci
 
 if TYPE_CHECKING:
     from novalite.scheduler.host_state import HostState
@@ -39,7 +43,8 @@ COLUMNS = frozenset(NUMERIC + FLAGS + tuple(col for col, _ in DERIVED.values()))
 # answer those filters the same way, so the filter runs once per class, not per host.
 CLASS_FIELDS = frozenset(("hypervisor_type", "hypervisor_version", "supported_instances",
                           "cpu_info"))
-WATCHED = COLUMNS | CLASS_FIELDS | {"aggregates"} | frozenset(DERIVED)
+WATCHED = COLUMNS | CLASS_FIELDS | {"aggregates", "instances"} | frozenset(DERIVED)
+_NONE: frozenset[str] = frozenset()
 
 
 def _class_key(state: HostState) -> Hashable:
@@ -61,7 +66,9 @@ class HostTable:
         self._class_ids: dict[Hashable, int] = {}
         self.class_members: list[HostState] = []  # a copy of one host per class id
         self.aggregates_version = 0
-        self._by_aggregates: dict[tuple, Any] = {}
+        self._by_aggregates: dict[Hashable, Any] = {}
+        self._holders: dict[str, set[int]] = {}  # instance uuid -> rows holding it
+        self._indexed: dict[int, Set[str]] = {}  # row -> the instance set indexed for it
 
     def __len__(self) -> int:
         return len(self.states)
@@ -89,6 +96,7 @@ class HostTable:
         state.bind(self, row)
         for name in (*NUMERIC, *FLAGS, *DERIVED):
             self.write(row, name, getattr(state, name))
+        self._index_instances(row, state.instances)
         self._classify(row)
         self.aggregates_changed()
         return row
@@ -101,9 +109,17 @@ class HostTable:
         nodes.discard(uuid)
         if not nodes:
             del self._nodes_of[gone.host]
+        self._index_instances(row, _NONE)
         last = self.states.pop()
         gone.bind(None, -1)
         if last is not gone:
+            moved = self._indexed.pop(len(self.states), _NONE)
+            for uuid in moved:
+                holders = self._holders[uuid]
+                holders.discard(len(self.states))
+                holders.add(row)
+            if moved:
+                self._indexed[row] = moved
             self.states[row] = last
             self.row_of[last.uuid] = row
             last.bind(self, row)
@@ -122,6 +138,24 @@ class HostTable:
             self._classify(row)
         elif name == "aggregates":
             self.aggregates_changed()
+        elif name == "instances":
+            self._index_instances(row, value)
+
+    def _index_instances(self, row: int, instances: Set[str]) -> None:
+        old = self._indexed.get(row, _NONE)
+        if instances is old:
+            return
+        for uuid in old - instances if old else ():
+            holders = self._holders[uuid]
+            holders.discard(row)
+            if not holders:
+                del self._holders[uuid]
+        for uuid in instances - old if instances else ():
+            self._holders.setdefault(uuid, set()).add(row)
+        if instances:
+            self._indexed[row] = instances
+        else:
+            self._indexed.pop(row, None)
 
     def _grow(self) -> None:
         self._capacity *= 2
@@ -218,12 +252,11 @@ class HostTable:
 
     def rows_holding(self, instance_uuids: Iterable[str]) -> np.ndarray:
         """Per row, how many of `instance_uuids` the host holds (host_state.instances)."""
-        wanted = set(instance_uuids)
         counts = np.zeros(len(self.states), dtype=np.int64)
-        if wanted:
-            for row, state in enumerate(self.states):
-                if state.instances:
-                    counts[row] = len(wanted & state.instances)
+        for uuid in set(instance_uuids):
+            rows = self._holders.get(uuid)
+            if rows:
+                counts[list(rows)] += 1
         return counts
 
     def rows_named(self, hosts: Iterable[str]) -> np.ndarray:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from novalite.conf import CONF
 from novalite.context import RequestContext
-from novalite.manager import Manager
 from novalite.objects.request_spec import RequestSpec, Selection
 from novalite.rpc import Target
 from novalite.scheduler.driver import load_scheduler
+from novalite.service.manager import Manager
 
 
 class SchedulerManager(Manager):

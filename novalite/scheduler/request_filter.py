@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from novalite.conf import CONF
-from novalite.objects.request_spec import RequestSpec
+from novalite.objects.request_spec import Destination, RequestSpec
 from novalite.scheduler.host_table import HostTable
 from novalite.scheduler.resource_request import ResourceRequest
 
@@ -52,11 +52,11 @@ def destination_rows(table: HostTable, spec: RequestSpec) -> np.ndarray:
     """A requested destination, forced and ignored hosts apply before any filter, as
     in Nova."""
     keep = np.ones(len(table), dtype=bool)
-    requested = spec.requested_destination or {}
-    if requested.get("host"):
-        keep &= table.rows_named([requested["host"]])
-    if requested.get("node"):
-        keep &= table.rows_of_nodes([requested["node"]])
+    requested = spec.requested_destination or Destination()
+    if requested.host:
+        keep &= table.rows_named([requested.host])
+    if requested.node:
+        keep &= table.rows_of_nodes([requested.node])
     if spec.ignore_hosts:
         keep &= ~table.rows_named(spec.ignore_hosts)
     if spec.force_hosts:
@@ -68,8 +68,8 @@ def destination_rows(table: HostTable, spec: RequestSpec) -> np.ndarray:
 
 def destination(spec: RequestSpec, request: ResourceRequest, table: HostTable,
                 zones: Zones) -> None:
-    requested = spec.requested_destination or {}
-    if spec.force_hosts or spec.force_nodes or requested.get("host") or requested.get("node"):
+    requested = spec.requested_destination or Destination()
+    if spec.force_hosts or spec.force_nodes or requested.host or requested.node:
         rows = destination_rows(table, spec)
         if len(rows) == 1:
             request.in_tree = table.states[int(rows[0])].uuid

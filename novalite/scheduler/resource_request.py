@@ -12,7 +12,6 @@ Image properties `trait:<TRAIT>=required` add to the unsuffixed group.
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 import urllib.parse
 
@@ -121,5 +120,4 @@ class ResourceRequest:
         if not any("MEMORY_MB" in g.resources for g in self.groups.values()):
             given["MEMORY_MB"] = flavor.memory_mb
         if not any("DISK_GB" in g.resources for g in self.groups.values()):
-            given["DISK_GB"] = (flavor.root_gb + flavor.ephemeral_gb
-                                + math.ceil(flavor.swap / 1024))
+            given["DISK_GB"] = flavor.disk_gb

@@ -12,7 +12,7 @@ from typing import Any
 
 from novalite.context import RequestContext
 from novalite.objects.request_spec import RequestSpec, Selection
-from novalite.rpcapi import make_client
+from novalite.rpc.rpcapi import make_client
 
 TOPIC = "scheduler"
 

@@ -36,7 +36,7 @@ CAPABILITY_TRAITS = {
 
 @dataclasses.dataclass
 class InstanceInfo:
-    state: int  # a power state from novalite.compute.states
+    state: int  # a power state from novalite.objects.states
 
 
 # Lifecycle transitions a driver reports on its own (Nova's virtevent names and values).
@@ -143,6 +143,10 @@ class ComputeDriver(abc.ABC):
 
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
         """The guest's serial console log so far (undecodable bytes replaced)."""
+        raise NotImplementedError()
+
+    def get_host_uptime(self) -> str:
+        """The host's `uptime` line, which os-hypervisors passes on to admins as is."""
         raise NotImplementedError()
 
     def resume_state_on_host_boot(self, ctx: Any, instance: Instance) -> None:

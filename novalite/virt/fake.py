@@ -2,23 +2,26 @@
 
 It runs the embedded default, the tests and scale runs, many hosts per process. Each guest
 has a console log of what happened to it, and `crash` simulates a guest dying on its own
-(as a QEMU process that exits would), with the lifecycle event a real driver emits.
+(as a QEMU process that exits would), with the lifecycle event a real driver emits. With
+[fake_driver] persist_guests the guests of a host are kept in a file under the state
+directory, so that, as real guests, they outlive a restart of their compute service.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 import uuid
 from typing import Any
 
 from novalite import exception
-from novalite.compute import states
 from novalite.conf import CONF
+from novalite.hardware import numa
+from novalite.objects import states
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
-from novalite.virt import numa
 from novalite.virt.driver import (
     EVENT_LIFECYCLE_STOPPED,
     ComputeDriver,
@@ -34,7 +37,7 @@ class FakeDriver(ComputeDriver):
 
     def __init__(self, numa_topology: dict | None = None, pci_stats: list | None = None,
                  metrics: dict[str, float] | None = None) -> None:
-        """The NUMA topology (novalite.virt.numa's JSON), PCI device pools and metrics to
+        """The NUMA topology (novalite.hardware.numa's JSON), PCI device pools and metrics to
         report; by default those [fake_driver] describes (none, unless set)."""
         self.host = ""
         self.instances: dict[str, int] = {}
@@ -45,6 +48,36 @@ class FakeDriver(ComputeDriver):
 
     def init_host(self, host: str) -> None:
         self.host = host
+        self._load()
+
+    def _store(self) -> str | None:
+        if not CONF.fake_driver.persist_guests or not self.host:
+            return None
+        return os.path.join(CONF.state_path, "fake-guests", f"{self.host}.json")
+
+    def _load(self) -> None:
+        """The guests this host had when its compute service last stopped."""
+        path = self._store()
+        if path is None or not os.path.exists(path):
+            return
+        with open(path) as f, self._lock:
+            guests = json.load(f)
+            for uuid_, guest in guests.items():
+                self.instances[uuid_] = guest["power_state"]
+                self.consoles[uuid_] = guest["console"]
+
+    def _save(self) -> None:
+        """Write the host's guests (caller holds the lock): to a new file renamed over
+        the old one, so a kill at any line leaves one whole file."""
+        path = self._store()
+        if path is None:
+            return
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        guests = {u: {"power_state": state, "console": self.consoles.get(u, [])}
+                  for u, state in self.instances.items()}
+        with open(f"{path}.tmp", "w") as f:
+            json.dump(guests, f)
+        os.replace(f"{path}.tmp", path)
 
     def get_available_nodes(self, refresh: bool = False) -> list[str]:
         return [self.host]
@@ -111,6 +144,7 @@ class FakeDriver(ComputeDriver):
                                      f"{self.host}")
             if power_on:
                 self._boot_log(instance.uuid)
+            self._save()
 
     def power_off(self, instance: Instance, timeout: int = 0, retry_interval: int = 0) -> None:
         self._transition(instance, states.SHUTDOWN, "reboot: Power down")
@@ -124,6 +158,7 @@ class FakeDriver(ComputeDriver):
                 self.instances[instance.uuid] = states.RUNNING
                 self.consoles.setdefault(instance.uuid, [])
                 self._boot_log(instance.uuid)
+                self._save()
             return
         self._transition(instance, states.RUNNING, "reboot: Restarting system")
 
@@ -148,12 +183,20 @@ class FakeDriver(ComputeDriver):
             self.instances[instance.uuid] = states.RUNNING
             self.consoles.setdefault(instance.uuid, [])
             self._boot_log(instance.uuid)
+            self._save()
 
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
         with self._lock:
             if instance.uuid not in self.consoles:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
             return "".join(f"{line}\n" for line in self.consoles[instance.uuid])
+
+    def get_host_uptime(self) -> str:
+        """Simulated: up since the driver started, with no users and no load."""
+        minutes = int(time.monotonic() - self._started) // 60
+        clock = time.strftime("%H:%M:%S", time.gmtime())
+        return (f" {clock} up {minutes // 60}:{minutes % 60:02d},  0 users,  "
+                "load average: 0.00, 0.00, 0.00")
 
     def crash(self, instance_uuid: str) -> None:
         """Simulate the guest dying by itself: it is SHUTDOWN and the driver's listener
@@ -163,6 +206,7 @@ class FakeDriver(ComputeDriver):
                 raise exception.InstanceNotFound(instance_id=instance_uuid)
             self.instances[instance_uuid] = states.SHUTDOWN
             self._log(instance_uuid, "Kernel panic - not syncing: simulated crash")
+            self._save()
         self.emit_event(LifecycleEvent(instance_uuid, EVENT_LIFECYCLE_STOPPED))
 
     def _transition(self, instance: Instance, state: int, message: str | None = None,
@@ -182,6 +226,7 @@ class FakeDriver(ComputeDriver):
                 self._log(instance.uuid, message)
             if state == states.RUNNING and current in states.POWERED_OFF:
                 self._boot_log(instance.uuid)
+            self._save()
 
     def _boot_log(self, instance_uuid: str) -> None:
         """What a small Linux guest prints as it comes up (caller holds the lock)."""
@@ -197,3 +242,4 @@ class FakeDriver(ComputeDriver):
         with self._lock:
             self.instances.pop(instance.uuid, None)
             self.consoles.pop(instance.uuid, None)
+            self._save()

@@ -8,13 +8,13 @@ import dataclasses
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.ports import free_port
+from tests.waiting import wait_for
 
 BANNER = "novalite all-in-one is running"
 
@@ -31,11 +31,14 @@ class Cloud:
 
 def _wait_running(proc: subprocess.Popen, log: Path) -> None:
     """Its output goes to a file, not a pipe nobody drains once the cloud is up."""
-    deadline = time.monotonic() + 120  # the qemu driver builds its guest first
-    while BANNER not in log.read_text():
+    def up() -> bool:
         assert proc.poll() is None, f"the all-in-one exited:\n{log.read_text()}"
-        assert time.monotonic() < deadline, f"no banner in 120 s:\n{log.read_text()}"
-        time.sleep(0.1)
+        return BANNER in log.read_text()
+
+    try:  # 120 s: the qemu driver builds its guest first
+        wait_for(up, timeout=120, interval=0.1, what="the all-in-one's banner")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}:\n{log.read_text()}") from None
 
 
 @contextlib.contextmanager

@@ -7,10 +7,10 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.acceptance.credentials import clouds_yaml_with, public_key
+from tests.waiting import wait_for
 
 OPENSTACK = Path(sys.executable).parent / "openstack"
 
@@ -35,10 +35,9 @@ class Cli:
         return json.loads(self.ok(*args, "-f", "json"))
 
     def wait_status(self, server: str, status: str) -> None:
-        deadline = time.monotonic() + 60
-        while self.ok("server", "show", server, "-f", "value", "-c", "status").strip() != status:
-            assert time.monotonic() < deadline, f"{server} never became {status}"
-            time.sleep(0.5)
+        wait_for(lambda: self.ok("server", "show", server, "-f", "value", "-c",
+                                 "status").strip() == status,
+                 timeout=60, interval=0.5, what=f"{server} {status}")
 
 
 def test_a_demo_user_runs_a_server_life_with_the_openstack_cli(cloud, tmp_path):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import time
 
 import pytest
 
@@ -14,6 +13,7 @@ from novalite.virt.qemu.guest_image import MARKER, POWEROFF_MARKER
 from tests import services
 from tests.acceptance.conftest import all_in_one
 from tests.acceptance.test_openstack_cli import Cli
+from tests.waiting import wait_for
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +30,9 @@ def qemu_cloud(tmp_path_factory):
 
 
 def wait_console(cli: Cli, server: str, text: str, count: int = 1) -> str:
-    deadline = time.monotonic() + 120
-    while (log := cli.ok("console", "log", "show", server)).count(text) < count:
-        assert time.monotonic() < deadline, f"no {text} on {server}'s console:\n{log}"
-        time.sleep(1)
-    return log
+    return wait_for(lambda: (log := cli.ok("console", "log", "show", server)).count(text)
+                    >= count and log, timeout=120, interval=1,
+                    what=f"{count} x {text} on {server}'s console")
 
 
 def test_openstack_cli_boots_a_real_guest(qemu_cloud):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import time
 
 import httpx
 import yaml
 
-from novalite.db.api import images
+from novalite.image import db as images
 from tests.ports import free_port
+from tests.waiting import wait_for
 
 
 def _start(state_dir, port: int, *args: str) -> subprocess.Popen:
@@ -58,10 +58,8 @@ def test_start_boot_stop_and_restart_keeps_state(tmp_path):
     created = api.post("/servers", json={"server": {
         "name": "persist", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID}})
     server_id = created.json()["server"]["id"]
-    deadline = time.monotonic() + 30
-    while api.get(f"/servers/{server_id}").json()["server"]["status"] != "ACTIVE":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    wait_for(lambda: api.get(f"/servers/{server_id}").json()["server"]["status"] == "ACTIVE",
+             timeout=30, what="the server ACTIVE")
     _stop(proc)
     assert (tmp_path / "novalite.sqlite").exists()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from novalite.db.api import images
+from novalite.image import db as images
 
 
 def test_version_documents_without_a_token(cloud):

@@ -13,7 +13,8 @@ from tempest.lib.api_schema.response.compute.v2_55 import flavors as tempest_v2_
 from tempest.lib.api_schema.response.compute.v2_61 import flavors as tempest_v2_61
 from tempest.lib.common import jsonschema_validator
 
-from novalite.db.api import aggregates, images
+from novalite.db.api import aggregates
+from novalite.image import db as images
 
 USER = {"X-Auth-Token": "alice:project-b"}
 OTHER = {"X-Auth-Token": "bob:project-c"}

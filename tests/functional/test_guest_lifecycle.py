@@ -62,6 +62,7 @@ def test_a_build_interrupted_by_a_restart_is_an_error(cloud):
     server_id = _boot(cloud)
     server = _restart(cloud, server_id, vm_state="building", task_state="spawning")
     assert (server["status"], server["OS-EXT-STS:task_state"]) == ("ERROR", None)
+    assert "interrupted by a restart of compute compute1" in server["fault"]["message"]
 
 
 @pytest.mark.parametrize(("values", "expected"), [

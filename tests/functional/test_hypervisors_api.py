@@ -132,3 +132,28 @@ def test_statistics_and_disabled_services(cloud):
     assert details["compute1"]["service"]["disabled_reason"] == "maint"
     assert _get(cloud, "/os-hypervisors/statistics").json()[
         "hypervisor_statistics"]["count"] == 1
+
+
+@pytest.mark.parametrize("version", ["2.1", "2.53"])
+def test_uptime_from_the_compute_service(cloud, version):
+    node = _get(cloud, "/os-hypervisors", version).json()["hypervisors"][0]
+    shown = _valid(_get(cloud, f"/os-hypervisors/{node['id']}/uptime", version), version,
+                   "get_hypervisor_uptime")["hypervisor"]
+    assert {k: shown[k] for k in node} == node
+    assert " up " in shown["uptime"] and "load average" in shown["uptime"]
+
+
+def test_uptime_refusals(cloud):
+    assert _get(cloud, "/os-hypervisors/1/uptime", token="alice:p1").status_code == 403
+    missing = _get(cloud, "/os-hypervisors/999/uptime")
+    assert (missing.status_code, missing.json()["itemNotFound"]["message"]) == (
+        404, "Hypervisor with ID '999' could not be found.")
+    assert _get(cloud, "/os-hypervisors/1/uptime", "2.53").status_code == 400
+    with session.writer() as s:  # the service's heartbeat is long gone
+        s.execute(update(models.Service).where(models.Service.host == "compute1")
+                  .values(forced_down=True))
+    node = next(h for h in _get(cloud, "/os-hypervisors").json()["hypervisors"]
+                if h["hypervisor_hostname"] == "compute1")
+    down = _get(cloud, f"/os-hypervisors/{node['id']}/uptime")
+    assert (down.status_code, down.json()["badRequest"]["message"]) == (
+        400, "Compute service of compute1 is unavailable at this time.")

@@ -11,7 +11,8 @@ from tempest.lib.api_schema.response.compute.v2_1 import keypairs as v21
 from tempest.lib.api_schema.response.compute.v2_2 import keypairs as v22
 from tempest.lib.common import jsonschema_validator
 
-from novalite.db.api import images, instances
+from novalite.db.api import instances
+from novalite.image import db as images
 
 MV = "X-OpenStack-Nova-API-Version"
 

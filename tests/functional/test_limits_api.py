@@ -5,7 +5,7 @@ import importlib
 import pytest
 from tempest.lib.common import jsonschema_validator
 
-from novalite.db.api import images
+from novalite.image import db as images
 
 MV = "X-OpenStack-Nova-API-Version"
 SCHEMAS = {"2.1": "v2_1", "2.36": "v2_36", "2.39": "v2_39", "2.57": "v2_57", "2.74": "v2_57"}

@@ -9,7 +9,8 @@ from tempest.lib.api_schema.response.compute.v2_1 import servers as tempest_v2_1
 from tempest.lib.common import jsonschema_validator
 
 from novalite.context import get_admin_context
-from novalite.db.api import actions, images, instances
+from novalite.db.api import actions, instances
+from novalite.image import db as images
 
 ALICE = {"X-Auth-Token": "alice:proj1"}
 BOB = {"X-Auth-Token": "bob:proj2"}

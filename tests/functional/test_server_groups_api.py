@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from novalite.api.compute import microversions
-from novalite.db.api import images
+from novalite.image import db as images
 from novalite.scheduler.filters.affinity_filter import ServerGroupAntiAffinityFilter
 
 GROUP_FILTERS = ["ComputeFilter", "RamFilter", "ServerGroupAntiAffinityFilter",

@@ -1,7 +1,7 @@
 """The server and flavor list parameters `openstack` sends, and what a create's access
 IPs become."""
 
-from novalite.db.api import images
+from novalite.image import db as images
 
 ALICE = {"X-Auth-Token": "alice:p1"}
 

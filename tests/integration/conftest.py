@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import sqlalchemy as sa
 
 from tests import services
 from tests.ports import free_port
+from tests.waiting import wait_for
 
 BIN = Path(sys.executable).parent
 
@@ -47,13 +47,16 @@ class Topology:
         self.database_url = database_url
         self.port = free_port()
         self.config = workdir / "novalite.conf"
+        # debug: the tests follow a request id through each service's per-RPC log lines
         self.config.write_text(
-            f"[DEFAULT]\ntransport_url = {transport_url}\nreport_interval = 2\n"
+            f"[DEFAULT]\ntransport_url = {transport_url}\nreport_interval = 2\ndebug = true\n"
             f"osapi_compute_listen = 127.0.0.1\nosapi_compute_listen_port = {self.port}\n"
             f"state_path = {workdir}\n"
             f"[database]\nconnection = {database_url}\n"
             f"[placement]\nendpoint_override = http://127.0.0.1:{self.port}/placement\n"
             f"[glance]\nendpoint_override = http://127.0.0.1:{self.port}/image\n"
+            f"[neutron]\nendpoint_override = http://127.0.0.1:{self.port}/networking\n"
+            f"[nova]\nendpoint_override = http://127.0.0.1:{self.port}/compute/v2.1\n"
             "[api]\nauth_strategy = noauth2\n")
         self.procs: dict[str, subprocess.Popen] = {}
         self.api = httpx.Client(base_url=f"http://127.0.0.1:{self.port}/compute/v2.1",
@@ -82,19 +85,15 @@ class Topology:
             engine.dispose()
 
     def wait(self, predicate, timeout: float = 60, what: str = "condition"):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        """Until `predicate` holds; a service that exits meanwhile fails at once."""
+        def check():
             for name, proc in self.procs.items():
                 if proc.poll() is not None:
                     raise AssertionError(f"{name} exited ({proc.returncode}):\n{self.log(name)}")
-            try:
-                value = predicate()
-            except (httpx.HTTPError, sa.exc.OperationalError):
-                value = None
-            if value:
-                return value
-            time.sleep(0.1)
-        raise AssertionError(f"{what} not met within {timeout}s")
+            return predicate()
+
+        return wait_for(check, timeout=timeout, what=what, interval=0.1,
+                        ignore=(httpx.HTTPError, sa.exc.OperationalError))
 
     def stop(self) -> dict[str, int]:
         for proc in self.procs.values():

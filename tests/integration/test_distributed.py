@@ -4,11 +4,11 @@ processes over RabbitMQ, sharing PostgreSQL or MariaDB."""
 from __future__ import annotations
 
 import collections
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 from novalite.db import migration
-from novalite.db.api import images
+from novalite.image import db as images
+from tests.waiting import wait_for
 
 COMPUTES = ("compute1", "compute2", "compute3")
 
@@ -68,9 +68,8 @@ def test_a_service_started_before_the_broker_retries_with_a_clear_log(tmp_path, 
     topo = Topology(tmp_path, "rabbit://guest:guest@127.0.0.1:1/", database_url)
     topo.manage("db", "sync")
     topo.start("conductor", "novalite-conductor")
-    deadline = time.monotonic() + 20
-    while "unreachable" not in topo.log("conductor") and time.monotonic() < deadline:
-        time.sleep(0.2)
+    wait_for(lambda: "unreachable" in topo.log("conductor"), timeout=20, interval=0.2,
+             what="the conductor's log of the unreachable broker")
     log = topo.log("conductor")
     assert topo.procs["conductor"].poll() is None, log  # still running, still trying
     assert "127.0.0.1:1 is unreachable" in log and "Trying again in" in log

@@ -102,3 +102,29 @@ def test_processes_never_overcommit(url):
     finally:
         session.dispose()
         CONF.reset()
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "mysql"])
+def test_a_consumer_type_made_by_another_transaction_meanwhile_is_found(backend):
+    """The first claims of a new cloud race to make the INSTANCE consumer type; the loser's
+    transaction began before the winner's commit (MySQL's snapshot) and must still find it."""
+    import sqlalchemy
+
+    from novalite.placement import consumer
+    from tests import services
+    with services.temporary_database(backend) as found:
+        _configure(found)
+        migration.db_sync()
+        other = sqlalchemy.create_engine(found)
+        try:
+            with session.writer() as s:
+                assert s.scalar(sqlalchemy.select(consumer.CTYPE.c.id)) is None
+                with other.begin() as conn:
+                    conn.execute(sqlalchemy.insert(consumer.CTYPE).values(name="INSTANCE"))
+                made = consumer.type_id(s, "INSTANCE")
+            with other.connect() as conn:
+                assert made == conn.scalar(sqlalchemy.select(consumer.CTYPE.c.id))
+        finally:
+            other.dispose()
+            session.dispose()
+            CONF.reset()

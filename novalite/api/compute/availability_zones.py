@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from novalite import availability_zones as azs
-from novalite import servicegroup
 from novalite.api import policy
 from novalite.api.compute.views import availability_zones as view
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.conf import CONF
+from novalite.service import liveness
 
 # API services are left out of the detail, as Nova leaves out nova-osapi_compute.
 _API_BINARIES = {"novalite-api"}
@@ -32,7 +32,7 @@ def detail(req: ApiRequest) -> ApiResponse:
     for svc, zone in zoned:
         if not svc.disabled and svc.binary not in _API_BINARIES:
             hosts.setdefault(zone, {}).setdefault(svc.host, {})[svc.binary] = \
-                view.service(svc, servicegroup.service_is_up(svc))
+                view.service(svc, liveness.service_is_up(svc))
     return ApiResponse(200, {"availabilityZoneInfo": (
         [view.zone(z, True, hosts.get(z, {})) for z in available] +
         [view.zone(z, False) for z in unavailable])})

@@ -2,7 +2,8 @@
 
 GET /flavors/{id}/os-flavor-access lists them; POST /flavors/{id}/action with
 `addTenantAccess` or `removeTenantAccess` changes them and answers the new list. Project
-IDs are taken as given: novalite has no identity service to check them against yet.
+IDs are taken as given; Nova asks Keystone whether the project exists
+(verify_project_id), which novalite does not do yet.
 """
 
 from __future__ import annotations

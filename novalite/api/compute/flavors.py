@@ -3,7 +3,9 @@ and deleting for admins (Nova's flavors and flavor-manage APIs)."""
 
 from __future__ import annotations
 
+from novalite import strutils
 from novalite.api import policy
+from novalite.api.compute import paging
 from novalite.api.compute.schemas import flavors as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.views import flavors as view
@@ -14,8 +16,6 @@ from novalite.db.api import flavors
 from novalite.objects.flavor import Flavor
 
 READ_EXTRA_SPECS = "os_compute_api:os-flavor-extra-specs:index"
-_TRUE = ("1", "t", "true", "on", "y", "yes")
-_FALSE = ("0", "f", "false", "off", "n", "no")
 
 
 def project_filter(req: ApiRequest) -> str | None:
@@ -31,9 +31,10 @@ def _is_public(req: ApiRequest) -> bool | None:
     lowered = value.strip().lower()
     if lowered == "none":
         return None
-    if lowered not in _TRUE + _FALSE:
+    parsed = strutils.parse_bool(lowered)
+    if parsed is None:
         raise HTTPFault(400, f"Invalid is_public filter [{value}]")
-    return lowered in _TRUE
+    return parsed
 
 
 def _minimum(req: ApiRequest, param: str) -> int:
@@ -44,10 +45,48 @@ def _minimum(req: ApiRequest, param: str) -> int:
         raise HTTPFault(400, f"Invalid {param} filter [{value}]") from None
 
 
+# Nova's flavor sort keys that novalite's flavors carry (created_at and updated_at are
+# not kept on the object: they sort as the flavor ids do).
+_SORT_KEYS = ("description", "disabled", "ephemeral_gb", "flavorid", "id", "is_public",
+              "memory_mb", "name", "root_gb", "rxtx_factor", "swap", "vcpu_weight",
+              "vcpus", "created_at", "updated_at")
+
+
+def _sorted(req: ApiRequest, found: list[Flavor]) -> list[Flavor]:
+    key = req.query.get("sort_key") or "flavorid"
+    direction = req.query.get("sort_dir") or "asc"
+    if key not in _SORT_KEYS:
+        raise HTTPFault(400, f"Invalid input for query parameters sort_key. Value: {key}. "
+                             f"'{key}' is not one of {list(_SORT_KEYS)}")
+    if direction not in ("asc", "desc"):
+        raise HTTPFault(400, f"Invalid input for query parameters sort_dir. Value: "
+                             f"{direction}. '{direction}' is not one of ['asc', 'desc']")
+    attr = "flavorid" if key in ("created_at", "updated_at") else key
+    return sorted(found, key=lambda f: (getattr(f, attr) is None, getattr(f, attr)),
+                  reverse=direction == "desc")
+
+
 def _list(req: ApiRequest) -> list[Flavor]:
-    return flavors.flavor_get_all(
+    """Filtered, sorted, then the page after `marker` (a flavor id)."""
+    found = _sorted(req, flavors.flavor_get_all(
         _is_public(req), req.ctx.project_id, None if req.ctx.is_admin else False,
-        min_memory_mb=_minimum(req, "minRam"), min_root_gb=_minimum(req, "minDisk"))
+        min_memory_mb=_minimum(req, "minRam"), min_root_gb=_minimum(req, "minDisk")))
+    limit, marker = paging.limit_and_marker(req)
+    start = 0
+    if marker is not None:
+        ids = [f.flavorid for f in found]
+        if marker not in ids:
+            raise HTTPFault(400, f"marker [{marker}] not found")
+        start = ids.index(marker) + 1
+    return found[start:start + limit]
+
+
+def _page(req: ApiRequest, collection: str, shown: list[dict]) -> dict:
+    body: dict = {"flavors": shown}
+    links = paging.next_links(req, collection, shown, "id")
+    if links:
+        body["flavors_links"] = links
+    return body
 
 
 def _extra_specs_visible(req: ApiRequest) -> bool:
@@ -62,14 +101,15 @@ def _show(req: ApiRequest, flavor: Flavor) -> ApiResponse:
 
 
 def index(req: ApiRequest) -> ApiResponse:
-    return ApiResponse(200, {"flavors": [view.basic(f, req.base_url, req.version)
-                                         for f in _list(req)]})
+    return ApiResponse(200, _page(req, "flavors", [view.basic(f, req.base_url, req.version)
+                                                   for f in _list(req)]))
 
 
 def detail(req: ApiRequest) -> ApiResponse:
     specs = _extra_specs_visible(req)
-    return ApiResponse(200, {"flavors": [view.detail(f, req.base_url, req.version, specs)
-                                         for f in _list(req)]})
+    return ApiResponse(200, _page(req, "flavors/detail",
+                                  [view.detail(f, req.base_url, req.version, specs)
+                                   for f in _list(req)]))
 
 
 def show(req: ApiRequest) -> ApiResponse:

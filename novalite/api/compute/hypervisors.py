@@ -9,21 +9,21 @@ from __future__ import annotations
 import re
 import uuid as uuidlib
 
-from novalite import exception, servicegroup
+from novalite import exception, strutils
 from novalite.api import policy
 from novalite.api.compute import paging
 from novalite.api.compute.views import hypervisors as view
 from novalite.api.compute.views.servers import instance_name
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
+from novalite.compute.rpcapi import ComputeAPI
 from novalite.db.api import compute_nodes, instances, services
 from novalite.objects.compute_node import ComputeNode
+from novalite.service import liveness
 
 RULE = "os_compute_api:os-hypervisors:{}"
 _LIST_PARAMS = {"limit", "marker", "hypervisor_hostname_pattern", "with_servers"}
 _FQDN = re.compile(r"^[a-zA-Z0-9-._]*$")
-_TRUE = ("1", "t", "true", "on", "y", "yes")
-_FALSE = ("0", "f", "false", "off", "n", "no")
 
 
 def _not_found(ident: str) -> HTTPFault:
@@ -46,10 +46,11 @@ def _with_servers(req: ApiRequest) -> bool:
     value = req.query.get("with_servers")
     if value is None or not req.at_least("2.53"):
         return False
-    if value.lower() not in _TRUE + _FALSE:
+    parsed = strutils.parse_bool(value)
+    if parsed is None:
         raise HTTPFault(400, f"Invalid input for query parameters with_servers. Value: "
                              f"{value}. '{value}' is not a valid boolean value")
-    return value.lower() in _TRUE
+    return parsed
 
 
 def _hypervisors(nodes: list[ComputeNode], with_servers: bool) -> list[view.Hypervisor]:
@@ -58,7 +59,7 @@ def _hypervisors(nodes: list[ComputeNode], with_servers: bool) -> list[view.Hype
     by_host = {s.host: s for s in services.service_get_all("novalite-compute")}
     hosted = instances.instance_ids_by_host({n.host for n in nodes}) if with_servers else {}
     return [view.Hypervisor(node, by_host[node.host],
-                            servicegroup.service_is_up(by_host[node.host]),
+                            liveness.service_is_up(by_host[node.host]),
                             [{"name": instance_name(row_id), "uuid": uuid}
                              for row_id, uuid in hosted.get(node.host, [])])
             for node in nodes if node.host in by_host]
@@ -139,19 +140,39 @@ def _node_ident(req: ApiRequest, ident: str) -> int | str:
     return int(ident)
 
 
-def show(req: ApiRequest) -> ApiResponse:
-    policy.authorize(req.ctx, RULE.format("show"))
-    if req.at_least("2.53"):
-        _check_params(req, {"with_servers"})
+def _one(req: ApiRequest, with_servers: bool) -> view.Hypervisor:
     ident = req.params["id"]
     try:
         node = compute_nodes.compute_node_get(_node_ident(req, ident))
     except exception.ComputeHostNotFound:
         raise _not_found(ident) from None
-    found = _hypervisors([node], _with_servers(req))
+    found = _hypervisors([node], with_servers)
     if not found:
         raise _not_found(ident)
-    return ApiResponse(200, {"hypervisor": view.hypervisor(found[0], req.version, True)})
+    return found[0]
+
+
+def show(req: ApiRequest) -> ApiResponse:
+    policy.authorize(req.ctx, RULE.format("show"))
+    if req.at_least("2.53"):
+        _check_params(req, {"with_servers"})
+    found = _one(req, _with_servers(req))
+    return ApiResponse(200, {"hypervisor": view.hypervisor(found, req.version, True)})
+
+
+def uptime(req: ApiRequest) -> ApiResponse:
+    """Up to 2.87: the host's `uptime` line, asked of its compute service (which must be
+    up); the driver may not know it (501)."""
+    if req.at_least("2.88"):
+        raise HTTPFault(404, "The resource could not be found.")
+    policy.authorize(req.ctx, RULE.format("uptime"))
+    found = _one(req, False)
+    if not found.is_up:
+        raise HTTPFault(400, f"Compute service of {found.node.host} is unavailable at this "
+                             "time.")
+    body = view.hypervisor(found, req.version, False)
+    body["uptime"] = ComputeAPI().get_host_uptime(req.ctx, found.node.host)
+    return ApiResponse(200, {"hypervisor": body})
 
 
 def _before_2_53(req: ApiRequest) -> None:

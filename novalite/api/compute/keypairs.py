@@ -20,7 +20,7 @@ from novalite.db.api import keypairs as db
 
 def _user(req: ApiRequest, action: str, requested: str | None = None) -> str:
     """Whose key pairs the request is about, once the caller may act for them."""
-    user_id = requested or req.ctx.user_id
+    user_id = requested or req.ctx.require_user_id()
     if user_id != req.ctx.user_id:
         policy.authorize(req.ctx, f"os_compute_api:os-keypairs:{action}")
     return user_id
@@ -38,9 +38,10 @@ def create(req: ApiRequest) -> ApiResponse:
     user_id = _user(req, "create", body.get("user_id"))
     name, key_type = body["name"].strip(), body.get("type", keypairs.SSH)
     if "public_key" in body:
-        keypair = keypairs.import_key_pair(user_id, name, body["public_key"], key_type)
+        keypair = keypairs.import_key_pair(user_id, name, body["public_key"], key_type,
+                                           req.ctx.project_id)
     else:
-        keypair = keypairs.create_key_pair(user_id, name, key_type)
+        keypair = keypairs.create_key_pair(user_id, name, key_type, req.ctx.project_id)
     return ApiResponse(201 if req.at_least("2.2") else 200, view.create(keypair, req.version))
 
 

@@ -12,9 +12,10 @@ def index(req: ApiRequest) -> ApiResponse:
     """`tenant_id` asks about another project (admins); `reserved` is accepted and, as
     in Nova today, changes nothing (nothing is ever reserved)."""
     policy.authorize(req.ctx, "os_compute_api:limits")
-    project_id = req.ctx.project_id
     if "tenant_id" in req.query:
         project_id = req.query["tenant_id"]
         policy.authorize(req.ctx, "os_compute_api:limits:other_project")
-    return ApiResponse(200, view.build(quotas.limits(), quotas.project_usage(project_id),
+    else:
+        project_id = req.ctx.require_project_id()
+    return ApiResponse(200, view.build(quotas.limits(project_id), quotas.project_usage(project_id),
                                        req.version))

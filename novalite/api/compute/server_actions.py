@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from novalite.api import policy
-from novalite.api.compute import actions
+from novalite.api.compute import actions, server_networks, unserved
 from novalite.api.compute.schemas import server_actions as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.servers import get_instance
@@ -84,8 +84,12 @@ ACTIONS: actions.Table = {
     "suspend": suspend,
     "resume": resume,
     "os-getConsoleOutput": get_console_output,
+    "addFloatingIp": server_networks.add_floating_ip,
+    "removeFloatingIp": server_networks.remove_floating_ip,
+    "addSecurityGroup": server_networks.add_security_group,
+    "removeSecurityGroup": server_networks.remove_security_group,
 }
 
 
 def action(req: ApiRequest) -> ApiResponse:
-    return actions.dispatch(req, ACTIONS)
+    return actions.dispatch(req, ACTIONS, unserved.NOVA_SERVER_ACTIONS)

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import ipaddress
-import re
 import secrets
 import string
 
-from novalite import exception, servicegroup
+from oslo_utils import uuidutils
+
+from novalite import exception, strutils
 from novalite.api import policy
+from novalite.api.compute import paging, server_filters
 from novalite.api.compute.schemas import servers as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.views import links
 from novalite.api.compute.views import servers as view
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
+from novalite.compute import neutron
 from novalite.compute.api import API
-from novalite.db.api import actions, instances, server_groups, services
+from novalite.db.api import actions, instance_list, instances, server_groups, services
 from novalite.objects.instance import Instance
+from novalite.service import liveness
 
 RULE = "os_compute_api:servers:%s"
 
@@ -42,12 +46,8 @@ def _password(length: int = 12) -> str:
     return "".join(secrets.choice(alphabet) for _ in range(length))
 
 
-_TRUE = ("1", "t", "true", "on", "y", "yes")
-_FALSE = ("0", "f", "false", "off", "n", "no")
-
-
 def _bool(value: str | None) -> bool:
-    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+    return strutils.parse_bool(value or "") is True
 
 
 def _destination(req: ApiRequest, server: dict) -> dict:
@@ -72,10 +72,53 @@ def _access_ips(server: dict) -> dict[str, str | None]:
                                   ("accessIPv6", "access_ip_v6"))}
 
 
+def _refuse_unhonoured(server: dict) -> None:
+    """Body fields the schema accepts (they are Nova's) but novalite cannot honour yet are
+    a 400 naming them, never silently dropped: volumes (boot from volume, blank or
+    snapshot disks) and the config drive."""
+    for bdm in server.get("block_device_mapping_v2", []):
+        for field, unhonoured in (("source_type", schema.BDM_SOURCES_UNHONOURED),
+                                  ("destination_type", schema.BDM_DESTINATIONS_UNHONOURED)):
+            if bdm.get(field) in unhonoured:
+                raise HTTPFault(400, f"block_device_mapping_v2 {field} "
+                                     f"'{bdm[field]}' is not supported by novalite: it has "
+                                     "no volumes; boot from an image (source_type image, "
+                                     "destination_type local)")
+    if _bool(str(server.get("config_drive", ""))):
+        raise HTTPFault(400, "config_drive is not supported by novalite: it has no config "
+                             "drive; leave config_drive out or false")
+
+
+def _requested_networks(server: dict) -> neutron.Requested:
+    """`networks` as Nova reads it: "auto"/"none", or entries of a network (with an
+    optional fixed IP) or a port; absent before 2.37 means the project's network."""
+    found = server.get("networks")
+    if found is None or isinstance(found, str):
+        return found
+    requests = []
+    for entry in found:
+        port, network = entry.get("port"), entry.get("uuid")
+        if port and entry.get("fixed_ip"):
+            raise HTTPFault(400, f"Specified Fixed IP '{entry['fixed_ip']}' cannot be used "
+                                 f"with port '{port}': the two cannot be specified together.")
+        if port:
+            if not uuidutils.is_uuid_like(port):
+                raise HTTPFault(400, f"Bad port format: port uuid is not in proper format "
+                                     f"({port})")
+        elif not network or not uuidutils.is_uuid_like(network):
+            raise HTTPFault(400, f"Bad networks format: network uuid is not in proper "
+                                 f"format ({network})")
+        requests.append(neutron.NetworkRequest(network_id=None if port else network,
+                                               port_id=port, address=entry.get("fixed_ip"),
+                                               tag=entry.get("tag")))
+    return requests
+
+
 def create(req: ApiRequest) -> ApiResponse:
     validate(schema.create_for(req.version), req.body)
     policy.authorize(req.ctx, RULE % "create")
     server = req.body["server"]
+    _refuse_unhonoured(server)
     hints = req.body.get("os:scheduler_hints") or req.body.get("OS-SCH-HNT:scheduler_hints")
     image_ref = server.get("imageRef") or next(
         (b.get("uuid") for b in server.get("block_device_mapping_v2", [])
@@ -90,6 +133,10 @@ def create(req: ApiRequest) -> ApiResponse:
             metadata=server.get("metadata"), key_name=server.get("key_name"),
             user_data=server.get("user_data"), scheduler_hints=hints,
             description=server.get("description"), access_ips=_access_ips(server),
+            tags=server.get("tags"),
+            requested_networks=_requested_networks(server),
+            security_groups=[g["name"] for g in server.get("security_groups", [])
+                             if g.get("name")] or None,
             **_destination(req, server))
     except exception.ComputeHostNotFound as exc:
         raise HTTPFault(400, exc.format_message()) from None
@@ -109,52 +156,46 @@ def _all_tenants(req: ApiRequest, listing: str) -> bool:
     everyone, admins too, lists their own project's."""
     if "all_tenants" not in req.query:
         return False
-    value = req.query["all_tenants"].strip().lower()
-    if value and value not in _TRUE + _FALSE:
+    value = req.query["all_tenants"]
+    if value.strip() and strutils.parse_bool(value) is None:
         raise HTTPFault(400, f"Invalid input received: Unrecognized value "
-                             f"'{req.query['all_tenants']}', acceptable values are: "
-                             + ", ".join(f"'{w}'" for w in sorted(_TRUE + _FALSE)))
-    if value in _FALSE:
+                             f"'{value}', acceptable values are: "
+                             + ", ".join(f"'{w}'" for w in sorted(strutils.WORDS)))
+    if strutils.parse_bool(value) is False:
         return False
     policy.authorize(req.ctx, RULE % f"{listing}:get_all_tenants")
     return True
 
 
-def _name_filter(req: ApiRequest) -> str | None:
-    """A regular expression, as in Nova; one that does not compile is a 400."""
-    name = req.query.get("name")
-    try:
-        re.compile(name or "")
-    except re.error as exc:
-        raise HTTPFault(400, f"Invalid input for query parameters name. Value: {name}. "
-                             f"{exc}") from None
-    return name
-
-
 def _list(req: ApiRequest, listing: str) -> list[dict]:
     policy.authorize(req.ctx, RULE % listing)
+    params = server_filters.usable_params(req)
     project = req.ctx.project_id
     if _all_tenants(req, listing):
-        project = req.query.get("project_id") or req.query.get("tenant_id")
-    deleted = _bool(req.query.get("deleted"))
-    if deleted and not policy.check(req.ctx, RULE % "allow_all_filters"):
-        deleted = False  # only admins may list deleted servers, as in Nova
-    limit = req.query.get("limit")
-    if limit is not None and not limit.isdigit():
-        raise HTTPFault(400, f"Invalid input for query parameters limit. Value: {limit}.")
-    status = req.query.get("status")
-    vm_states = view.vm_states_for_status(status) if status else None
-    if status and not vm_states and req.at_least("2.38"):
-        raise HTTPFault(400, f"Invalid status value: {status}")
-    return instances.instance_get_all_view(
-        project_id=project, name=_name_filter(req), deleted=deleted,
-        limit=int(limit) if limit is not None else None,
-        vm_states=vm_states)
+        named = params.get("project_id") or params.get("tenant_id")
+        project = named[-1] if named else None
+    filters = server_filters.filters(req, params, project)
+    sort = server_filters.sort(req, params)
+    limit, marker = paging.limit_and_marker(req)
+    try:
+        return instance_list.instance_list(filters, sort, limit, marker)
+    except exception.MarkerNotFound:
+        raise HTTPFault(400, f"marker [{marker}] not found") from None
+
+
+def _page(req: ApiRequest, collection: str, servers: list[dict], rows: list[dict]) -> dict:
+    """The servers, and a `servers_links` next link when the page came back full."""
+    body: dict = {"servers": servers}
+    links = paging.next_links(req, collection, [{"id": r["uuid"]} for r in rows], "id")
+    if links:
+        body["servers_links"] = links
+    return body
 
 
 def index(req: ApiRequest) -> ApiResponse:
     rows = _list(req, "index")
-    return ApiResponse(200, {"servers": [view.basic(i, req.base_url) for i in rows]})
+    return ApiResponse(200, _page(req, "servers", [view.basic(i, req.base_url) for i in rows],
+                                  rows))
 
 
 def _host_statuses(rows: list[dict]) -> dict[str, str]:
@@ -166,7 +207,7 @@ def _host_statuses(rows: list[dict]) -> dict[str, str]:
         if service.host in hosts:
             statuses[service.host] = (
                 "DOWN" if service.forced_down else "MAINTENANCE" if service.disabled
-                else "UP" if servicegroup.service_is_up(service) else "UNKNOWN")
+                else "UP" if liveness.service_is_up(service) else "UNKNOWN")
     return statuses
 
 
@@ -181,8 +222,9 @@ def detail(req: ApiRequest) -> ApiResponse:
     rows = _list(req, "detail")
     faults = actions.fault_get_latest([r["uuid"] for r in rows if r["vm_state"] == "error"])
     opts = _options(req, rows)
-    return ApiResponse(200, {"servers": [view.detail(r, opts, faults.get(r["uuid"]))
-                                         for r in rows]})
+    return ApiResponse(200, _page(req, "servers/detail",
+                                        [view.detail(r, opts, faults.get(r["uuid"]))
+                                         for r in rows], rows))
 
 
 def show(req: ApiRequest) -> ApiResponse:
@@ -195,6 +237,31 @@ def show(req: ApiRequest) -> ApiResponse:
     fault = actions.fault_get_latest([uuid]).get(uuid)
     groups = server_groups.group_uuids_of_instance(uuid) if req.at_least("2.71") else None
     opts = _options(req, [inst], server_groups=groups)
+    return ApiResponse(200, {"server": view.detail(inst, opts, fault)})
+
+
+_UPDATABLE = {"name": "display_name", "description": "display_description",
+              "hostname": "hostname"}
+
+
+def update(req: ApiRequest) -> ApiResponse:
+    """Rename, describe (2.19), re-address (access IPs) or re-hostname (2.90) a server;
+    the answer is the server without the extension attributes, as Nova's before 2.75."""
+    validate(schema.update_for(req.version), req.body)
+    instance = get_instance(req)
+    policy.authorize(req.ctx, RULE % "update", instance.project_id)
+    server = req.body["server"]
+    values = {column: server[field] for field, column in _UPDATABLE.items()
+              if field in server}
+    values.update({column: value for column, value in _access_ips(server).items()
+                   if value is not None})
+    if values:
+        instances.instance_update(instance.uuid, values)
+    inst = instances.instance_get_view(instance.uuid)
+    fault = actions.fault_get_latest([instance.uuid]).get(instance.uuid)
+    groups = (server_groups.group_uuids_of_instance(instance.uuid) if req.at_least("2.71")
+              else None)
+    opts = _options(req, [inst], extensions=False, server_groups=groups)
     return ApiResponse(200, {"server": view.detail(inst, opts, fault)})
 
 

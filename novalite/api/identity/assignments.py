@@ -87,7 +87,7 @@ def role_assignments(req: ApiRequest) -> ApiResponse:
     rows = roles.list_assignments(user_id=user_id, project_id=query.get("scope.project.id"),
                                   role_id=query.get("role.id"),
                                   effective="effective" in query
-                                  and body.query_bool(query.get("effective") or "1"))
+                                  and bool(body.query_bool(query.get("effective") or "1")))
     include_names = "include_names" in query and body.query_bool(
         query.get("include_names") or "1")
     url = f"{views.v3(req)}/role_assignments" + (f"?{query}" if query else "")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from novalite.identity import exception
 
@@ -14,12 +14,32 @@ def member(body: Any, key: str, target: str = "request body") -> dict:
     return body[key]
 
 
+@overload
+def string(ref: dict, key: str, target: str, required: Literal[True] = True,
+           max_length: int = 255) -> str: ...
+
+
+@overload
+def string(ref: dict, key: str, target: str, required: bool,
+           max_length: int = 255) -> str | None: ...
+
+
 def string(ref: dict, key: str, target: str, required: bool = True,
            max_length: int = 255) -> str | None:
     value = ref.get(key)
     if value is None and not required:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > max_length:
+        raise exception.ValidationError(attribute=key, target=target)
+    return value
+
+
+def text(ref: dict, key: str, target: str) -> str:
+    """A free-text field such as a description: any string, empty when absent."""
+    value = ref.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
         raise exception.ValidationError(attribute=key, target=target)
     return value
 

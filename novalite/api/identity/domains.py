@@ -24,6 +24,6 @@ def create(req: ApiRequest) -> ApiResponse:
     ref = body.member(req.body, "domain")
     enabled = body.boolean(ref, "enabled", "domain")
     domain = resource.create_domain(body.string(ref, "name", "domain"),
-                                    ref.get("description") or "",
+                                    body.text(ref, "description", "domain"),
                                     True if enabled is None else enabled)
     return ApiResponse(201, {"domain": views.entity(req, "domains", domain)})

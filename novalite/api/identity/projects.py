@@ -33,7 +33,7 @@ def create(req: ApiRequest) -> ApiResponse:
     project = resource.create_project(
         body.string(ref, "name", "project"),
         body.string(ref, "domain_id", "project", required=False) or resource.DEFAULT_DOMAIN_ID,
-        ref.get("description") or "", True if enabled is None else enabled)
+        body.text(ref, "description", "project"), True if enabled is None else enabled)
     return ApiResponse(201, {"project": views.entity(req, "projects", project)})
 
 

@@ -18,7 +18,7 @@ def render(token: Token, with_catalog: bool = True) -> dict:
         "expires_at": views.timestamp(payload.expires_at),
         "issued_at": views.timestamp(payload.issued_at),
     }
-    if token.project is not None:
+    if token.project is not None and token.project_domain is not None:
         body["project"] = {"id": token.project["id"], "name": token.project["name"],
                            "domain": views.domain_ref(token.project_domain)}
         body["is_domain"] = False

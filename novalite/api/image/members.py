@@ -8,8 +8,8 @@ from novalite.api.image.authorize import authorize
 from novalite.api.image.images import owned_image
 from novalite.api.image.views import members as view
 from novalite.api.request import ApiRequest, ApiResponse
-from novalite.db.api import images
 from novalite.image import api, visibility
+from novalite.image import db as images
 
 _MISSING = {"member": "Member to be added not specified", "status": "Status not specified"}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import re
 import uuid as uuid_mod
+from typing import Any
 
 from novalite.api.faults import HTTPFault
 from novalite.api.placement import common
@@ -22,7 +23,7 @@ _PREFIXES = ("resources", "required", "member_of", "in_tree")
 
 def _schemas() -> list[tuple[Version, dict]]:
     """(first version, schema), newest first: each version's additions on the last."""
-    s = {"type": "object", "properties": {"resources": {"type": "string"}},
+    s: dict[str, Any] = {"type": "object", "properties": {"resources": {"type": "string"}},
          "required": ["resources"], "additionalProperties": False}
     out = [((1, 10), copy.deepcopy(s))]
     s["properties"]["limit"] = {"type": ["integer", "string"], "pattern": "^[1-9][0-9]*$",

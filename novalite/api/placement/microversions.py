@@ -49,42 +49,22 @@ import contextvars
 import re
 from collections.abc import Mapping
 
-from novalite.api.faults import HTTPFault
+from novalite.api.microversion import Negotiator, fmt
 
 MIN_VERSION = (1, 0)
 MAX_VERSION = (1, 39)
-_VERSION = re.compile(r"^([1-9]\d*|0)\.([1-9]\d*|0)$")
+NEGOTIATOR = Negotiator(
+    "placement", MIN_VERSION, MAX_VERSION, re.compile(r"^([1-9]\d*|0)\.([1-9]\d*|0)$"),
+    invalid=lambda requested: f"invalid version string: {requested}",
+    unsupported=lambda n, requested: f"Unacceptable version header: {requested}")
 # The version the current request was answered at, for the error body (`code` from 1.23).
 current: contextvars.ContextVar[tuple[int, int]] = contextvars.ContextVar(
     "placement_version", default=MIN_VERSION)
 
 
-def fmt(version: tuple[int, int]) -> str:
-    return f"{version[0]}.{version[1]}"
-
-
-def _requested(headers: Mapping[str, str]) -> str | None:
-    for item in (headers.get("openstack-api-version") or "").split(","):
-        service, _, value = item.strip().partition(" ")
-        if service.lower() == "placement":
-            return value.strip()
-    return None
-
-
 def negotiate(headers: Mapping[str, str]) -> tuple[int, int]:
     """The version to answer at: 1.0 without a header, as placement does."""
-    requested = _requested(headers)
-    if requested is None:
-        version = MIN_VERSION
-    elif requested.lower() == "latest":
-        version = MAX_VERSION
-    else:
-        match = _VERSION.match(requested)
-        if not match:
-            raise HTTPFault(400, f"invalid version string: {requested}")
-        version = (int(match.group(1)), int(match.group(2)))
-        if not MIN_VERSION <= version <= MAX_VERSION:
-            raise HTTPFault(406, f"Unacceptable version header: {requested}")
+    version = NEGOTIATOR.negotiate(headers)
     current.set(version)
     return version
 

@@ -1,2 +1,3 @@
-"""Query functions, one module per resource. SQL lives here and nowhere else; callers get
-plain objects (novalite.objects) or dicts, never ORM rows."""
+"""Query functions for the compute resources, one module per resource; each opens its own
+transaction and returns plain objects (novalite.objects) or values, never ORM rows. The
+other services keep their SQL in their own packages (see db/README.md)."""

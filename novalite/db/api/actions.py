@@ -3,22 +3,33 @@ reads to learn what happened to a server and why."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
+from sqlalchemy.orm import Session
 
 from novalite import context as ctx_mod
+from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, writer
+
+
+def add_action(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str,
+               action: str) -> None:
+    """Record the start of `action` inside the caller's transaction; `updated_at` moves
+    with every event: what 2.58's changes-since filters on."""
+    now = timeutils.utcnow()
+    s.add(models.InstanceAction(
+        action=action, instance_uuid=instance_uuid, request_id=ctx.request_id,
+        user_id=ctx.user_id, project_id=ctx.project_id, start_time=now, updated_at=now,
+    ))
 
 
 @retry_on_deadlock
 def action_start(ctx: ctx_mod.RequestContext, instance_uuid: str, action: str) -> None:
     with writer() as s:
-        s.add(models.InstanceAction(
-            action=action, instance_uuid=instance_uuid, request_id=ctx.request_id,
-            user_id=ctx.user_id, project_id=ctx.project_id, start_time=models.utcnow(),
-        ))
+        add_action(s, ctx, instance_uuid, action)
 
 
 def _action_row(s: Any, ctx: ctx_mod.RequestContext, instance_uuid: str
@@ -35,29 +46,38 @@ def action_event_start(ctx: ctx_mod.RequestContext, instance_uuid: str, event: s
         action = _action_row(s, ctx, instance_uuid)
         if action is None:  # an event outside any recorded action: nothing to attach to
             return
+        now = timeutils.utcnow()
         s.add(models.InstanceActionEvent(event=event, action_id=action.id, host=host,
-                                         start_time=models.utcnow()))
+                                         start_time=now))
+        action.updated_at = now
+
+
+def finish_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
+                 result: str = "Success", traceback: str | None = None,
+                 details: str | None = None) -> None:
+    """Record the end of `event` inside the caller's transaction."""
+    now = timeutils.utcnow()
+    action = _action_row(s, ctx, instance_uuid)
+    if action is None:
+        return
+    row = s.scalars(select(models.InstanceActionEvent)
+                    .filter_by(action_id=action.id, event=event, finish_time=None)
+                    .order_by(models.InstanceActionEvent.id.desc())).first()
+    if row is None:
+        row = models.InstanceActionEvent(event=event, action_id=action.id, start_time=now)
+        s.add(row)
+    row.finish_time, row.result, row.traceback, row.details = now, result, traceback, details
+    if result.lower() == "error":
+        action.message = "Error"
+    action.finish_time = action.updated_at = now
 
 
 @retry_on_deadlock
 def action_event_finish(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                         result: str = "Success", traceback: str | None = None,
                         details: str | None = None) -> None:
-    now = models.utcnow()
     with writer() as s:
-        action = _action_row(s, ctx, instance_uuid)
-        if action is None:
-            return
-        row = s.scalars(select(models.InstanceActionEvent)
-                        .filter_by(action_id=action.id, event=event, finish_time=None)
-                        .order_by(models.InstanceActionEvent.id.desc())).first()
-        if row is None:
-            row = models.InstanceActionEvent(event=event, action_id=action.id, start_time=now)
-            s.add(row)
-        row.finish_time, row.result, row.traceback, row.details = now, result, traceback, details
-        if result.lower() == "error":
-            action.message = "Error"
-        action.finish_time = now
+        finish_event(s, ctx, instance_uuid, event, result, traceback, details)
 
 
 def actions_get(instance_uuid: str) -> list[dict[str, Any]]:
@@ -72,6 +92,51 @@ def actions_get(instance_uuid: str) -> list[dict[str, Any]]:
                         "finish_time": e.finish_time, "result": e.result, "host": e.host,
                         "traceback": e.traceback, "details": e.details} for e in a.events],
         } for a in rows]
+
+
+def _action(a: models.InstanceAction) -> dict[str, Any]:
+    return {"id": a.id, "action": a.action, "instance_uuid": a.instance_uuid,
+            "request_id": a.request_id, "user_id": a.user_id, "project_id": a.project_id,
+            "start_time": a.start_time, "message": a.message,
+            "updated_at": a.updated_at or a.start_time}
+
+
+def actions_list(instance_uuid: str, limit: int | None = None, marker: str | None = None,
+                 since: datetime.datetime | None = None,
+                 before: datetime.datetime | None = None) -> list[dict[str, Any]]:
+    """Newest first, as Nova lists them; `marker` is the request id of the last action of
+    the previous page; `since`/`before` bound `updated_at`."""
+    action = models.InstanceAction
+    query = select(action).filter_by(instance_uuid=instance_uuid)
+    if since is not None:
+        query = query.where(action.updated_at >= since)
+    if before is not None:
+        query = query.where(action.updated_at <= before)
+    with reader() as s:
+        if marker is not None:
+            last = s.scalar(select(action).filter_by(instance_uuid=instance_uuid,
+                                                     request_id=marker))
+            if last is None:
+                raise exception.MarkerNotFound(marker=marker)
+            query = query.where(or_(action.created_at < last.created_at,
+                                    and_(action.created_at == last.created_at,
+                                         action.id < last.id)))
+        query = query.order_by(action.created_at.desc(), action.id.desc()).limit(limit)
+        return [_action(a) for a in s.scalars(query)]
+
+
+def action_get_by_request_id(instance_uuid: str, request_id: str) -> dict[str, Any] | None:
+    """The action with its events, oldest event first."""
+    with reader() as s:
+        row = s.scalars(select(models.InstanceAction)
+                        .filter_by(instance_uuid=instance_uuid, request_id=request_id)
+                        .order_by(models.InstanceAction.id.desc())).first()
+        if row is None:
+            return None
+        return {**_action(row), "events": [
+            {"event": e.event, "start_time": e.start_time, "finish_time": e.finish_time,
+             "result": e.result, "traceback": e.traceback, "host": e.host,
+             "details": e.details} for e in sorted(row.events, key=lambda e: e.id)]}
 
 
 @retry_on_deadlock

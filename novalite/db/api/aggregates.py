@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from novalite import exception
+from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, writer
 
@@ -148,7 +148,7 @@ def aggregate_update(aggregate_id: int, name: str | None = None,
             except IntegrityError:
                 raise exception.AggregateNameExists(aggregate_name=name) from None
         _set_metadata(s, row, metadata or {})
-        row.updated_at = models.utcnow()
+        row.updated_at = timeutils.utcnow()
         return _stored(s, row)
 
 

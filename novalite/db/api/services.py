@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import datetime
 import uuid as uuidlib
+from typing import Any
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError
 
-from novalite import exception
+from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
 from novalite.objects.service import Service
 
 
-def _to_obj(row: models.Service) -> Service:
+def _to_obj(row: Any) -> Service:
     return Service(
         id=row.id, uuid=row.uuid, host=row.host, binary=row.binary, topic=row.topic,
         report_count=row.report_count, disabled=row.disabled,
@@ -22,13 +24,28 @@ def _to_obj(row: models.Service) -> Service:
     )
 
 
-@retry_on_deadlock
 def service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
+    """Two services of one name starting together both find no record and both insert:
+    the loser's duplicate key means the winner's record exists, so it reads that one (as
+    Nova's service create catches DBDuplicateEntry)."""
+    try:
+        return _service_get_or_create(host, binary, topic)
+    except IntegrityError:
+        with reader() as s:
+            row = s.scalar(select(models.Service).filter_by(host=host, binary=binary,
+                                                            deleted=0))
+            if row is None:
+                raise
+            return _to_obj(row)
+
+
+@retry_on_deadlock
+def _service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
     with writer() as s:
         row = s.scalar(select(models.Service).filter_by(host=host, binary=binary, deleted=0))
         if row is None:
             row = models.Service(uuid=str(uuidlib.uuid4()), host=host, binary=binary,
-                                 topic=topic, last_seen_up=models.utcnow())
+                                 topic=topic, last_seen_up=timeutils.utcnow())
             s.add(row)
             s.flush()
         return _to_obj(row)
@@ -36,10 +53,10 @@ def service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
 
 @retry_on_deadlock
 def service_heartbeat(service_id: int) -> None:
-    now = models.utcnow()
+    now = timeutils.utcnow()
     with writer() as s:
-        result = s.execute(
-            update(models.Service)
+        result = run_dml(
+            s, update(models.Service)
             .where(models.Service.id == service_id, models.Service.deleted == 0)
             .values(report_count=models.Service.report_count + 1, updated_at=now,
                     last_seen_up=now)
@@ -53,13 +70,14 @@ def service_get_all(binary: str | None = None,
     """Live services; with `changed_since`, only those created or updated (a heartbeat,
     an enable/disable) since then."""
     with reader() as s:
-        query = select(models.Service).filter_by(deleted=0)
+        # Plain rows, not ORM objects: the scheduler reads every compute service at start.
+        query = select(*models.Service.__table__.c).filter_by(deleted=0)
         if binary:
             query = query.filter_by(binary=binary)
         if changed_since is not None:
             query = query.where(or_(models.Service.updated_at >= changed_since,
                                     models.Service.created_at >= changed_since))
-        return [_to_obj(r) for r in s.scalars(query.order_by(models.Service.id))]
+        return [_to_obj(r) for r in s.execute(query.order_by(models.Service.id))]
 
 
 def service_get_by_host_and_binary(host: str, binary: str) -> Service:
@@ -68,3 +86,44 @@ def service_get_by_host_and_binary(host: str, binary: str) -> Service:
         if row is None:
             raise exception.ComputeHostNotFound(host=host)
         return _to_obj(row)
+
+
+def service_get(ident: int | str) -> Service:
+    """By id (an int, the API's ids before 2.53) or uuid (a str, from 2.53)."""
+    column = models.Service.id if isinstance(ident, int) else models.Service.uuid
+    with reader() as s:
+        row = s.scalar(select(models.Service).where(column == ident,
+                                                    models.Service.deleted == 0))
+        if row is None:
+            raise exception.ServiceNotFound(service_id=ident)
+        return _to_obj(row)
+
+
+@retry_on_deadlock
+def service_update(service_id: int, values: dict[str, object]) -> Service:
+    """Set `disabled`, `disabled_reason` and/or `forced_down` of a live service."""
+    with writer() as s:
+        row = s.scalar(select(models.Service).filter_by(id=service_id, deleted=0))
+        if row is None:
+            raise exception.ServiceNotFound(service_id=service_id)
+        for key, value in values.items():
+            setattr(row, key, value)
+        row.updated_at = timeutils.utcnow()
+        s.flush()
+        return _to_obj(row)
+
+
+@retry_on_deadlock
+def service_destroy(service_id: int) -> None:
+    """Soft-delete the service and, for a compute, its host's compute nodes (Nova
+    deletes them with the service)."""
+    now = timeutils.utcnow()
+    with writer() as s:
+        row = s.scalar(select(models.Service).filter_by(id=service_id, deleted=0))
+        if row is None:
+            raise exception.ServiceNotFound(service_id=service_id)
+        row.deleted, row.deleted_at = row.id, now
+        s.execute(update(models.ComputeNode)
+                  .where(models.ComputeNode.host == row.host,
+                         models.ComputeNode.deleted == 0)
+                  .values(deleted=models.ComputeNode.id, deleted_at=now))

@@ -13,6 +13,7 @@ from typing import Any
 
 from alembic import context
 from alembic.runtime.migration import MigrationInfo
+from alembic.script import Script
 from sqlalchemy.engine import Connection, make_url
 
 from novalite.db import models, session
@@ -23,7 +24,9 @@ LOG = logging.getLogger("novalite.db.migration")
 def _log_step(*, step: MigrationInfo, **_kw: Any) -> None:
     """Alembic's own logger is quietened (novalite.log); operators still see each step."""
     if step.is_upgrade:
-        title = " ".join(step.up_revision.doc.split())  # the docstring's first paragraph
+        revision = step.up_revision
+        # the docstring's first paragraph
+        title = " ".join(revision.doc.split()) if isinstance(revision, Script) else ""
         LOG.info("Upgraded the database schema to %s%s", step.up_revision_id,
                  f" ({title})" if title else "")
     else:

@@ -12,6 +12,7 @@ it is deleted, which keeps unique constraints that include `deleted` satisfiable
 from __future__ import annotations
 
 import datetime
+from typing import ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -24,10 +25,13 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from novalite.timeutils import utcnow
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -37,12 +41,11 @@ NAMING = {
 }
 
 
-def utcnow() -> datetime.datetime:
-    return datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
-
-
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
+    # Every model maps one plain Table (SQLAlchemy types it as the wider FromClause); the
+    # placement data layer writes to these tables with Core insert/update/delete.
+    __table__: ClassVar[Table]
 
 
 class TimestampMixin:
@@ -174,6 +177,9 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
         UniqueConstraint("uuid", "deleted"),
         Index("ix_instances_project_id_deleted", "project_id", "deleted"),
         Index("ix_instances_host_deleted", "host", "deleted"),
+        # a project's server list, newest first, read a page at a time
+        Index("ix_instances_project_id_deleted_created_at", "project_id", "deleted",
+              "created_at"),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     uuid: Mapped[str] = mapped_column(String(36))
@@ -216,6 +222,62 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
         lazy="selectin",
         viewonly=True,
     )
+    tags: Mapped[list[Tag]] = relationship(
+        primaryjoin="Instance.uuid == foreign(Tag.resource_id)",
+        lazy="selectin",
+        viewonly=True,
+        order_by="Tag.tag",
+    )
+    info_cache: Mapped[info_cache.InstanceInfoCache | None] = relationship(
+        "InstanceInfoCache",
+        primaryjoin="Instance.uuid == foreign(InstanceInfoCache.instance_uuid)",
+        lazy="selectin",
+        viewonly=True,
+        uselist=False,
+    )
+
+
+class Tag(Base):
+    """A server's tags (2.26), by Nova's table and column names."""
+
+    __tablename__ = "tags"
+    __table_args__ = (Index("ix_tags_tag", "tag"),)
+    resource_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    tag: Mapped[str] = mapped_column(String(80), primary_key=True)
+
+
+class Quota(Base, TimestampMixin):
+    """A project's own limit of one resource (os-quota-sets), by Nova's names."""
+
+    __tablename__ = "quotas"
+    __table_args__ = (UniqueConstraint("project_id", "resource"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    project_id: Mapped[str] = mapped_column(String(255))
+    resource: Mapped[str] = mapped_column(String(255))
+    hard_limit: Mapped[int] = mapped_column(Integer)
+
+
+class ProjectUserQuota(Base, TimestampMixin):
+    """One user's limit within a project (os-quota-sets?user_id=)."""
+
+    __tablename__ = "project_user_quotas"
+    __table_args__ = (UniqueConstraint("user_id", "project_id", "resource"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    project_id: Mapped[str] = mapped_column(String(255))
+    user_id: Mapped[str] = mapped_column(String(255))
+    resource: Mapped[str] = mapped_column(String(255))
+    hard_limit: Mapped[int] = mapped_column(Integer)
+
+
+class QuotaClass(Base, TimestampMixin):
+    """The `default` class's limits (os-quota-class-sets), over [quota]'s."""
+
+    __tablename__ = "quota_classes"
+    __table_args__ = (UniqueConstraint("class_name", "resource"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    class_name: Mapped[str] = mapped_column(String(255))
+    resource: Mapped[str] = mapped_column(String(255))
+    hard_limit: Mapped[int] = mapped_column(Integer)
 
 
 class InstanceMetadata(Base, TimestampMixin, SoftDeleteMixin):
@@ -336,4 +398,11 @@ class InstanceGroupMember(Base, TimestampMixin):
 
 
 # The other services' tables (imported last: they build on Base).
-from novalite.db.models import identity, image, keypair, placement  # noqa: E402, F401
+from novalite.db.models import (  # noqa: E402, F401
+    identity,
+    image,
+    info_cache,
+    keypair,
+    network,
+    placement,
+)

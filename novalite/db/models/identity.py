@@ -12,7 +12,8 @@ import datetime
 from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from novalite.db.models import Base, utcnow
+from novalite.db.models import Base
+from novalite.timeutils import utcnow
 
 
 class Domain(Base):

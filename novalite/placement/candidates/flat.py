@@ -11,11 +11,13 @@ import itertools
 import operator
 import random
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Generator, Iterable, Sequence
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
+from novalite.placement import capacity
 from novalite.placement.candidates import render
 from novalite.placement.candidates.request import (
     Options,
@@ -37,6 +39,7 @@ from novalite.placement.candidates.snapshot import (
 
 _PROVIDER = operator.itemgetter(0, 1)  # (id, uuid) of a scanned row
 _FEW = 500  # providers whose traits are read by id
+_BATCH = 1000  # rows taken from the DB-API cursor at a time
 
 
 def applies(groups: dict[str, RequestGroup], nested: bool, sharing: bool) -> bool:
@@ -46,7 +49,7 @@ def applies(groups: dict[str, RequestGroup], nested: bool, sharing: bool) -> boo
 def _ids(conn: Connection, table, names: set[str], missing: type[Exception]) -> dict:
     if not names:
         return {}
-    found = dict(conn.execute(select(table.c.name, table.c.id)
+    found: dict[str, int] = dict(conn.execute(select(table.c.name, table.c.id)
                               .where(table.c.name.in_(sorted(names)))).all())
     for name in sorted(names):
         if name not in found:
@@ -109,7 +112,7 @@ _TRAITS = (select(RP_TRAIT.c.resource_provider_id, TRAIT.c.name)
 _COMPILED: dict[tuple[str, int], str] = {}  # (dialect, statement): SQL without parameters
 
 
-def _raw(conn: Connection, stmt) -> Iterator[tuple]:
+def _raw(conn: Connection, stmt) -> Generator[tuple[Any, ...], None, None]:
     """Rows of a parameterless statement as plain tuples from the DB-API cursor, the
     statement compiled once per dialect: tens of thousands of rows cost less this way
     than as SQLAlchemy Rows. Stopping early closes the cursor."""
@@ -120,7 +123,8 @@ def _raw(conn: Connection, stmt) -> Iterator[tuple]:
     cursor = conn.connection.cursor()
     try:
         cursor.execute(sql)
-        yield from cursor
+        while batch := cursor.fetchmany(_BATCH):
+            yield from batch
     finally:
         cursor.close()
 
@@ -150,12 +154,13 @@ def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams
                 if rc is None:
                     continue
                 used = usage.get((rp_id, rc), 0)
-                capacity = (total - reserved) * ratio
                 amount = wanted.get(rc)
-                if (amount is not None and min_unit <= amount <= max_unit
-                        and amount % step == 0 and used + amount <= capacity):
+                if (amount is not None
+                        and capacity.within_units(amount, min_unit, max_unit, step)
+                        and capacity.has_room(used, amount, total, reserved, ratio)):
                     met += 1
-                resources.append((names[rc], int(capacity), used))
+                resources.append((names[rc], int(capacity.capacity(total, reserved, ratio)),
+                                  used))
             if met == len(wanted):
                 found.append((rp_id, uuid, resources))
                 if stop is not None and len(found) >= stop:
@@ -168,6 +173,7 @@ def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams
 def _traits(conn: Connection, ids: list[int]) -> dict[int, list[str]]:
     """Sorted trait names of just these providers: by id when they are few, else every
     provider's read at once and filtered (cheaper than many IN lists)."""
+    rows: Iterable[Sequence[Any]]
     if len(ids) <= _FEW:
         rows = conn.execute(_TRAITS.where(RP_TRAIT.c.resource_provider_id.in_(ids)))
     else:

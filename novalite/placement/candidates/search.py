@@ -238,7 +238,7 @@ class Search:
                 for i, rc, n in cand.resources:
                     now[(i, rc)] = total = now.get((i, rc), 0) + n
                     inv = providers[i].inventories[rc]
-                    if inv.used + total > inv.capacity or total > inv.max_unit:
+                    if not inv.has_room(total) or total > inv.max_unit:
                         fits = False
                         break
                 if fits:

@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from novalite.db.models import placement as m
+from novalite.placement import capacity
 from novalite.placement.candidates.request import SHARES_VIA_AGGREGATE
 
 RP = m.ResourceProvider.__table__
@@ -33,13 +34,17 @@ class Inventory:
 
     @property
     def capacity(self) -> int:
-        return int((self.total - self.reserved) * self.allocation_ratio)
+        return int(capacity.capacity(self.total, self.reserved, self.allocation_ratio))
+
+    def has_room(self, amount: int) -> bool:
+        """Whether `amount` more fits the capacity (units aside)."""
+        return capacity.has_room(self.used, amount, self.total, self.reserved,
+                                 self.allocation_ratio)
 
     def fits(self, amount: int) -> bool:
         """Whether one more allocation of `amount` is allowed (upstream's check)."""
-        return (self.used + amount <= (self.total - self.reserved) * self.allocation_ratio
-                and self.min_unit <= amount <= self.max_unit
-                and amount % self.step_size == 0)
+        return self.has_room(amount) and capacity.within_units(
+            amount, self.min_unit, self.max_unit, self.step_size)
 
 
 @dataclasses.dataclass(slots=True)
@@ -101,7 +106,7 @@ def _chunked(conn: Connection, query, column, ids: list[int] | None) -> list:
     """Run `query` for all rows, or for the given ids a bounded number at a time (bind
     parameter limits)."""
     if ids is None:
-        return conn.execute(query).all()
+        return list(conn.execute(query).all())
     rows: list = []
     for start in range(0, len(ids), 500):
         rows += conn.execute(query.where(column.in_(ids[start:start + 500]))).all()

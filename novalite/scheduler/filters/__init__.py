@@ -22,8 +22,6 @@ NAMESPACE = "novalite.scheduler.filters"
 class BaseHostFilter:
     # True: only the first instance of a multi-create is checked (the answer cannot change).
     run_filter_once_per_request = False
-    # True: the filter also runs when a rebuild re-checks the current host.
-    RUN_ON_REBUILD = False
 
     def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         raise NotImplementedError
@@ -34,6 +32,12 @@ class BaseHostFilter:
         computed from the table's columns; None when this request needs the per-host
         form (the default, so an operator's filter needs only host_passes)."""
         return None
+
+    def explain(self, host_state: HostState, spec: RequestSpec) -> str:
+        """Why this host fails the request, in a few words with the numbers compared
+        (e.g. '512 MB free, 2,048 MB wanted'); '' when the filter has nothing to add.
+        Asked only for the few hosts a decision names, so it may be slow."""
+        return ""
 
     def needs_instances(self, spec: RequestSpec) -> bool:
         """True when this request makes the filter read host_state.instances, which the

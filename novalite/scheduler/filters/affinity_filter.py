@@ -1,63 +1,75 @@
 """Server group and instance affinity filters.
 
-The request spec carries a server group as {"policy", "rules", "hosts", "members"}; the
-same_host / different_host / build_near_host_ip hints name instances or an address. The
-host's instances come from host_state.instances.
+The request spec carries a server group as an InstanceGroup (policy, rules, hosts,
+members); the same_host / different_host / build_near_host_ip hints name instances or an
+address. The host's instances come from host_state.instances.
 """
 
 import ipaddress
 
 import numpy as np
 
+from novalite.objects.request_spec import InstanceGroup, RequestSpec
 from novalite.scheduler.filters import BaseHostFilter
+from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 
 
-def _group(spec, policy: str) -> dict | None:
+def _group(spec: RequestSpec, policy: str) -> InstanceGroup | None:
     group = spec.instance_group
-    return group if group and group.get("policy") == policy else None
+    return group if group is not None and group.policy == policy else None
 
 
 class _GroupFilter(BaseHostFilter):
-    def needs_instances(self, spec) -> bool:
+    def needs_instances(self, spec: RequestSpec) -> bool:
         return bool(spec.instance_group)
 
 
 class ServerGroupAffinityFilter(_GroupFilter):
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         group = _group(spec, "affinity")
-        if group is None or not group.get("hosts"):
+        if group is None or not group.hosts:
             return True  # no group, or the first member: anywhere starts the group
-        return host_state.host in group["hosts"]
+        return host_state.host in group.hosts
 
-    def filter_array(self, table, rows, spec):
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray:
         group = _group(spec, "affinity")
-        if group is None or not group.get("hosts"):
+        if group is None or not group.hosts:
             return np.ones(len(rows), dtype=bool)
-        return table.rows_named(group["hosts"])[rows]
+        return table.rows_named(group.hosts)[rows]
+
+    def explain(self, host_state: HostState, spec: RequestSpec) -> str:
+        group = _group(spec, "affinity")
+        return f"not a host of the group (on {', '.join(group.hosts)})" if group else ""
 
 
 class ServerGroupAntiAffinityFilter(_GroupFilter):
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         group = _group(spec, "anti-affinity")
         if group is None:
             return True
         if spec.instance_uuid in host_state.instances:
             return True  # a move: the instance's own host does not count against it
-        return len(set(group.get("members") or []) & host_state.instances) < _limit(group)
+        return len(set(group.members) & host_state.instances) < group.max_server_per_host
 
-    def filter_array(self, table, rows, spec):
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray:
         group = _group(spec, "anti-affinity")
         if group is None:
             return np.ones(len(rows), dtype=bool)
         own = table.rows_holding([spec.instance_uuid])[rows] > 0
-        return own | (table.rows_holding(group.get("members") or [])[rows] < _limit(group))
+        return own | (table.rows_holding(group.members)[rows] < group.max_server_per_host)
+
+    def explain(self, host_state: HostState, spec: RequestSpec) -> str:
+        group = _group(spec, "anti-affinity")
+        if group is None:
+            return ""
+        held = len(set(group.members) & host_state.instances)
+        return f"holds {held} of the group's members, {group.max_server_per_host} allowed"
 
 
-def _limit(group: dict) -> int:
-    return int((group.get("rules") or {}).get("max_server_per_host", 1))
-
-
-def _uuids(spec, hint: str) -> list[str]:
+def _uuids(spec: RequestSpec, hint: str) -> list[str]:
     value = spec.get_scheduler_hint(hint)
     if not value:
         return []
@@ -68,7 +80,7 @@ class _InstanceHintFilter(BaseHostFilter):
     run_filter_once_per_request = True
     hint = ""
 
-    def needs_instances(self, spec) -> bool:
+    def needs_instances(self, spec: RequestSpec) -> bool:
         return bool(_uuids(spec, self.hint))
 
 
@@ -77,15 +89,19 @@ class SameHostFilter(_InstanceHintFilter):
 
     hint = "same_host"
 
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         wanted = _uuids(spec, self.hint)
         return not wanted or any(uuid in host_state.instances for uuid in wanted)
 
-    def filter_array(self, table, rows, spec):
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray:
         wanted = _uuids(spec, self.hint)
         if not wanted:
             return np.ones(len(rows), dtype=bool)
         return table.rows_holding(wanted)[rows] > 0
+
+    def explain(self, host_state: HostState, spec: RequestSpec) -> str:
+        return "holds none of the same_host instances"
 
 
 class DifferentHostFilter(_InstanceHintFilter):
@@ -93,11 +109,16 @@ class DifferentHostFilter(_InstanceHintFilter):
 
     hint = "different_host"
 
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         return not any(uuid in host_state.instances for uuid in _uuids(spec, self.hint))
 
-    def filter_array(self, table, rows, spec):
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray:
         return table.rows_holding(_uuids(spec, self.hint))[rows] == 0
+
+    def explain(self, host_state: HostState, spec: RequestSpec) -> str:
+        held = [u for u in _uuids(spec, self.hint) if u in host_state.instances]
+        return f"holds different_host instance {', '.join(held)}"
 
 
 class SimpleCIDRAffinityFilter(BaseHostFilter):
@@ -105,7 +126,7 @@ class SimpleCIDRAffinityFilter(BaseHostFilter):
 
     run_filter_once_per_request = True
 
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         near = spec.get_scheduler_hint("build_near_host_ip")
         if not near:
             return True
@@ -116,7 +137,8 @@ class SimpleCIDRAffinityFilter(BaseHostFilter):
         except ValueError:
             return False  # an unusable address or prefix matches no host
 
-    def filter_array(self, table, rows, spec):
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray | None:
         if spec.get_scheduler_hint("build_near_host_ip"):
             return None
         return np.ones(len(rows), dtype=bool)

@@ -13,7 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.filters import BaseHostFilter, extra_specs_ops
+from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 
 
 def _capability(host_state: Any, scope: list[str]) -> Any:
@@ -50,7 +53,7 @@ def _requirements(extra_specs: dict[str, str]) -> list[tuple[list[str], str]]:
 class ComputeCapabilitiesFilter(BaseHostFilter):
     run_filter_once_per_request = True
 
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         for scope, req in _requirements(spec.flavor.extra_specs):
             if len(scope) == 1 and not (hasattr(host_state, scope[0])
                                         or scope[0] in host_state.stats):
@@ -60,7 +63,8 @@ class ComputeCapabilitiesFilter(BaseHostFilter):
                 return False
         return True
 
-    def filter_array(self, table, rows, spec):
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray | None:
         if _requirements(spec.flavor.extra_specs):
             return None  # a capability may be any host field: host by host
         return np.ones(len(rows), dtype=bool)

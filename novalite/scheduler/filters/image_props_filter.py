@@ -5,9 +5,15 @@ and the requested physical address bits."""
 from __future__ import annotations
 
 import operator
+from typing import Any
+
+import numpy as np
 
 from novalite.conf import CONF
+from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.filters import BaseHostFilter
+from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 
 # Nova's canonical names (nova/objects/fields.py) for the spellings images use.
 _ARCH = {"amd64": "x86_64", "x86": "i686", "i386": "i686", "arm64": "aarch64"}
@@ -48,9 +54,7 @@ def version_satisfies(version: int, predicate: str) -> bool:
 
 
 class ImagePropertiesFilter(BaseHostFilter):
-    RUN_ON_REBUILD = True
-
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         props = spec.image.properties if spec.image else {}
         default_arch = CONF.filter_scheduler.image_properties_default_architecture
         wanted = (_canonical(props.get("hw_architecture", default_arch), _ARCH),
@@ -67,12 +71,13 @@ class ImagePropertiesFilter(BaseHostFilter):
             all(w is None or w in [_canonical(v, {}) for v in supported] for w in wanted)
             for supported in host_state.supported_instances)
 
-    def filter_array(self, table, rows, spec):
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray:
         # Reads only the hypervisor fields that define a host class: once per class.
         return table.per_class(rows, lambda state: self.host_passes(state, spec))
 
     @staticmethod
-    def _physaddr_fits(host_state, props: dict) -> bool:
+    def _physaddr_fits(host_state: HostState, props: dict[str, Any]) -> bool:
         bits = props.get("hw_maxphysaddr_bits")
         if not bits:
             return True

@@ -14,26 +14,29 @@ from __future__ import annotations
 import numpy as np
 
 from novalite.conf import CONF
+from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.filters import BaseHostFilter
+from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 
 
-def _image_isolated(spec) -> bool:
+def _image_isolated(spec: RequestSpec) -> bool:
     # A volume-backed server may have no image at all.
     return (spec.image.id if spec.image else None) in CONF.filter_scheduler.isolated_images
 
 
 class IsolatedHostsFilter(BaseHostFilter):
     run_filter_once_per_request = True  # configuration only: the same for every instance
-    RUN_ON_REBUILD = True
 
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         restrict = CONF.filter_scheduler.restrict_isolated_hosts_to_isolated_images
         host_isolated = host_state.host in CONF.filter_scheduler.isolated_hosts
         if _image_isolated(spec):
             return host_isolated
         return not (restrict and host_isolated)
 
-    def filter_array(self, table, rows, spec):
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray:
         restrict = CONF.filter_scheduler.restrict_isolated_hosts_to_isolated_images
         image_isolated = _image_isolated(spec)
         if not (image_isolated or restrict):

@@ -13,7 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.filters import BaseHostFilter
+from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 
 
 def _compare(op: Callable[[Any, Any], bool]) -> Callable[[list], bool]:
@@ -68,7 +71,7 @@ def evaluate(query: list, host_state: Any) -> Any:
 class JsonFilter(BaseHostFilter):
     run_filter_once_per_request = True
 
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         query = spec.get_scheduler_hint("query")
         if not query:
             return True
@@ -79,7 +82,8 @@ class JsonFilter(BaseHostFilter):
             return False  # a malformed query matches no host
         return bool(any(result) if isinstance(result, list) else result)
 
-    def filter_array(self, table, rows, spec):
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray | None:
         if spec.get_scheduler_hint("query"):
             return None
         return np.ones(len(rows), dtype=bool)

@@ -9,13 +9,16 @@ import logging
 import numpy as np
 
 from novalite import exception
+from novalite.hardware import pci
+from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.filters import BaseHostFilter
-from novalite.virt import pci
+from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 
 LOG = logging.getLogger(__name__)
 
 
-def _requests(spec) -> tuple[pci.PciRequest, ...] | None:
+def _requests(spec: RequestSpec) -> tuple[pci.PciRequest, ...] | None:
     try:
         return pci.requests_from_flavor(spec.flavor, spec.image)
     except exception.Invalid as exc:
@@ -25,7 +28,7 @@ def _requests(spec) -> tuple[pci.PciRequest, ...] | None:
 
 
 class PciPassthroughFilter(BaseHostFilter):
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         requests = _requests(spec)
         if requests is None:
             return False
@@ -34,7 +37,14 @@ class PciPassthroughFilter(BaseHostFilter):
         return bool(host_state.pci_stats) and pci.support_requests(host_state.pci_stats,
                                                                    requests)
 
-    def filter_array(self, table, rows, spec):
+    def explain(self, host_state: HostState, spec: RequestSpec) -> str:
+        requests = _requests(spec)
+        if requests is None:
+            return "the request's PCI alias is invalid"
+        wanted = sum(r.count for r in requests)
+        return f"{pci.free_devices(host_state.pci_stats)} PCI devices free, {wanted} wanted"
+
+    def filter_array(self, table: HostTable, rows: np.ndarray, spec: RequestSpec) -> np.ndarray:
         requests = _requests(spec)
         if requests is None:
             return np.zeros(len(rows), dtype=bool)

@@ -8,21 +8,22 @@ from __future__ import annotations
 
 import numpy as np
 
+from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.filters import BaseHostFilter
+from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 
 
-def _tried(spec) -> set[tuple[str, str]]:
-    return {(host, node) for host, node in (spec.retry or {}).get("hosts") or ()}
+def _tried(spec: RequestSpec) -> set[tuple[str, str]]:
+    return spec.retry.tried() if spec.retry is not None else set()
 
 
 class RetryFilter(BaseHostFilter):
-    # Where the instance lands on a rebuild is not in question.
-    RUN_ON_REBUILD = False
-
-    def host_passes(self, host_state, spec) -> bool:
+    def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         return (host_state.host, host_state.nodename) not in _tried(spec)
 
-    def filter_array(self, table, rows, spec):
+    def filter_array(self, table: HostTable, rows: np.ndarray,
+                     spec: RequestSpec) -> np.ndarray:
         tried = _tried(spec)
         if not tried:
             return np.ones(len(rows), dtype=bool)

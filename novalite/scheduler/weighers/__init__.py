@@ -33,14 +33,14 @@ class BaseHostWeigher:
     multiplier_group = "filter_scheduler"
     multiplier_key: str | None = None
 
-    def _configured_multiplier(self) -> float:
-        return getattr(getattr(CONF, self.multiplier_group), self.multiplier_option)
+    def _configured_multiplier(self, option: str) -> float:
+        return getattr(getattr(CONF, self.multiplier_group), option)
 
     def weight_multiplier(self, host_state: HostState) -> float:
         if self.multiplier_option is None:
             return 1.0
         return aggregates.min_number(host_state, self.multiplier_key or self.multiplier_option,
-                                     self._configured_multiplier())
+                                     self._configured_multiplier(self.multiplier_option))
 
     def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
         raise NotImplementedError
@@ -58,7 +58,7 @@ class BaseHostWeigher:
         if self.multiplier_option is None:
             return np.ones(len(rows))
         return table.aggregate_min(self.multiplier_key or self.multiplier_option,
-                                   self._configured_multiplier())[rows]
+                                   self._configured_multiplier(self.multiplier_option))[rows]
 
     def needs_instances(self, spec: RequestSpec) -> bool:
         """As BaseHostFilter.needs_instances."""
@@ -114,7 +114,7 @@ def weigh_hosts(weighers: list[BaseHostWeigher], hosts: list[HostState],
     if len(weighed) <= 1:
         return weighed
     for weigher in weighers:
-        raw = [weigher.weigh(h, spec) for h in hosts]
+        raw = np.array([weigher.weigh(h, spec) for h in hosts], dtype=np.float64)
         mult = np.array([weigher.weight_multiplier(h) for h in hosts], dtype=np.float64)
         for item, score in zip(weighed, scores(weigher, raw, mult).tolist(), strict=True):
             item.weight += score

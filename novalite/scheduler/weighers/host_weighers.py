@@ -1,7 +1,11 @@
 """Weighers on how busy, how full and how new a host is, and soft server-group policies."""
 
+
 import numpy as np
 
+from novalite.objects.request_spec import InstanceGroup, RequestSpec
+from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 from novalite.scheduler.weighers import BaseHostWeigher
 
 
@@ -12,10 +16,11 @@ class IoOpsWeigher(BaseHostWeigher):
 
     multiplier_option = "io_ops_weight_multiplier"
 
-    def weigh(self, host_state, spec) -> float:
+    def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
         return host_state.num_io_ops
 
-    def weigh_array(self, table, rows, spec):
+    def weigh_array(self, table: HostTable, rows: np.ndarray,
+                    spec: RequestSpec) -> np.ndarray | float:
         return table.column("num_io_ops")[rows]
 
 
@@ -24,10 +29,11 @@ class NumInstancesWeigher(BaseHostWeigher):
 
     multiplier_option = "num_instances_weight_multiplier"
 
-    def weigh(self, host_state, spec) -> float:
+    def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
         return host_state.num_instances
 
-    def weigh_array(self, table, rows, spec):
+    def weigh_array(self, table: HostTable, rows: np.ndarray,
+                    spec: RequestSpec) -> np.ndarray | float:
         return table.column("num_instances")[rows]
 
 
@@ -36,10 +42,11 @@ class HypervisorVersionWeigher(BaseHostWeigher):
 
     multiplier_option = "hypervisor_version_weight_multiplier"
 
-    def weigh(self, host_state, spec) -> float:
+    def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
         return host_state.hypervisor_version or 0
 
-    def weigh_array(self, table, rows, spec):
+    def weigh_array(self, table: HostTable, rows: np.ndarray,
+                    spec: RequestSpec) -> np.ndarray | float:
         return table.column("hypervisor_version")[rows]
 
 
@@ -47,19 +54,25 @@ class _SoftGroupWeigher(BaseHostWeigher):
     policy = ""
     sign = 1
 
-    def needs_instances(self, spec) -> bool:
-        return bool(spec.instance_group) and spec.instance_group.get("policy") == self.policy
+    def _group(self, spec: RequestSpec) -> InstanceGroup | None:
+        group = spec.instance_group
+        return group if group is not None and group.policy == self.policy else None
 
-    def weigh(self, host_state, spec) -> float:
-        if not self.needs_instances(spec):
+    def needs_instances(self, spec: RequestSpec) -> bool:
+        return self._group(spec) is not None
+
+    def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
+        group = self._group(spec)
+        if group is None:
             return 0
-        members = set(spec.instance_group.get("members") or [])
-        return self.sign * len(members & host_state.instances)
+        return self.sign * len(set(group.members) & host_state.instances)
 
-    def weigh_array(self, table, rows, spec):
-        if not self.needs_instances(spec):
+    def weigh_array(self, table: HostTable, rows: np.ndarray,
+                    spec: RequestSpec) -> np.ndarray | float:
+        group = self._group(spec)
+        if group is None:
             return np.zeros(len(rows))
-        return self.sign * table.rows_holding(spec.instance_group.get("members") or [])[rows]
+        return self.sign * table.rows_holding(group.members)[rows]
 
 
 class ServerGroupSoftAffinityWeigher(_SoftGroupWeigher):

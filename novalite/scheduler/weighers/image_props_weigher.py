@@ -15,6 +15,9 @@ import numpy as np
 
 from novalite.conf import CONF
 from novalite.db.api import instances
+from novalite.objects.request_spec import RequestSpec
+from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 from novalite.scheduler.utils import parse_options
 from novalite.scheduler.weighers import BaseHostWeigher
 
@@ -34,15 +37,16 @@ class ImagePropertiesWeigher(BaseHostWeigher):
     image_properties: Callable[[Iterable[str]], dict[str, dict]] = \
         staticmethod(instances.image_properties_by_instance)
 
-    def needs_instances(self, spec) -> bool:
+    def needs_instances(self, spec: RequestSpec) -> bool:
         return _enabled()
 
-    def weigh(self, host_state, spec) -> float:
+    def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
         if not _enabled():
             return 0.0
         return self._weight(self.image_properties(host_state.instances), host_state, spec)
 
-    def weigh_array(self, table, rows, spec):
+    def weigh_array(self, table: HostTable, rows: np.ndarray,
+                    spec: RequestSpec) -> np.ndarray | float:
         if not _enabled():
             return 0.0  # switched off: every host weighs 0
         states = [table.states[r] for r in rows.tolist()]
@@ -50,7 +54,8 @@ class ImagePropertiesWeigher(BaseHostWeigher):
         return np.array([self._weight(known, s, spec) for s in states], dtype=np.float64)
 
     @staticmethod
-    def _weight(known: dict[str, dict], host_state, spec) -> float:
+    def _weight(known: dict[str, dict[str, Any]], host_state: HostState,
+                spec: RequestSpec) -> float:
         requested = _pairs(spec.image.properties) if spec.image else set()
         existing: collections.Counter = collections.Counter()
         for uuid in host_state.instances:

@@ -6,8 +6,13 @@ weight_of_unavailable, unless that metric's ratio times the multiplier is 0."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from novalite import exception
 from novalite.conf import CONF
+from novalite.objects.request_spec import RequestSpec
+from novalite.scheduler.host_state import HostState
+from novalite.scheduler.host_table import HostTable
 from novalite.scheduler.utils import parse_options
 from novalite.scheduler.weighers import BaseHostWeigher
 
@@ -21,7 +26,7 @@ class MetricsWeigher(BaseHostWeigher):
     multiplier_option = "weight_multiplier"
     multiplier_key = "metrics_weight_multiplier"
 
-    def weigh(self, host_state, spec) -> float:
+    def weigh(self, host_state: HostState, spec: RequestSpec) -> float:
         value, metrics = 0.0, host_state.metrics or {}
         for name, ratio in weight_setting():
             if name in metrics:
@@ -33,7 +38,8 @@ class MetricsWeigher(BaseHostWeigher):
                 return CONF.metrics.weight_of_unavailable
         return value
 
-    def weigh_array(self, table, rows, spec):
+    def weigh_array(self, table: HostTable, rows: np.ndarray,
+                    spec: RequestSpec) -> np.ndarray | float | None:
         if not weight_setting():
             return 0.0  # nothing to weigh: every host weighs 0
         return None

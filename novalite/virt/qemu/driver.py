@@ -26,8 +26,8 @@ import uuid
 from typing import Any
 
 from novalite import exception
-from novalite.compute import states
 from novalite.conf import CONF
+from novalite.objects import states
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.virt import driver
@@ -102,6 +102,11 @@ class QemuDriver(driver.ComputeDriver):
 
     def get_available_nodes(self, refresh: bool = False) -> list[str]:
         return [self.host]
+
+    def get_host_uptime(self) -> str:
+        """The host's own `uptime` line, as Nova's libvirt driver reports it."""
+        return subprocess.run(["uptime"], capture_output=True, text=True, check=True,
+                              timeout=10).stdout.rstrip("\n")
 
     def node_uuid(self, nodename: str) -> str:
         return str(uuid.uuid5(_NODE_NAMESPACE, f"{socket.gethostname()}/{nodename}"))

@@ -13,7 +13,7 @@ import signal
 import subprocess
 import time
 
-from novalite.compute import states
+from novalite.objects import states
 from novalite.virt.qemu import config as guest_config
 from novalite.virt.qemu.qmp import QMPClient, QMPError
 

@@ -158,7 +158,7 @@ def _tools() -> dict[str, str]:
     if not is_static(Path(found["busybox"])):
         raise GuestImageError(f"{found['busybox']} is dynamically linked and cannot run "
                               f"alone in an initramfs: {INSTALL_HINT}")
-    return found  # type: ignore[return-value]
+    return found
 
 
 def is_static(path: Path) -> bool:

@@ -12,7 +12,8 @@ from typing import Any
 
 from keystoneauth1 import exceptions as ks_exc
 
-from novalite import exception, service_clients
+from novalite import exception
+from novalite.clients import adapters
 from novalite.conf import CONF
 from novalite.conf.glance_client import GROUP
 from novalite.locks import KeyedLocks
@@ -45,7 +46,7 @@ def _request(method: str, url: str, ctx: Any, **kwargs: Any) -> Any:
     if ctx is not None and getattr(ctx, "global_request_id", None):
         headers["X-OpenStack-Request-ID"] = ctx.global_request_id
     try:
-        return service_clients.adapter(GROUP).request(url, method, raise_exc=False,
+        return adapters.adapter(GROUP).request(url, method, raise_exc=False,
                                                       headers=headers, **kwargs)
     except ks_exc.ClientException as exc:
         raise ImageServiceUnavailable(reason=f"{method} {url}: {exc}") from exc

@@ -166,7 +166,8 @@ def test_password_change_revokes_old_tokens(identity, admin):
 
 def test_catalog_listings(admin, identity):
     services = admin.get("/services").json()["services"]
-    assert {s["type"] for s in services} == {"identity", "compute", "image", "placement"}
+    assert {s["type"] for s in services} == {"identity", "compute", "image", "placement",
+                                            "network"}
     endpoints = admin.get("/endpoints", params={"interface": "public"}).json()["endpoints"]
-    assert len(endpoints) == 4 and all(e["region_id"] == "RegionOne" for e in endpoints)
+    assert len(endpoints) == 5 and all(e["region_id"] == "RegionOne" for e in endpoints)
     assert admin.get("/regions").json()["regions"][0]["id"] == "RegionOne"

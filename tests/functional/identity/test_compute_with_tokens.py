@@ -3,7 +3,7 @@ the caller's project."""
 
 from __future__ import annotations
 
-from novalite.db.api import images
+from novalite.image import db as images
 
 
 def test_no_token_or_a_bad_one_is_401_in_novas_format(identity):

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from novalite.db.api import images
+from novalite.image import db as images
 from novalite.image import seed, store
 
 MIB = 1024 * 1024

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from novalite.db.api import images
+from novalite.image import db as images
 
 
 def test_create_answers_201_with_glance_body_and_location(glance):

@@ -9,7 +9,7 @@ import os
 import openstack
 import pytest
 
-from novalite.db.api import images
+from novalite.image import db as images
 
 
 def _connect(cloud, token: str) -> openstack.connection.Connection:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from novalite.db.api import images
+from novalite.image import db as images
 
 
 def _images(glance):

@@ -9,9 +9,9 @@ import pytest
 from novalite import context, exception
 from novalite.compute.manager import ComputeManager
 from novalite.compute.resource_tracker import ResourceTracker
+from novalite.hardware import numa
 from novalite.objects.instance import Instance
 from novalite.objects.request_spec import FilterProperties
-from novalite.virt import numa
 from novalite.virt.fake import FakeDriver
 from tests import builders
 from tests.unit.compute.test_resource_tracker import RecordingPlacement
@@ -149,7 +149,7 @@ def test_a_server_group_policy_violation_is_not_a_failed_build(conf, manager, mo
     def violated(*args):
         raise exception.GroupAffinityViolation(policy="anti-affinity")
 
-    monkeypatch.setattr(manager_module.server_groups, "validate_placement", violated)
+    monkeypatch.setattr(manager_module.group_policy, "validate_placement", violated)
     compute = manager()
     build(compute)
     assert "failed_builds" not in last_stats(compute.rt)

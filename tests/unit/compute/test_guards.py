@@ -3,8 +3,9 @@ import datetime
 import pytest
 
 from novalite import exception
-from novalite.compute import guards, states
+from novalite.compute import guards
 from novalite.context import RequestContext
+from novalite.objects import states
 from novalite.objects.instance import Instance
 
 LAUNCHED = datetime.datetime(2026, 1, 1)

@@ -1,7 +1,8 @@
 import pytest
 
-from novalite.compute import host_boot, states
+from novalite.compute import host_boot
 from novalite.compute.host_boot import Plan, Step
+from novalite.objects import states
 
 RUNNING, SHUTDOWN, NOSTATE = states.RUNNING, states.SHUTDOWN, states.NOSTATE
 P_PAUSED, P_SUSPENDED = states.POWER_PAUSED, states.POWER_SUSPENDED
@@ -14,7 +15,8 @@ P_PAUSED, P_SUSPENDED = states.POWER_PAUSED, states.POWER_SUSPENDED
     ("error", "powering-off", RUNNING, Plan(Step.NOTHING)),
     ("error", "deleting", RUNNING, Plan(Step.DELETE)),
     ("building", None, NOSTATE, Plan(Step.ERROR)),
-    ("building", "scheduling", NOSTATE, Plan(Step.ERROR)),
+    ("building", "scheduling", NOSTATE, Plan(Step.NOTHING)),  # its message is queued
+    ("building", "spawning", NOSTATE, Plan(Step.ERROR)),
     ("active", "spawning", RUNNING, Plan(Step.ERROR)),
     ("active", "deleting", RUNNING, Plan(Step.DELETE)),
     ("active", "powering-off", RUNNING, Plan(Step.STOP)),

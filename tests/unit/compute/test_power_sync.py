@@ -1,7 +1,8 @@
 import pytest
 
-from novalite.compute import power_sync, states
+from novalite.compute import power_sync
 from novalite.compute.manager import ComputeManager
+from novalite.objects import states
 from novalite.periodic import PeriodicRunner
 
 ACTIVE, STOPPED, PAUSED = states.ACTIVE, states.STOPPED, states.PAUSED

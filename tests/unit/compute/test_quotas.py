@@ -18,7 +18,7 @@ def _instance(project="p1", **values):
                                       "flavor": FLAVOR, "vm_state": "active", **values})
 
 
-def test_novas_defaults(conf):
+def test_novas_defaults(db):
     limits = quotas.limits()
     assert {k: limits[k] for k in ("instances", "cores", "ram", "metadata_items",
                                    "injected_files", "injected_file_content_bytes",
@@ -92,7 +92,7 @@ def test_recheck_after_concurrent_creates(conf, db):
         "Quota exceeded for instances: Requested 1, but already used 1 of 1 instances")
 
 
-def test_metadata_items(conf):
+def test_metadata_items(db, conf):
     conf.set_override("metadata_items", 1, group="quota")
     quotas.check_metadata({"a": "1"})
     with pytest.raises(exception.MetadataLimitExceeded,

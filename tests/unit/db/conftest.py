@@ -1,7 +1,7 @@
 """A fresh, empty database per test on each backend: SQLite file, PostgreSQL, MariaDB.
 
 PostgreSQL and MariaDB skip when their server is down (and fail under CI=true): see
-tests/services.py.
+tests/services.py. Those two are marked `integration`, so `make unit` runs SQLite only.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ import sqlalchemy as sa
 from novalite.db import session
 from tests import services
 
-BACKENDS = ["sqlite", "postgresql", "mysql"]
+# SQLite is a unit test; the real servers make the same test an integration one.
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.integration),
+            pytest.param("mysql", marks=pytest.mark.integration)]
 
 
 @pytest.fixture(params=BACKENDS)

@@ -154,6 +154,7 @@ def test_sqlite_foreign_keys_are_enforced_again_after_a_sync(tmp_path):
         engine.dispose()
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("backend_url", ["mysql"], indirect=True)
 def test_mariadb_tables_are_innodb_utf8mb4_whatever_the_database_default(backend_url):
     name = sa.make_url(backend_url).database

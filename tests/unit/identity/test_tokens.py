@@ -5,7 +5,6 @@ import time
 
 import pytest
 
-from novalite.db.models import utcnow
 from novalite.identity import (
     bootstrap,
     exception,
@@ -16,6 +15,7 @@ from novalite.identity import (
     tokens,
     users,
 )
+from novalite.timeutils import utcnow
 
 
 @pytest.fixture

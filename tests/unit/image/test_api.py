@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from novalite.context import RequestContext
-from novalite.db.api import images
 from novalite.image import api, errors, seed, store
+from novalite.image import db as images
 from novalite.image.record import ImageRecord
 
 ALICE = RequestContext(user_id="alice", project_id="p1", roles=["member"])

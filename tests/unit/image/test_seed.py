@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from novalite.db.api import images
+from novalite.image import db as images
 from novalite.image import seed, store
 from novalite.virt.qemu import guest_image
 

@@ -3,7 +3,8 @@ topologies and random single-group requests (capacity math, traits, aggregates, 
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from novalite.api.faults import HTTPFault
@@ -53,8 +54,8 @@ def request_qs(draw) -> str:
     return "&".join(parts)
 
 
-@settings(max_examples=50, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.slow  # a third of the hypothesis profile's examples (tests/conftest.py)
+@settings(max_examples=max(1, settings.default.max_examples // 3))
 @given(providers=st.lists(provider, min_size=1, max_size=6), qs=request_qs(),
        cap=st.sampled_from([-1, 2]))
 def test_flat_path_equals_general_search(db, providers, qs, cap):

@@ -9,7 +9,6 @@ import datetime
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -19,6 +18,7 @@ from novalite import context, exception
 from novalite.objects import base
 from novalite.rpc import MessagingTimeout, RemoteError, RPCClient, RPCServer, Target
 from novalite.rpc.transport import Transport
+from tests.waiting import wait_for
 
 CTX = context.get_admin_context("req-rpc-scenarios")
 
@@ -68,17 +68,6 @@ class Recorder:
 
     def grow(self, ctx, gadget):
         return dataclasses.replace(gadget, size=gadget.size + 1)
-
-
-def wait_until(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "it") -> Any:
-    """Poll briefly instead of sleeping long: fast when it works, bounded when not."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.005)
-    raise AssertionError(f"{what} did not happen within {timeout}s")
 
 
 class Harness:
@@ -134,7 +123,7 @@ class RPCScenarios:
     def test_a_cast_reaches_a_server(self, rpc):
         endpoint = rpc.server("a")
         assert rpc.client().cast(CTX, "note", value=7) is None
-        wait_until(lambda: endpoint.values("note") == [7], what="the cast")
+        wait_for(lambda: endpoint.values("note") == [7], what="the cast")
 
     def test_calls_on_a_topic_are_shared_between_its_servers(self, rpc):
         rpc.server("a"), rpc.server("b")
@@ -151,7 +140,7 @@ class RPCScenarios:
     def test_a_fanout_reaches_every_server(self, rpc):
         endpoints = [rpc.server(name) for name in ("a", "b", "c")]
         rpc.client(fanout=True).cast(CTX, "note", value="all")
-        wait_until(lambda: all(e.values("note") == ["all"] for e in endpoints),
+        wait_for(lambda: all(e.values("note") == ["all"] for e in endpoints),
                    what="the fanout reaching a, b and c")
 
     def test_a_novalite_exception_is_raised_again_by_class(self, rpc):
@@ -174,14 +163,14 @@ class RPCScenarios:
     def test_a_cast_sent_before_the_server_starts_is_delivered_when_it_starts(self, rpc):
         rpc.client().cast(CTX, "note", value="early")
         endpoint = rpc.server("late")
-        wait_until(lambda: endpoint.values("note") == ["early"], what="the early cast")
+        wait_for(lambda: endpoint.values("note") == ["early"], what="the early cast")
 
     def test_casts_sent_while_no_server_runs_wait_for_the_next_one(self, rpc):
         rpc.server("first")
         rpc.stop_servers()
         rpc.client().cast(CTX, "note", value="between")
         endpoint = rpc.server("second")
-        wait_until(lambda: endpoint.values("note") == ["between"], what="the waiting cast")
+        wait_for(lambda: endpoint.values("note") == ["between"], what="the waiting cast")
 
     def test_concurrent_calls_each_get_their_own_reply(self, rpc):
         rpc.server("a"), rpc.server("b")

@@ -15,16 +15,17 @@ import copy
 import random
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import given
 from hypothesis import strategies as st
 
+from novalite.hardware import numa
 from novalite.objects.image import ImageMeta
 from novalite.scheduler import filters as filters_pkg
 from novalite.scheduler import weighers as weighers_pkg
 from novalite.scheduler.filter_scheduler import FilterScheduler
 from novalite.scheduler.host_manager import HostManager
 from novalite.scheduler.host_table import HostTable
-from novalite.virt import numa
 from tests import builders
 
 INSTANCES = [f"inst-{i}" for i in range(8)]
@@ -165,12 +166,7 @@ def _all_weighers():
     return [cls() for cls in weighers_pkg.all_weighers()]
 
 
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                           HealthCheck.too_slow])
-
-
-@SETTINGS
+@pytest.mark.slow  # examples: the hypothesis profile's (tests/conftest.py)
 @given(states=clusters(), spec=requests(), options=OPTIONS)
 def test_every_filter_array_form_answers_as_host_passes(conf, states, spec, options):
     _configure(conf, options)
@@ -183,7 +179,7 @@ def test_every_filter_array_form_answers_as_host_passes(conf, states, spec, opti
             assert array.tolist() == expected, flt.name
 
 
-@SETTINGS
+@pytest.mark.slow  # examples: the hypothesis profile's (tests/conftest.py)
 @given(states=clusters(), spec=requests(), options=OPTIONS)
 def test_every_weigher_array_form_weighs_as_weigh(conf, states, spec, options):
     _configure(conf, options)
@@ -214,7 +210,7 @@ class _Static(HostManager):
         self.table = table
 
 
-@SETTINGS
+@pytest.mark.slow  # examples: the hypothesis profile's (tests/conftest.py)
 @given(states=clusters(), spec=requests(), count=st.integers(1, 4),
        subset=st.integers(1, 3), seed=st.integers(0, 2**16), options=OPTIONS)
 def test_array_engine_selects_as_the_per_host_engine(conf, states, spec, count, subset,

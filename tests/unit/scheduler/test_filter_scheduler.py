@@ -13,8 +13,12 @@ from tests import builders
 class StaticHostManager(HostManager):
     def __init__(self, states):
         super().__init__()
+        self.ended = set()  # builds the watchdog or a rollback ended (ERROR, deleted)
         for host_state in states:
             self.table.add(host_state)
+
+    def awaits_host(self, instance_uuid):
+        return instance_uuid not in self.ended
 
     def refresh(self):
         return self.table
@@ -110,6 +114,16 @@ def test_forced_hosts_skip_the_filters_but_a_requested_destination_does_not(conf
         select(states, builders.request_spec(requested_destination={"host": "down"}))
 
 
+def test_no_valid_host_says_why_per_host(conf):
+    spec = builders.request_spec(flavor=builders.flavor(memory_mb=2048, vcpus=8))
+    states = [state("compute3", 64512), state("compute4", vcpus=4)]  # 512 MB free
+    with pytest.raises(exception.NoValidHost) as err:
+        select(states, spec)
+    message = err.value.format_message()
+    assert "compute3: RamFilter: 512 MB free, 2,048 MB wanted" in message
+    assert "compute4: CoreFilter: 4 vCPUs on the host, 8 wanted" in message
+
+
 def test_multi_create_consumes_between_instances(conf):
     states = [state("a", 63000), state("b", 63500)]  # 2024 and 1524 MB free
     result = select(states, uuids=("i1", "i2", "i3"))
@@ -126,7 +140,8 @@ def test_too_few_hosts_for_min_count_explains_and_gives_back(conf):
                                       True)
     assert err.value.format_message() == (
         "No valid host was found. There are not enough hosts available. 2 hosts: "
-        "ComputeFilter removed 1 (down); RamFilter removed 1 (a). Placement offered 2 hosts "
+        "ComputeFilter removed 1 (down); RamFilter removed 1 (a). Why: down: ComputeFilter: "
+        "service down; a: RamFilter: 0 MB free, 512 MB wanted. Placement offered 2 hosts "
         "for limit=1000, resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
         "root_required=!COMPUTE_STATUS_DISABLED.")
     assert states[0].free_ram_mb == 1024
@@ -167,7 +182,7 @@ def test_a_multi_create_into_a_group_sees_its_own_earlier_members(conf, policy, 
     states = [state(h) for h in ("a", "b", "c")][: 2 if expected == 2 else 3]
     chosen = [hl[0].service_host for hl in select(states, spec, uuids)]
     assert len(set(chosen)) == expected
-    assert spec.instance_group["hosts"] == chosen
+    assert spec.instance_group.hosts == []  # the caller's spec is left as it came
 
 
 def test_limits_travel_with_the_selection(conf):
@@ -178,7 +193,8 @@ def test_limits_travel_with_the_selection(conf):
 def test_the_chosen_selection_explains_itself(conf):
     chosen = select([state("a", service_up=False), state("b"), state("c", 30000)])[0]
     assert chosen[0].decision.startswith(
-        "3 hosts: ComputeFilter removed 1 (a). Placement offered 3 hosts for limit=1000, "
+        "3 hosts: ComputeFilter removed 1 (a). Why: a: ComputeFilter: service down. "
+        "Placement offered 3 hosts for limit=1000, "
         "resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, root_required=!COMPUTE_STATUS_DISABLED. "
         "Top weights: b ")
     assert "RAMWeigher 1.00" in chosen[0].decision and chosen[1].decision is None
@@ -226,3 +242,17 @@ def test_nothing_offered_is_no_valid_host_saying_what_placement_was_asked(conf):
                        r"root_required=!COMPUTE_STATUS_DISABLED."):
         scheduler.select_destinations(context.get_admin_context(), builders.request_spec(),
                                       ["i1"], True)
+
+
+def test_a_claim_landing_after_its_build_was_ended_is_given_back(conf):
+    """The conductor that asked was killed; the watchdog put the instance in ERROR and
+    freed its claims before this scheduler got to it: the claim it makes now would belong
+    to no live server, so it is freed and nothing is chosen for the instance."""
+    scheduler = scheduler_over([state("a"), state("b")])
+    scheduler.host_manager.ended.add("i1")
+    with pytest.raises(exception.NoValidHost):
+        scheduler.select_destinations(context.get_admin_context(), builders.request_spec(),
+                                      ["i1"], True)
+    placement = scheduler.reportclient
+    assert len(placement.claims) == 1  # one claim landed, and no other host was tried
+    assert placement.freed == ["i1"]

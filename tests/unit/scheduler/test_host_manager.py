@@ -5,6 +5,7 @@ import datetime
 import pytest
 from sqlalchemy import update
 
+from novalite import timeutils
 from novalite.db import models, session
 from novalite.db.api import aggregates, compute_nodes, instances, services
 from novalite.scheduler import host_manager
@@ -42,7 +43,7 @@ def test_cached_state_survives_until_the_node_reports_again(db):
 
 def _age_everything(seconds):
     """Make every row look written `seconds` ago, outside the refresh's re-read margin."""
-    past = models.utcnow() - datetime.timedelta(seconds=seconds)
+    past = timeutils.utcnow() - datetime.timedelta(seconds=seconds)
     with session.writer() as s:
         for model in (models.ComputeNode, models.Service):
             s.execute(update(model).values(created_at=past, updated_at=past))
@@ -56,7 +57,7 @@ def test_a_refresh_reads_only_what_changed(db, monkeypatch):
     manager = HostManager()
     manager.refresh()
     _age_everything(10)
-    manager._last_refresh = models.utcnow()  # as if the last refresh were now
+    manager._last_refresh = timeutils.utcnow()  # as if the last refresh were now
     built = []
     real = host_manager.HostState.from_compute_node
     monkeypatch.setattr(host_manager.HostState, "from_compute_node",
@@ -74,7 +75,7 @@ def test_a_host_goes_down_when_its_heartbeat_lapses_without_any_write(db, monkey
     services.service_get_or_create("h1", "novalite-compute", "compute")
     manager = HostManager()
     assert _states(manager)["h1"].service_up
-    later = models.utcnow() + datetime.timedelta(seconds=120)  # > service_down_time (60)
+    later = timeutils.utcnow() + datetime.timedelta(seconds=120)  # > service_down_time (60)
     monkeypatch.setattr(host_manager, "utcnow", lambda: later)
     table = manager.refresh()
     assert not table.states[0].service_up
@@ -129,3 +130,18 @@ def test_without_tracking_the_database_is_the_only_source(db, conf):
     manager = HostManager()
     manager.update_instance_info("h1", ["ignored"])
     assert _instances(manager) == {"h1": set()}
+
+
+def test_a_build_awaits_its_host_until_it_is_ended_or_deleted(db):
+    """What the scheduler reads after claiming: a claim for an instance the build
+    watchdog put in ERROR, or that is being deleted or is gone, is given back."""
+    for uuid in ("waiting", "buried", "deleting", "gone"):
+        instances.instance_create({"uuid": uuid, "project_id": "p", "user_id": "u",
+                                   "vm_state": "building", "task_state": "scheduling",
+                                   "flavor": builders.flavor(id=1)})
+    instances.instance_update("buried", {"vm_state": "error", "task_state": None})
+    instances.instance_update("deleting", {"task_state": "deleting"})
+    instances.instance_destroy("gone")
+    manager = HostManager()
+    assert [u for u in ("waiting", "buried", "deleting", "gone", "never")
+            if manager.awaits_host(u)] == ["waiting"]

@@ -33,6 +33,20 @@ def test_removing_a_row_moves_the_last_one_into_the_gap():
     assert table.rows_named(["c"]).tolist() == [True, False]
 
 
+def test_the_instance_index_follows_assignments_removals_and_moved_rows():
+    table = _table("a", "b", "c")
+    table.states[0].instances = {"i1", "i2"}
+    table.states[2].instances = {"i2"}
+    assert table.rows_holding(["i1", "i2", "x"]).tolist() == [2, 0, 1]
+    table.states[0].instances = {"i2"}  # replaced: i1 left the host
+    assert table.rows_holding(["i1"]).tolist() == [0, 0, 0]
+    table.remove("node-a")  # c moves into row 0
+    assert table.rows_holding(["i2"]).tolist() == [1, 0]
+    table.add(builders.host_state("d", uuid="node-d", instances={"i1"}))
+    table.states[0].instances = set()
+    assert table.rows_holding(["i1", "i2"]).tolist() == [0, 0, 1]
+
+
 def test_adding_a_known_node_replaces_its_state():
     table = _table("a", "b")
     table.add(builders.host_state("a", uuid="node-a", memory_mb_used=1000))

@@ -3,7 +3,7 @@
 import pytest
 
 from novalite import exception
-from novalite.compute import states
+from novalite.objects import states
 from novalite.objects.instance import Instance
 from novalite.virt.driver import EVENT_LIFECYCLE_STOPPED, LifecycleEvent
 from novalite.virt.fake import FakeDriver

@@ -1,7 +1,7 @@
 import pytest
 
 from novalite import exception
-from novalite.compute import states
+from novalite.objects import states
 from novalite.objects.instance import Instance
 from novalite.virt.fake import FakeDriver
 

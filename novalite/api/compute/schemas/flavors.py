@@ -7,6 +7,7 @@ so novalite.compute.flavors.create re-checks string numbers and answers as Nova 
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from novalite.compute.flavors import MAX_INT, SQL_SP_FLOAT_MAX
 
@@ -21,7 +22,7 @@ _boolean = {"type": ["boolean", "string"], "enum": [
 _description = {"type": ["string", "null"], "minLength": 0, "maxLength": 65535,
                 "pattern": r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$"}
 
-create = {
+create: dict[str, Any] = {
     "type": "object",
     "properties": {
         "flavor": {

@@ -1,13 +1,14 @@
 """POST /os-keypairs body, per microversion: 2.2 adds `type`, 2.10 `user_id`."""
 
 import copy
+from typing import Any
 
 _name = {"allOf": [
     {"type": "string", "minLength": 1, "maxLength": 255, "format": "name"},
     {"type": "string", "pattern": r"^[_\- a-zA-Z0-9]+$", "minLength": 1, "maxLength": 255},
 ]}
 
-create = {
+create: dict[str, Any] = {
     "type": "object",
     "properties": {
         "keypair": {

@@ -9,6 +9,7 @@ max_server_per_host given as a string.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 _name = {"type": "string", "format": "name", "minLength": 1, "maxLength": 255}
 _positive_integer = {"type": ["integer", "string"], "pattern": "^[0-9]*$", "minimum": 1,
@@ -16,7 +17,7 @@ _positive_integer = {"type": ["integer", "string"], "pattern": "^[0-9]*$", "mini
 HARD_POLICIES = ["anti-affinity", "affinity"]
 SOFT_POLICIES = ["soft-anti-affinity", "soft-affinity"]
 
-create = {
+create: dict[str, Any] = {
     "type": "object",
     "properties": {
         "server_group": {

@@ -1,6 +1,7 @@
 """POST /servers body: Nova's schema at 2.1, and what later microversions add."""
 
 import copy
+from typing import Any
 
 _name = {"type": "string", "minLength": 1, "maxLength": 255,
          "pattern": r"^(?! )[^\x00-\x1f]*(?<! )$"}
@@ -21,7 +22,11 @@ _bdm_v2 = {"type": "object", "properties": {
     "disk_bus": {"type": "string"}, "device_type": {"type": "string"},
 }, "additionalProperties": False}
 
-create = {
+# What a block_device_mapping_v2 entry may ask for that novalite cannot do (no volumes).
+BDM_SOURCES_UNHONOURED = frozenset({"volume", "snapshot", "blank"})
+BDM_DESTINATIONS_UNHONOURED = frozenset({"volume"})
+
+create: dict[str, Any] = {
     "type": "object",
     "properties": {
         "server": {
@@ -63,7 +68,13 @@ _description = {"type": ["string", "null"], "minLength": 0, "maxLength": 255,
 _fqdn = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[a-zA-Z0-9-._]*$"}
 _network = {"type": "object", "properties": {
     "uuid": {"type": "string"}, "port": {"type": ["string", "null"]},
-    "fixed_ip": {"type": "string"}, "tag": {"type": "string"}}, "additionalProperties": False}
+    "fixed_ip": {"type": "string", "oneOf": [{"format": "ipv4"}, {"format": "ipv6"}]},
+    "tag": {"type": "string", "minLength": 1, "maxLength": 60}},
+    "additionalProperties": False}
+
+
+TAG = {"type": "string", "pattern": "^[^,/]*$", "minLength": 1, "maxLength": 60}
+MAX_TAGS = 50
 
 
 def create_for(version: tuple[int, int]) -> dict:
@@ -72,12 +83,37 @@ def create_for(version: tuple[int, int]) -> dict:
     server = body["properties"]["server"]
     if version >= (2, 19):
         server["properties"]["description"] = _description
+    server["properties"]["networks"] = {"type": "array", "items": _network}
     if version >= (2, 37):
         server["properties"]["networks"] = {"oneOf": [
             {"type": "array", "items": _network},
             {"type": "string", "enum": ["none", "auto"]}]}
         server["required"].append("networks")
+    if version >= (2, 52):
+        server["properties"]["tags"] = {"type": "array", "items": TAG,
+                                        "maxItems": MAX_TAGS}
     if version >= (2, 74):
         server["properties"]["host"] = _fqdn
         server["properties"]["hypervisor_hostname"] = _fqdn
     return body
+
+
+_hostname = {"type": "string", "minLength": 2, "maxLength": 63,
+             "pattern": "^[a-zA-Z0-9]+[a-zA-Z0-9-]*[a-zA-Z0-9]+$"}
+
+
+def update_for(version: tuple[int, int]) -> dict:
+    """PUT /servers/{id}: name, access IPs and disk config; a description from 2.19 and
+    a hostname from 2.90."""
+    properties = {"name": _name, "OS-DCF:diskConfig": {"type": "string",
+                                                       "enum": ["AUTO", "MANUAL"]},
+                  "accessIPv4": {"type": "string", "format": "ipv4"},
+                  "accessIPv6": {"type": "string", "format": "ipv6"}}
+    if version >= (2, 19):
+        properties["description"] = _description
+    if version >= (2, 90):
+        properties["hostname"] = _hostname
+    return {"type": "object",
+            "properties": {"server": {"type": "object", "properties": properties,
+                                      "additionalProperties": False}},
+            "required": ["server"], "additionalProperties": False}

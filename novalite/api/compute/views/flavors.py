@@ -8,13 +8,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from novalite.api.compute.views import links
 from novalite.objects.flavor import Flavor
 
 
 def basic(flavor: Flavor, base_url: str, version: tuple[int, int] = (2, 1)) -> dict:
-    body = {"id": flavor.flavorid, "name": flavor.name,
-            "links": links(base_url, "flavors", flavor.flavorid)}
+    body: dict[str, Any] = {"id": flavor.flavorid, "name": flavor.name,
+                            "links": links(base_url, "flavors", flavor.flavorid)}
     if version >= (2, 55):
         body["description"] = flavor.description
     return body

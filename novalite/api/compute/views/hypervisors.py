@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.service import Service
@@ -42,10 +43,10 @@ def _details(hyp: Hypervisor, version: tuple[int, int]) -> dict:
 
 
 def hypervisor(hyp: Hypervisor, version: tuple[int, int], detail: bool) -> dict:
-    body = {"id": hyp.node.uuid if version >= (2, 53) else hyp.node.id,
-            "hypervisor_hostname": hyp.node.hypervisor_hostname,
-            "state": "up" if hyp.is_up else "down",
-            "status": "disabled" if hyp.service.disabled else "enabled"}
+    body: dict[str, Any] = {"id": hyp.node.uuid if version >= (2, 53) else hyp.node.id,
+                            "hypervisor_hostname": hyp.node.hypervisor_hostname,
+                            "state": "up" if hyp.is_up else "down",
+                            "status": "disabled" if hyp.service.disabled else "enabled"}
     if detail:
         body.update(_details(hyp, version))
     if hyp.servers:  # an empty list is left out before 2.75

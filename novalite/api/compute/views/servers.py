@@ -7,7 +7,7 @@ import hashlib
 from typing import Any
 
 from novalite.api.compute.views import bookmark, isotime, links
-from novalite.compute import states
+from novalite.objects import states
 
 # vm_state -> status, with task_state overrides (Nova's _STATE_MAP).
 _STATUS: dict[str, dict[str | None, str]] = {
@@ -52,6 +52,21 @@ def instance_name(row_id: int) -> str:
     return f"instance-{row_id:08x}"
 
 
+def addresses(network_info: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Nova's `addresses`, from the cached network info: per network label, each fixed
+    address then the floating ones behind it, with their type and the port's MAC."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for vif in network_info:
+        entries = found.setdefault(vif["network"]["label"], [])
+        for subnet in vif["network"]["subnets"]:
+            for ip in subnet["ips"]:
+                for each in (ip, *ip.get("floating_ips", [])):
+                    entries.append({"version": each["version"], "addr": each["address"],
+                                    "OS-EXT-IPS:type": each["type"],
+                                    "OS-EXT-IPS-MAC:mac_addr": vif["address"]})
+    return found
+
+
 def basic(inst: dict[str, Any], base_url: str) -> dict:
     return {"id": inst["uuid"], "name": inst["display_name"],
             "links": links(base_url, "servers", inst["uuid"])}
@@ -66,6 +81,9 @@ class ViewOptions:
     is_admin: bool = False
     host_statuses: dict[str, str] = dataclasses.field(default_factory=dict)
     server_groups: list[str] | None = None  # shown from 2.71, on a single server only
+    # The extension attributes (OS-EXT-*, OS-SRV-USG, key_name, ...): an update's answer
+    # leaves them out before 2.75.
+    extensions: bool = True
 
     def at_least(self, major: int, minor: int) -> bool:
         return self.version >= (major, minor)
@@ -75,7 +93,8 @@ def _flavor(inst: dict[str, Any], opts: ViewOptions) -> dict:
     flavor = (inst.get("flavor") or {}).get("cur") or {}
     if not opts.at_least(2, 47):
         flavor_id = flavor.get("flavorid")
-        return {"id": flavor_id, "links": [bookmark(opts.base_url, "flavors", flavor_id)]}
+        return {"id": flavor_id,
+                "links": [bookmark(opts.base_url, "flavors", str(flavor_id))]}
     # From 2.47 the server embeds the flavor it was built with, as it was then.
     return {"vcpus": flavor.get("vcpus"), "ram": flavor.get("memory_mb"),
             "disk": flavor.get("root_gb"), "ephemeral": flavor.get("ephemeral_gb") or 0,
@@ -113,32 +132,25 @@ def detail(inst: dict[str, Any], opts: ViewOptions, fault: dict | None = None) -
         "flavor": _flavor(inst, opts),
         "created": isotime(inst["created_at"]),
         "updated": isotime(inst["updated_at"] or inst["created_at"]),
-        "addresses": {},
+        "addresses": addresses(inst.get("network_info") or []),
         "accessIPv4": inst["access_ip_v4"] or "",
         "accessIPv6": inst["access_ip_v6"] or "",
         "OS-DCF:diskConfig": "MANUAL",
-        "OS-EXT-AZ:availability_zone": inst["availability_zone"] or "",
-        "config_drive": inst["config_drive"] or "",
-        "key_name": inst["key_name"],
-        "OS-SRV-USG:launched_at": isotime(inst["launched_at"]),
-        "OS-SRV-USG:terminated_at": isotime(inst["terminated_at"]),
-        "OS-EXT-STS:task_state": inst["task_state"],
-        "OS-EXT-STS:vm_state": inst["vm_state"],
-        "OS-EXT-STS:power_state": inst["power_state"],
-        "os-extended-volumes:volumes_attached": [],
     }
+    if opts.extensions or opts.at_least(2, 75):
+        view.update(_extension_attributes(inst, opts))
+    groups = {g: None for vif in inst.get("network_info") or []
+              for g in (vif.get("meta") or {}).get("security_groups", [])}
+    if groups:
+        view["security_groups"] = [{"name": g} for g in groups]
     if server_status in _PROGRESS_STATUSES:
         view["progress"] = inst["progress"] or 0
-    if opts.is_admin:
-        view.update(_admin_attributes(inst, opts))
     if opts.at_least(2, 9):
         view["locked"] = bool(inst.get("locked"))
-    if opts.at_least(2, 16) and opts.is_admin:
-        view["host_status"] = opts.host_statuses.get(inst["host"], "") if inst["host"] else ""
     if opts.at_least(2, 19):
         view["description"] = inst.get("display_description")
     if opts.at_least(2, 26):
-        view["tags"] = []
+        view["tags"] = list(inst.get("tags") or [])
     if opts.at_least(2, 63):
         view["trusted_image_certificates"] = None
     if opts.at_least(2, 71) and opts.server_groups is not None:
@@ -150,4 +162,23 @@ def detail(inst: dict[str, Any], opts: ViewOptions, fault: dict | None = None) -
                          "created": isotime(fault["created"])}
         if opts.is_admin or fault["code"] != 500:
             view["fault"]["details"] = fault["details"] or ""
+    return view
+
+
+def _extension_attributes(inst: dict[str, Any], opts: ViewOptions) -> dict:
+    view = {
+        "OS-EXT-AZ:availability_zone": inst["availability_zone"] or "",
+        "config_drive": inst["config_drive"] or "",
+        "key_name": inst["key_name"],
+        "OS-SRV-USG:launched_at": isotime(inst["launched_at"]),
+        "OS-SRV-USG:terminated_at": isotime(inst["terminated_at"]),
+        "OS-EXT-STS:task_state": inst["task_state"],
+        "OS-EXT-STS:vm_state": inst["vm_state"],
+        "OS-EXT-STS:power_state": inst["power_state"],
+        "os-extended-volumes:volumes_attached": [],
+    }
+    if opts.is_admin:
+        view.update(_admin_attributes(inst, opts))
+    if opts.at_least(2, 16) and opts.is_admin:
+        view["host_status"] = opts.host_statuses.get(inst["host"], "") if inst["host"] else ""
     return view

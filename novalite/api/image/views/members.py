@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from novalite.api.image.views.images import isotime
-from novalite.db.api.images import Member
+from novalite.image.db import Member
 
 
 def show(member: Member) -> dict[str, Any]:

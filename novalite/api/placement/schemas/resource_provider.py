@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from novalite.api.placement.schemas.common import extend, uuid
 
-POST_V1_0 = {
+POST_V1_0: dict[str, Any] = {
     "type": "object",
     "properties": {"name": {"type": "string", "maxLength": 200}, "uuid": uuid()},
     "required": ["name"],

@@ -7,6 +7,8 @@ Revision ID: 0001
 Revises: (none)
 """
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -17,7 +19,7 @@ depends_on = None
 
 # Explicit so that a database created with another default (MariaDB's upstream default is
 # latin1) still stores any name a user types; ignored by PostgreSQL and SQLite.
-TABLE_OPTIONS = {"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"}
+TABLE_OPTIONS: dict[str, Any] = {"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"}
 
 
 def upgrade() -> None:

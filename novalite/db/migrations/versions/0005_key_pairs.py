@@ -6,6 +6,8 @@ Revision ID: 0005
 Revises: 0004
 """
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -14,7 +16,7 @@ down_revision = "0004"
 branch_labels = None
 depends_on = None
 
-TABLE_OPTIONS = {"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"}
+TABLE_OPTIONS: dict[str, Any] = {"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"}
 KEYPAIR_TYPES = sa.Enum("ssh", "x509", name="keypair_types")
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from novalite.virt.qemu import guest_image
 from tests import services
+from tests.waiting import wait_for
 
 BOOT_TIMEOUT = 60.0
 
@@ -24,13 +25,14 @@ def built(tmp_path_factory):
 
 
 def _wait_for(path: Path, text: str, timeout: float) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        log = path.read_text(errors="replace") if path.exists() else ""
-        if text in log:
-            return log
-        time.sleep(0.1)
-    raise AssertionError(f"no {text!r} on the console within {timeout} s: {log!r}")
+    def log() -> str:
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    try:
+        return wait_for(lambda: text in (out := log()) and out, timeout=timeout, interval=0.1,
+                        what=f"{text!r} on the console")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {log()!r}") from None
 
 
 def _qmp(sock: Path, command: str) -> None:

@@ -15,8 +15,8 @@ import subprocess
 
 import pytest
 
-from novalite import services as novalite_services
 from novalite.db.api import actions
+from novalite.service import assembly
 from novalite.virt.qemu import images
 from novalite.virt.qemu.guest_image import MARKER
 from tests import services
@@ -143,7 +143,7 @@ def test_restarted_compute_adopts_its_guests_and_notices_a_crash(qemu_cloud):
     old.stop()
     cloud.aio.services.remove(old)
     assert pid_running(pid)  # guests outlive their compute service
-    new = novalite_services.compute(old.host)
+    new = assembly.compute(old.host)
     new.start()
     cloud.aio.services.insert(0, new)
     assert server_id in new.manager.driver.list_instances()
@@ -209,7 +209,7 @@ def test_host_boot_brings_back_guests_that_should_run(qemu_cloud, conf):
     os.kill(pid, signal.SIGKILL)
     cloud.wait(lambda: not pid_running(pid))
     conf.set_override("resume_guests_state_on_host_boot", True)
-    new = novalite_services.compute(old.host)
+    new = assembly.compute(old.host)
     new.start()
     cloud.aio.services.insert(0, new)
 

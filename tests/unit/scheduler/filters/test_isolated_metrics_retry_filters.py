@@ -48,9 +48,8 @@ def test_isolated_hosts_filter(conf, images, restrict, image, iso_passes, open_p
     assert _both_forms(IsolatedHostsFilter(), hosts, spec) == [iso_passes, open_passes]
 
 
-def test_isolated_hosts_filter_runs_once_and_on_rebuild():
-    flt = IsolatedHostsFilter()
-    assert flt.RUN_ON_REBUILD and not flt.run_filter_for_index(1)
+def test_isolated_hosts_filter_runs_once_per_request():
+    assert not IsolatedHostsFilter().run_filter_for_index(1)
 
 
 def _metrics(**values):
@@ -86,17 +85,16 @@ def test_retry_filter(conf, retry, passes):
 
 
 def test_a_reschedule_records_the_tried_hosts_in_the_spec(conf, monkeypatch):
-    from novalite.conductor import build
-    from novalite.objects.request_spec import FilterProperties, Selection
+    from novalite.conductor.tasks import build
+    from novalite.objects.request_spec import FilterProperties, SchedulerRetries, Selection
 
-    tasks = build.BuildTasks.__new__(build.BuildTasks)
     built = []
     monkeypatch.setattr(build.actions, "action_event_start", lambda *a: None)
-    monkeypatch.setattr(tasks, "_build_on", lambda *a: built.append(a), raising=False)
+    monkeypatch.setattr(build, "build_on", lambda *a: built.append(a))
     spec = builders.request_spec()
     props = FilterProperties(num_attempts=1, hosts=[["h1", "h1"]])
     alternate = Selection(service_host="h2", nodename="h2", compute_node_uuid="n2",
                           instance_uuid=spec.instance_uuid)  # no placement candidate
-    tasks.reschedule(None, spec.instance_uuid, spec, props, [alternate])
-    assert spec.retry == {"num_attempts": 2, "hosts": [["h1", "h1"]]}
+    build.RescheduleTask(None, spec.instance_uuid, spec, props, [alternate], None).execute()
+    assert spec.retry == SchedulerRetries(num_attempts=2, hosts=[["h1", "h1"]])
     assert built

@@ -6,10 +6,10 @@ import copy
 import numpy as np
 import pytest
 
+from novalite.hardware import numa
 from novalite.objects.image import ImageMeta
 from novalite.scheduler.filters.numa_topology_filter import NUMATopologyFilter
 from novalite.scheduler.host_table import HostTable
-from novalite.virt import numa
 from tests import builders
 
 

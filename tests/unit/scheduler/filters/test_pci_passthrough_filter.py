@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
+from novalite.hardware import numa
 from novalite.objects.image import ImageMeta
 from novalite.scheduler.filters.numa_topology_filter import NUMATopologyFilter
 from novalite.scheduler.filters.pci_passthrough_filter import PciPassthroughFilter
 from novalite.scheduler.host_table import HostTable
-from novalite.virt import numa
 from tests import builders
 
 ALIASES = [

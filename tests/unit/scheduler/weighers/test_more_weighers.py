@@ -144,7 +144,8 @@ def test_image_properties_weigher(conf, multiplier, setting, expected):
 
 
 def test_image_properties_come_from_the_instances_images(db):
-    from novalite.db.api import images, instances
+    from novalite.db.api import instances
+    from novalite.image import db as images
     from novalite.image.record import ImageRecord
 
     images.image_create(ImageRecord(id="img-w", name="w", properties={"os_distro": "windows"}))

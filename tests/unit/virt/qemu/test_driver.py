@@ -51,3 +51,7 @@ def test_auto_without_usable_dev_kvm_does_not_probe(monkeypatch):
 
 def test_probe_sector_is_a_boot_sector():
     assert len(accel.PROBE_SECTOR) == 512 and accel.PROBE_SECTOR.endswith(b"\x55\xaa")
+
+
+def test_host_uptime_is_the_uptime_commands_line():
+    assert " up " in driver.QemuDriver().get_host_uptime()

@@ -1,0 +1,48 @@
+"""Bodies of os-interface attach and the floating IP and security group actions, as
+Nova's schemas (attach_interfaces.py, floating_ips.py, security_groups.py) take them."""
+
+from __future__ import annotations
+
+_uuid = {"type": "string", "format": "uuid"}
+_ip = {"type": "string", "oneOf": [{"format": "ipv4"}, {"format": "ipv6"}]}
+
+attach = {
+    "type": "object",
+    "properties": {"interfaceAttachment": {
+        "type": "object",
+        "properties": {
+            "net_id": _uuid, "port_id": _uuid,
+            "fixed_ips": {"type": "array", "minItems": 1, "maxItems": 1, "items": {
+                "type": "object", "properties": {"ip_address": _ip},
+                "required": ["ip_address"], "additionalProperties": False}},
+            "tag": {"type": "string", "minLength": 1, "maxLength": 60},
+        },
+        "additionalProperties": False}},
+    "additionalProperties": False,
+}
+
+add_floating_ip = {
+    "type": "object",
+    "properties": {"addFloatingIp": {
+        "type": "object",
+        "properties": {"address": _ip, "fixed_address": _ip},
+        "required": ["address"], "additionalProperties": False}},
+    "required": ["addFloatingIp"], "additionalProperties": False,
+}
+
+remove_floating_ip = {
+    "type": "object",
+    "properties": {"removeFloatingIp": {
+        "type": "object", "properties": {"address": _ip},
+        "required": ["address"], "additionalProperties": False}},
+    "required": ["removeFloatingIp"], "additionalProperties": False,
+}
+
+
+def security_group_action(name: str) -> dict:
+    return {"type": "object",
+            "properties": {name: {
+                "type": "object",
+                "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 255}},
+                "required": ["name"], "additionalProperties": False}},
+            "required": [name], "additionalProperties": False}

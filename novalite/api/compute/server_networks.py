@@ -1,0 +1,164 @@
+"""A server's networking through the compute API (Nova's proxies to the network
+service): `/servers/{id}/ips[/{network}]` from the cached network info, `os-interface`
+(list, show, attach, detach), the addFloatingIp/removeFloatingIp and addSecurityGroup/
+removeSecurityGroup actions, and `/servers/{id}/os-security-groups`. What changes a
+server's ports refreshes its network info cache."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from novalite.api import policy
+from novalite.api.compute.schemas import server_networks as schema
+from novalite.api.compute.schemas import validate
+from novalite.api.compute.servers import get_instance
+from novalite.api.compute.views.servers import addresses
+from novalite.api.faults import HTTPFault
+from novalite.api.request import ApiRequest, ApiResponse
+from novalite.compute import neutron
+from novalite.compute.api import API
+from novalite.conf import CONF
+from novalite.objects import network_info
+from novalite.objects.instance import Instance
+
+
+def _server(req: ApiRequest, rule: str) -> Instance:
+    instance = get_instance(req)
+    policy.authorize(req.ctx, f"os_compute_api:{rule}", instance.project_id)
+    return instance
+
+
+def ips(req: ApiRequest) -> ApiResponse:
+    instance = _server(req, "ips:index")
+    return ApiResponse(200, {"addresses": addresses(network_info.to_json(instance.network_info))})
+
+
+def ips_show(req: ApiRequest) -> ApiResponse:
+    instance = _server(req, "ips:show")
+    network = req.params["network"]
+    found = addresses(network_info.to_json(instance.network_info))
+    if network not in found:
+        raise HTTPFault(404, "There are no such network in the instance")
+    return ApiResponse(200, {network: found[network]})
+
+
+def _attachment(port: dict[str, Any], req: ApiRequest) -> dict[str, Any]:
+    found = {"net_id": port["network_id"], "port_id": port["id"],
+             "mac_addr": port["mac_address"], "port_state": port["status"],
+             "fixed_ips": [{"subnet_id": ip["subnet_id"], "ip_address": ip["ip_address"]}
+                           for ip in port["fixed_ips"]]}
+    if req.at_least("2.70"):
+        found["tag"] = None
+    return found
+
+
+def interfaces(req: ApiRequest) -> ApiResponse:
+    instance = _server(req, "os-attach-interfaces:list")
+    ports = neutron.ServerNetworking(req.ctx, instance.uuid).ports()
+    return ApiResponse(200, {"interfaceAttachments": [_attachment(p, req) for p in ports]})
+
+
+def interface_show(req: ApiRequest) -> ApiResponse:
+    instance = _server(req, "os-attach-interfaces:show")
+    for port in neutron.ServerNetworking(req.ctx, instance.uuid).ports():
+        if port["id"] == req.params["port_id"]:
+            return ApiResponse(200, {"interfaceAttachment": _attachment(port, req)})
+    raise HTTPFault(404, f"Network interface {req.params['port_id']} could not be found for "
+                         f"instance {instance.uuid}.")
+
+
+def interface_attach(req: ApiRequest) -> ApiResponse:
+    validate(schema.attach, req.body)
+    instance = _server(req, "os-attach-interfaces:create")
+    body = req.body.get("interfaceAttachment") or {}
+    fixed = [ip.get("ip_address") for ip in body.get("fixed_ips", [])]
+    if body.get("port_id") and (body.get("net_id") or fixed):
+        raise HTTPFault(400, "Specified Fixed IP or network cannot be used with a port")
+    if not body.get("port_id") and not body.get("net_id"):
+        requests = neutron.resolve(req.ctx, "auto", neutron.Client(req.ctx))
+    else:
+        requests = [neutron.NetworkRequest(network_id=body.get("net_id"),
+                                           port_id=body.get("port_id"),
+                                           address=fixed[0] if fixed else None)]
+    zone = instance.availability_zone or CONF.default_availability_zone
+    port = neutron.ServerNetworking(req.ctx, instance.uuid).attach(
+        requests[0], instance.host, zone)
+    API().refresh_network_info(req.ctx, instance, port["id"] if body.get("port_id") else None)
+    return ApiResponse(200, {"interfaceAttachment": _attachment(port, req)})
+
+
+def interface_detach(req: ApiRequest) -> ApiResponse:
+    instance = _server(req, "os-attach-interfaces:delete")
+    neutron.ServerNetworking(req.ctx, instance.uuid).detach(req.params["port_id"],
+                                                            instance.preserved_ports())
+    API().refresh_network_info(req.ctx, instance)
+    return ApiResponse(202)
+
+
+def add_floating_ip(req: ApiRequest) -> ApiResponse:
+    validate(schema.add_floating_ip, req.body)
+    instance = _server(req, "os-floating-ips:add")
+    body = req.body["addFloatingIp"]
+    neutron.ServerNetworking(req.ctx, instance.uuid).add_floating_ip(
+        body["address"], body.get("fixed_address"))
+    API().refresh_network_info(req.ctx, instance)
+    return ApiResponse(202)
+
+
+def remove_floating_ip(req: ApiRequest) -> ApiResponse:
+    validate(schema.remove_floating_ip, req.body)
+    instance = _server(req, "os-floating-ips:remove")
+    neutron.ServerNetworking(req.ctx, instance.uuid).remove_floating_ip(
+        req.body["removeFloatingIp"]["address"])
+    API().refresh_network_info(req.ctx, instance)
+    return ApiResponse(202)
+
+
+def add_security_group(req: ApiRequest) -> ApiResponse:
+    validate(schema.security_group_action("addSecurityGroup"), req.body)
+    instance = _server(req, "os-security-groups:add")
+    neutron.ServerNetworking(req.ctx, instance.uuid).add_security_group(
+        req.body["addSecurityGroup"]["name"])
+    API().refresh_network_info(req.ctx, instance)
+    return ApiResponse(202)
+
+
+def remove_security_group(req: ApiRequest) -> ApiResponse:
+    validate(schema.security_group_action("removeSecurityGroup"), req.body)
+    instance = _server(req, "os-security-groups:remove")
+    neutron.ServerNetworking(req.ctx, instance.uuid).remove_security_group(
+        req.body["removeSecurityGroup"]["name"])
+    API().refresh_network_info(req.ctx, instance)
+    return ApiResponse(202)
+
+
+def nova_rule(rule: dict[str, Any], groups: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A Neutron ingress rule as Nova's security group proxies show it: a protocol with
+    no port range shows its whole range, no remote prefix shows 0.0.0.0/0, and a source
+    group (`groups` by id) shows its name and project."""
+    protocol, low, high = rule.get("protocol"), rule.get("port_range_min"), rule.get(
+        "port_range_max")
+    if protocol and low is None and high is None:
+        low, high = (1, 65535) if protocol.lower() in ("tcp", "udp") else (-1, -1)
+    remote = rule.get("remote_group_id")
+    source = groups.get(remote or "", {})
+    return {"id": rule["id"], "parent_group_id": rule["security_group_id"],
+            "ip_protocol": protocol, "from_port": low, "to_port": high,
+            "ip_range": {} if remote else {"cidr": rule.get("remote_ip_prefix") or "0.0.0.0/0"},
+            "group": {"name": source.get("name", ""),
+                      "tenant_id": source.get("project_id", rule["project_id"])}
+            if remote else {}}
+
+
+def nova_group(group: dict[str, Any], groups: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return {"id": group["id"], "name": group["name"],
+            "description": group.get("description", ""), "tenant_id": group["project_id"],
+            "rules": [nova_rule(r, groups) for r in group.get("security_group_rules", [])
+                      if r["direction"] == "ingress"]}
+
+
+def server_security_groups(req: ApiRequest) -> ApiResponse:
+    instance = _server(req, "os-security-groups:list")
+    groups = neutron.ServerNetworking(req.ctx, instance.uuid).security_groups()
+    by_id = {g["id"]: g for g in groups}
+    return ApiResponse(200, {"security_groups": [nova_group(g, by_id) for g in groups]})

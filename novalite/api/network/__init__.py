@@ -1,0 +1,1 @@
+"""The network API (Neutron v2.0) at /networking: see routes.py."""

@@ -1,0 +1,171 @@
+"""Each resource's attributes as Neutron's attribute map declares them: which a POST or a
+PUT may carry and of what type. A body naming another attribute, or one it may not set,
+is refused with Neutron's 400 rather than ignored."""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from novalite.api.faults import HTTPFault
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
+        return value.lower() in ("true", "1")
+    raise ValueError(f"'{value}' cannot be converted to boolean")
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"'{value}' is not a valid string")
+    if len(value) > 255:
+        raise ValueError(f"'{value[:20]}...' exceeds maximum length of 255")
+    return value
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"'{value}' is not an integer")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"'{value}' is not an integer") from None
+
+
+def _list(value: Any) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"'{value}' is not a list")
+    return value
+
+
+def _dict(value: Any) -> dict:
+    if not isinstance(value, dict):
+        raise ValueError(f"'{value}' is not a dictionary")
+    return value
+
+
+def _uuid(value: Any) -> str:
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        raise ValueError(f"'{value}' is not a valid UUID") from None
+    return str(value)
+
+
+def _tags(value: Any) -> list:
+    return [_str(t) for t in _list(value)]
+
+
+def nullable(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: None if value is None else convert(value)
+
+
+TYPES = {"bool": _bool, "str": _str, "int": _int, "list": _list, "dict": _dict,
+         "uuid": _uuid, "tags": _tags}
+
+
+@dataclasses.dataclass(frozen=True)
+class Attr:
+    convert: Callable[[Any], Any]
+    post: bool = True
+    put: bool = True
+
+
+def _a(kind: str, post: bool = True, put: bool = True, null: bool = False) -> Attr:
+    convert = TYPES[kind]
+    return Attr(nullable(convert) if null else convert, post, put)
+
+
+_COMMON = {"name": _a("str"), "description": _a("str"), "tenant_id": _a("str", put=False),
+           "project_id": _a("str", put=False), "tags": _a("tags", put=False)}
+
+SPECS: dict[str, dict[str, Attr]] = {
+    "network": {**_COMMON, "admin_state_up": _a("bool"), "shared": _a("bool"),
+                "router:external": _a("bool"), "mtu": _a("int"),
+                "port_security_enabled": _a("bool"), "is_default": _a("bool"),
+                "availability_zone_hints": _a("list", put=False), "dns_domain": _a("str"),
+                "provider:network_type": _a("str", put=False),
+                "provider:physical_network": _a("str", put=False, null=True),
+                "provider:segmentation_id": _a("int", put=False, null=True),
+                "qos_policy_id": _a("str", null=True)},
+    "subnet": {**_COMMON, "network_id": _a("uuid", put=False),
+               "ip_version": _a("int", put=False), "cidr": _a("str", put=False),
+               "gateway_ip": _a("str", null=True), "enable_dhcp": _a("bool"),
+               "allocation_pools": _a("list"), "dns_nameservers": _a("list"),
+               "host_routes": _a("list"), "service_types": _a("list"),
+               "ipv6_ra_mode": _a("str", put=False, null=True),
+               "ipv6_address_mode": _a("str", put=False, null=True),
+               "subnetpool_id": _a("str", put=False, null=True),
+               "prefixlen": _a("int", put=False), "segment_id": _a("str", null=True),
+               "use_default_subnetpool": _a("bool", put=False),
+               "dns_publish_fixed_ip": _a("bool")},
+    "port": {**_COMMON, "network_id": _a("uuid", put=False), "admin_state_up": _a("bool"),
+             "mac_address": _a("str"), "fixed_ips": _a("list"), "device_id": _a("str"),
+             "device_owner": _a("str"), "security_groups": _a("list"),
+             "allowed_address_pairs": _a("list"), "port_security_enabled": _a("bool"),
+             "binding:host_id": _a("str"), "binding:profile": _a("dict", null=True),
+             "binding:vnic_type": _a("str"), "dns_name": _a("str"),
+             "extra_dhcp_opts": _a("list"), "qos_policy_id": _a("str", null=True),
+             "propagate_uplink_status": _a("bool")},
+    "security_group": {**_COMMON, "stateful": _a("bool")},
+    "security_group_rule": {
+        "description": _a("str", put=True), "tenant_id": _a("str", put=False),
+        "project_id": _a("str", put=False), "security_group_id": _a("uuid", put=False),
+        "direction": _a("str", put=False), "ethertype": _a("str", put=False),
+        "protocol": Attr(nullable(lambda v: str(v)), put=False),
+        "port_range_min": _a("int", put=False, null=True),
+        "port_range_max": _a("int", put=False, null=True),
+        "remote_ip_prefix": _a("str", put=False, null=True),
+        "remote_group_id": _a("uuid", put=False, null=True),
+        "remote_address_group_id": _a("str", put=False, null=True)},
+    "router": {**_COMMON, "admin_state_up": _a("bool"),
+               "external_gateway_info": _a("dict", null=True), "routes": _a("list"),
+               "distributed": _a("bool"), "ha": _a("bool"),
+               "availability_zone_hints": _a("list", put=False),
+               "flavor_id": _a("str", put=False, null=True)},
+    "floatingip": {"description": _a("str"), "tenant_id": _a("str", put=False),
+                   "project_id": _a("str", put=False), "tags": _a("tags", put=False),
+                   "floating_network_id": _a("uuid", put=False),
+                   "floating_ip_address": _a("str", put=False, null=True),
+                   "subnet_id": _a("uuid", put=False, null=True),
+                   "port_id": _a("uuid", null=True), "fixed_ip_address": _a("str", null=True),
+                   "dns_name": _a("str", put=False), "dns_domain": _a("str", put=False),
+                   "qos_policy_id": _a("str", null=True)},
+}
+# attributes accepted but meaning nothing here yet: refused unless at their default
+IGNORED_DEFAULTS: dict[str, Any] = {"qos_policy_id": None, "distributed": False, "ha": False,
+                    "extra_dhcp_opts": [], "propagate_uplink_status": False,
+                    "segment_id": None, "flavor_id": None, "remote_address_group_id": None,
+                    "dns_publish_fixed_ip": False, "dns_name": "", "dns_domain": ""}
+
+
+def parse(body: Any, resource: str, creating: bool) -> dict[str, Any]:
+    """The resource's attributes from `{"<resource>": {...}}`, converted and checked."""
+    if not isinstance(body, dict) or not isinstance(body.get(resource), dict):
+        raise HTTPFault(400, "Resource body required" if body is None else
+                        f"Unable to find '{resource}' in request body")
+    spec = SPECS[resource]
+    values = {}
+    for key, value in body[resource].items():
+        attr = spec.get(key)
+        if attr is None:
+            raise HTTPFault(400, f"Unrecognized attribute(s) '{key}'")
+        if not (attr.post if creating else attr.put):
+            raise HTTPFault(400, f"Cannot update read-only attribute {key}" if not creating
+                            else f"Attribute '{key}' not allowed in POST")
+        try:
+            values[key] = attr.convert(value)
+        except ValueError as exc:
+            raise HTTPFault(400, f"Invalid input for {key}. Reason: {exc}.") from None
+        if key in IGNORED_DEFAULTS and values[key] not in (IGNORED_DEFAULTS[key],):
+            raise HTTPFault(400, f"Invalid input for {key}. Reason: not supported by this "
+                                 "cloud.")
+    tenant = values.pop("tenant_id", None)
+    if tenant is not None:
+        values.setdefault("project_id", tenant)
+    return values

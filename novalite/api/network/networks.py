@@ -1,0 +1,46 @@
+"""/v2.0/networks: provider attributes and `router:external` are the admin's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from novalite.api.network.resource import Resource
+from novalite.api.request import ApiRequest
+from novalite.db.models import network as m
+from novalite.network import networks
+from novalite.network.records import Record
+
+PROVIDER = ("network_type", "physical_network", "segmentation_id")
+
+
+def _target(s: Session, row: m.Network) -> dict[str, Any]:
+    """A shared or external network is readable by all, as its own."""
+    return {"project_id": None if row.shared or row.external else row.project_id,
+            "network:project_id": row.project_id}
+
+
+def _list(s: Session, sc: Any, req: ApiRequest) -> list[Record]:
+    return networks.list_records(s, sc)
+
+
+def _create(s: Session, req: ApiRequest, values: dict[str, Any]) -> Record:
+    provider = {k: values.pop(f"provider:{k}") for k in PROVIDER if f"provider:{k}" in values}
+    external = values.pop("router:external", False)
+    return networks.create(s, values.pop("project_id"), values, provider, external)
+
+
+def _update(s: Session, req: ApiRequest, row: m.Network, values: dict[str, Any]) -> Record:
+    return networks.update(s, row, values, values.pop("router:external", None))
+
+
+def _delete(s: Session, req: ApiRequest, row: m.Network) -> None:
+    networks.delete(s, row)
+
+
+RESOURCE = Resource(
+    name="network", collection="networks",
+    get=networks.get, record=networks.record, list=_list,
+    create=_create, update=_update, delete=_delete, target=_target)
+

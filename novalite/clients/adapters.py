@@ -1,0 +1,48 @@
+"""keystoneauth adapters for the services novalite's services call over HTTP (placement,
+the image service), configured by the Nova-named option group of each ([placement],
+[glance]; novalite.conf.service_client).
+
+An all-in-one has no such configuration: it registers its own HTTP server and
+credentials as the local endpoint of each group, used only while the group names neither
+auth nor endpoint_override.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from keystoneauth1 import loading as ks_loading
+
+from novalite import __version__
+from novalite.conf import CONF
+
+# The User-Agent's first word on every request a service makes (the APIs log those at
+# DEBUG: a compute's periodic placement report is not a user's request).
+CLIENT_NAME = "novalite-service"
+
+_local: dict[str, tuple[str, Any]] = {}  # group -> (endpoint, keystoneauth plugin or None)
+_lock = threading.Lock()
+
+
+def adapter(group: str) -> Any:
+    auth = ks_loading.load_auth_from_conf_options(CONF, group)
+    overrides = {}
+    with _lock:
+        local = _local.get(group)
+    if auth is None and not CONF[group].endpoint_override and local:
+        overrides["endpoint_override"], auth = local
+    session = ks_loading.load_session_from_conf_options(
+        CONF, group, auth=auth, app_name=CLIENT_NAME, app_version=__version__)
+    return ks_loading.load_adapter_from_conf_options(CONF, group, session=session,
+                                                     auth=auth, **overrides)
+
+
+def use_local(group: str, endpoint: str, auth: Any | None) -> None:
+    with _lock:
+        _local[group] = (endpoint, auth)
+
+
+def forget_local(group: str) -> None:
+    with _lock:
+        _local.pop(group, None)

@@ -1,0 +1,296 @@
+"""The placement client every service uses (Nova's SchedulerReportClient): computes
+report their providers, inventory, traits; the scheduler asks for allocation candidates
+and claims; the conductor moves a claim to an alternate; computes and the API free
+allocations.
+
+It speaks placement's REST API over HTTP through keystoneauth, configured by the
+`[placement]` options (novalite.conf.placement_client), so a service needs no database
+access to use it and a Nova operator's `[placement]` section works unchanged.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import urllib.parse
+from typing import Any
+
+from keystoneauth1 import exceptions as ks_exc
+
+from novalite import exception
+from novalite.clients import adapters
+from novalite.conf.placement_client import GROUP
+from novalite.context import RequestContext
+
+LOG = logging.getLogger(__name__)
+
+CANDIDATES_VERSION = "1.36"  # what Nova's scheduler asks allocation candidates at
+CLAIM_VERSION = "1.38"  # consumer types: claims say they are for an INSTANCE
+PROVIDER_VERSION = "1.20"
+AGGREGATES_VERSION = "1.19"
+TRAITS_VERSION = "1.6"
+CONFLICT_RETRIES = 4
+
+
+class PlacementUnavailable(exception.NovaliteException):
+    msg_fmt = ("Placement is unreachable or failing (%(reason)s); check the [placement] "
+               "options (endpoint_override or auth) and that novalite-api serves "
+               "/placement.")
+
+
+def _errors(response: Any) -> str:
+    try:
+        return "; ".join(e.get("detail", "") for e in response.json().get("errors", []))
+    except ValueError:
+        return str(response.text)[:200]
+
+
+def _json(response: Any) -> dict[str, Any]:
+    """The response's JSON body: placement answers an object."""
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def _error_codes(response: Any) -> set[str]:
+    try:
+        return {e.get("code", "") for e in response.json().get("errors", [])}
+    except ValueError:
+        return set()
+
+
+class SchedulerReportClient:
+    def __init__(self) -> None:
+        self._client: Any = None
+        self._lock = threading.Lock()
+        # what this client last wrote per provider: {uuid: (inventory, traits)}
+        self._pushed: dict[str, tuple[dict[str, Any], frozenset[str]]] = {}
+
+    # --- plumbing -----------------------------------------------------------------
+
+    @property
+    def client(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                self._client = adapters.adapter(GROUP)
+            return self._client
+
+    def _request(self, method: str, url: str, version: str, ctx: RequestContext | None,
+                 body: Any = None) -> Any:
+        kwargs: dict[str, Any] = {"microversion": version, "raise_exc": False}
+        if body is not None:
+            kwargs["json"] = body
+        if ctx is not None:
+            kwargs["global_request_id"] = ctx.global_request_id or ctx.request_id
+        try:
+            return self.client.request(url, method, **kwargs)
+        except ks_exc.ClientException as exc:
+            raise PlacementUnavailable(reason=f"{method} {url}: {exc}") from exc
+
+    def _get(self, url: str, version: str, ctx: RequestContext | None = None) -> Any:
+        return self._request("GET", url, version, ctx)
+
+    def _check(self, response: Any, what: str, ok: tuple[int, ...] = (200, 204)) -> Any:
+        if response.status_code not in ok:
+            raise PlacementUnavailable(
+                reason=f"{what} answered {response.status_code}: {_errors(response)}")
+        return response
+
+    # --- providers (computes) -----------------------------------------------------
+
+    def ensure_resource_provider(self, ctx: RequestContext, uuid: str,
+                                 name: str) -> dict[str, Any]:
+        """The provider of a compute node, created on first sight (uuid = the node's)."""
+        response = self._get(f"/resource_providers/{uuid}", PROVIDER_VERSION, ctx)
+        if response.status_code == 200:
+            return _json(response)
+        response = self._request("POST", "/resource_providers", PROVIDER_VERSION, ctx,
+                                 {"uuid": uuid, "name": name})
+        if response.status_code == 409:  # created meanwhile (a restart racing itself)
+            response = self._get(f"/resource_providers/{uuid}", PROVIDER_VERSION, ctx)
+        return _json(self._check(response, f"creating provider {name}"))
+
+    def delete_resource_provider(self, ctx: RequestContext, uuid: str) -> None:
+        """Forget a deleted compute node's provider (already gone is fine)."""
+        self._check(self._request("DELETE", f"/resource_providers/{uuid}",
+                                  PROVIDER_VERSION, ctx),
+                    f"deleting provider {uuid}", (204, 404))
+        self._pushed.pop(uuid, None)
+
+    def _provider_generation(self, ctx: RequestContext, uuid: str) -> int:
+        response = self._check(self._get(f"/resource_providers/{uuid}", PROVIDER_VERSION,
+                                         ctx), f"reading provider {uuid}")
+        return int(_json(response)["generation"])
+
+    def update_provider(self, ctx: RequestContext, uuid: str, name: str,
+                        inventory: dict[str, dict[str, Any]], traits: set[str]) -> bool:
+        """Make the provider offer `inventory` and carry `traits`; only what changed since
+        this client's last write is sent. True when something was written."""
+        wanted = (inventory, frozenset(traits))
+        if self._pushed.get(uuid) == wanted:
+            return False
+        self.ensure_resource_provider(ctx, uuid, name)
+        self._put_with_generation(ctx, uuid, "inventories", "1.26",
+                                  {"inventories": inventory})
+        for trait in sorted(t for t in traits if t.startswith("CUSTOM_")):
+            self._check(self._request("PUT", f"/traits/{trait}", TRAITS_VERSION, ctx),
+                        f"creating trait {trait}", (201, 204))
+        self._put_with_generation(ctx, uuid, "traits", TRAITS_VERSION,
+                                  {"traits": sorted(traits)})
+        self._pushed[uuid] = wanted
+        LOG.info("Reported provider %s (%s) to placement: %s; traits %s", name, uuid,
+                 ", ".join(f"{rc} {inv['total']}" for rc, inv in sorted(inventory.items())),
+                 ", ".join(sorted(traits)) or "none")
+        return True
+
+    def _put_with_generation(self, ctx: RequestContext, uuid: str, what: str,
+                             version: str, body: dict[str, Any]) -> None:
+        """Write with the provider's generation, re-reading it when a concurrent writer
+        (the scheduler's claims bump it too) got there first."""
+        for _ in range(CONFLICT_RETRIES):
+            body["resource_provider_generation"] = self._provider_generation(ctx, uuid)
+            response = self._request("PUT", f"/resource_providers/{uuid}/{what}", version,
+                                     ctx, body)
+            if response.status_code != 409 or \
+                    "placement.concurrent_update" not in _error_codes(response):
+                self._check(response, f"writing {what} of provider {uuid}")
+                return
+        raise PlacementUnavailable(reason=f"{what} of provider {uuid} kept changing "
+                                          "under us")
+
+    def aggregate_add_host(self, ctx: RequestContext, aggregate_uuid: str,
+                           host: str) -> None:
+        self._change_aggregates(ctx, host, lambda aggs: aggs | {aggregate_uuid})
+
+    def aggregate_remove_host(self, ctx: RequestContext, aggregate_uuid: str,
+                              host: str) -> None:
+        self._change_aggregates(ctx, host, lambda aggs: aggs - {aggregate_uuid})
+
+    def _change_aggregates(self, ctx: RequestContext, host: str, change: Any) -> None:
+        """Nova mirrors host aggregates into placement (by the providers named after the
+        host) so that zones and tenant isolation can be asked of placement."""
+        query = urllib.parse.urlencode({"name": host})
+        response = self._check(self._get(f"/resource_providers?{query}", PROVIDER_VERSION,
+                                         ctx), f"finding the provider of {host}")
+        for provider in response.json()["resource_providers"]:
+            url = f"/resource_providers/{provider['uuid']}/aggregates"
+            for _ in range(CONFLICT_RETRIES):
+                current = self._check(self._get(url, AGGREGATES_VERSION, ctx),
+                                      f"reading aggregates of {host}").json()
+                body = {"aggregates": sorted(change(set(current["aggregates"]))),
+                        "resource_provider_generation":
+                            current["resource_provider_generation"]}
+                put = self._request("PUT", url, AGGREGATES_VERSION, ctx, body)
+                if put.status_code != 409:
+                    self._check(put, f"writing aggregates of {host}")
+                    break
+
+    # --- candidates and claims (scheduler, conductor) ------------------------------
+
+    def get_allocation_candidates(self, ctx: RequestContext, query: str
+                                  ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+        """(allocation requests, provider summaries) for a querystring built by
+        novalite.scheduler.resource_request."""
+        response = self._check(self._get(f"/allocation_candidates?{query}",
+                                         CANDIDATES_VERSION, ctx),
+                               "asking for allocation candidates")
+        body = response.json()
+        return body["allocation_requests"], body["provider_summaries"]
+
+    def claim_resources(self, ctx: RequestContext, consumer_uuid: str,
+                        allocation_request: dict[str, Any], project_id: str,
+                        user_id: str) -> bool:
+        """Claim for a new consumer; False when placement refuses (the capacity went to
+        someone else, or the consumer already holds allocations)."""
+        return self.put_allocations(ctx, consumer_uuid, allocation_request["allocations"],
+                                    project_id, user_id, consumer_generation=None)
+
+    def put_allocations(self, ctx: RequestContext, consumer_uuid: str,
+                        allocations: dict[str, dict[str, Any]], project_id: str, user_id: str,
+                        consumer_generation: int | None) -> bool:
+        """Replace the consumer's allocations (`consumer_generation` as last read, None
+        for a new consumer); False when placement refuses."""
+        body = {"allocations": allocations, "project_id": project_id, "user_id": user_id,
+                "consumer_generation": consumer_generation, "consumer_type": "INSTANCE"}
+        for _ in range(CONFLICT_RETRIES):
+            response = self._request("PUT", f"/allocations/{consumer_uuid}", CLAIM_VERSION,
+                                     ctx, body)
+            if response.status_code == 204:
+                return True
+            if response.status_code != 409:
+                self._check(response, f"allocating for {consumer_uuid}")
+            # A provider generation race alone is worth another try; a consumer
+            # generation conflict or missing capacity is not.
+            if "placement.concurrent_update" not in _error_codes(response) or \
+                    "consumer" in _errors(response).lower():
+                LOG.info("Placement refused the allocation for %s: %s", consumer_uuid,
+                         _errors(response))
+                return False
+        return False
+
+    def get_allocations_for_resource_provider(self, ctx: RequestContext, rp_uuid: str
+                                              ) -> dict[str, dict[str, Any]]:
+        """{consumer uuid: {"resources": {...}}} of everything held on the provider."""
+        response = self._check(self._get(f"/resource_providers/{rp_uuid}/allocations",
+                                         PROVIDER_VERSION, ctx),
+                               f"reading allocations on provider {rp_uuid}")
+        allocations: dict[str, dict[str, Any]] = _json(response)["allocations"]
+        return allocations
+
+    def get_allocations_for_consumer(self, ctx: RequestContext, consumer_uuid: str
+                                     ) -> dict[str, Any]:
+        """Placement's body: {"allocations": {rp: {"resources": ...}},
+        "consumer_generation": n, "project_id", "user_id"} (empty for an unknown one)."""
+        response = self._check(self._get(f"/allocations/{consumer_uuid}", CLAIM_VERSION,
+                                         ctx), f"reading allocations of {consumer_uuid}")
+        return _json(response)
+
+    def delete_allocation_for_instance(self, ctx: RequestContext,
+                                       consumer_uuid: str) -> bool:
+        """Free what the instance holds; True if it held anything."""
+        response = self._request("DELETE", f"/allocations/{consumer_uuid}", CLAIM_VERSION,
+                                 ctx)
+        if response.status_code == 404:
+            return False
+        self._check(response, f"deleting allocations of {consumer_uuid}")
+        LOG.info("Deleted allocations of %s", consumer_uuid)
+        return True
+
+
+def free_allocations(ctx: RequestContext, instance_uuid: str,
+                     client: SchedulerReportClient | None = None) -> None:
+    """Give an instance's placement claim back (delete, failed build, reschedule). An
+    unreachable placement is logged, not raised: the instance's own state change must go
+    on, and `novalite-manage placement audit` finds what was left behind."""
+    try:
+        (client or report_client()).delete_allocation_for_instance(ctx, instance_uuid)
+    except exception.NovaliteException as exc:
+        LOG.error("Could not free the placement allocations of %s: %s", instance_uuid,
+                  exc.format_message())
+
+
+_client: SchedulerReportClient | None = None
+_client_lock = threading.Lock()
+
+
+def report_client() -> SchedulerReportClient:
+    """One client per process (its connection pool and what it has written)."""
+    global _client
+    with _client_lock:
+        if _client is None:
+            _client = SchedulerReportClient()
+        return _client
+
+
+def use_local_placement(endpoint: str, auth: Any | None) -> None:
+    """The all-in-one's services reach placement on its own HTTP server (unless the
+    [placement] options say otherwise), with `auth` when tokens are checked."""
+    reset()
+    adapters.use_local(GROUP, endpoint, auth)
+
+
+def reset() -> None:
+    """Forget the client (configuration changed: tests, a new all-in-one)."""
+    global _client
+    with _client_lock:
+        _client = None
+    adapters.forget_local(GROUP)

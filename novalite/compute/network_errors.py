@@ -1,0 +1,79 @@
+"""Nova's networking errors, with its messages and the codes its API answers them with,
+raised by the compute side of the network service (novalite.compute.neutron)."""
+
+from __future__ import annotations
+
+from novalite.exception import Conflict, Forbidden, Invalid, NotFound
+
+
+class NetworkNotFound(Invalid):
+    msg_fmt = "Network %(network_id)s could not be found."
+
+
+class PortNotFound(Invalid):
+    msg_fmt = "Port id %(port_id)s could not be found."
+
+
+class PortInUse(Conflict):
+    msg_fmt = "Port %(port_id)s is still in use."
+
+
+class FixedIpAlreadyInUse(Invalid):
+    msg_fmt = "Fixed IP address %(address)s is already in use on instance %(instance_uuid)s."
+
+
+class NoMoreFixedIps(Invalid):
+    msg_fmt = "No fixed IP addresses available for network: %(net)s"
+
+
+class MultipleInstancesNotApplicable(Invalid):
+    msg_fmt = "Failed to launch instances: %(reason)s"
+
+
+class NetworkAmbiguous(Conflict):
+    msg_fmt = ("More than one possible network found. Specify network ID(s) to select "
+               "which one(s) to connect to.")
+
+
+class UnableToAutoAllocateNetwork(Invalid):
+    msg_fmt = "Unable to automatically allocate a network for project %(project_id)s"
+
+
+class PortLimitExceeded(Forbidden):
+    msg_fmt = "Maximum number of ports exceeded"
+
+
+class SecurityGroupNotFound(Invalid):
+    msg_fmt = "Security group %(security_group_id)s not found."
+
+
+class NetworkRequestInvalid(Invalid):
+    msg_fmt = "Invalid input received: %(reason)s"
+
+
+class FloatingIpNotFoundForAddress(NotFound):
+    msg_fmt = "Floating IP not found for address %(address)s."
+
+
+class InterfaceNotFound(NotFound):
+    msg_fmt = "Network interface %(port_id)s could not be found for instance %(instance)s."
+
+
+class NetworkServiceError(Conflict):
+    msg_fmt = "%(reason)s"
+
+
+class FloatingIpNotAssociated(Conflict):
+    msg_fmt = "Floating IP %(address)s is not associated with instance %(id)s."
+
+
+class SecurityGroupNotFoundForProject(NotFound):
+    msg_fmt = "Security group %(name)s not found for project %(project)s."
+
+
+class SecurityGroupExistsForInstance(Invalid):
+    msg_fmt = "Security group %(name)s is already associated with the instance %(instance)s"
+
+
+class SecurityGroupNotExistsForInstance(Invalid):
+    msg_fmt = "Security group %(name)s is not associated with the instance %(instance)s"

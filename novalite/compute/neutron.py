@@ -1,0 +1,370 @@
+"""Compute's side of networking, in the shape of Nova's nova.network.neutron.API: the
+network service reached over HTTP only (novalite.clients.neutron), as Nova reaches
+Neutron.
+
+- At the API, before a build: `allocate_for_build` resolves the request (`auto`, `none`,
+  networks, ports, fixed IPs), creates the ports Nova makes (user's token, so the
+  network service judges visibility and quota) and claims the ports the user brought
+  (device_id). Any failure undoes what it did, so a refused create leaves no port.
+- On the chosen host: `bind` names the host (`binding:host_id`, `device_owner
+  compute:<az>`) with the service's credentials; a reschedule `unbind`s first.
+- On delete: `deallocate_for_instance` deletes the ports Nova created and releases the
+  ones the user brought (their VIFs say `preserve_on_delete`); a port already gone is
+  fine, so doing it twice is harmless.
+The result of each is the instance's network info (novalite.objects.network_info),
+which the caller caches on the instance."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any
+
+from novalite.clients.neutron import Client, NeutronError
+from novalite.compute import network_errors as errors
+from novalite.context import RequestContext
+from novalite.objects.network_info import IP, VIF, Network, Subnet
+
+LOG = logging.getLogger(__name__)
+PORTS, NETWORKS = "ports", "networks"
+
+
+@dataclasses.dataclass
+class NetworkRequest:
+    """One entry of a server create's `networks` (Nova's objects.NetworkRequest)."""
+
+    network_id: str | None = None
+    port_id: str | None = None
+    address: str | None = None
+    tag: str | None = None
+
+
+Requested = list[NetworkRequest] | str | None  # "auto", "none", or None before 2.37
+
+
+def _mapped(exc: NeutronError, request: NetworkRequest | None = None) -> Exception:
+    """The network service's refusal as Nova words it."""
+    if exc.kind == "OverQuota":
+        return errors.PortLimitExceeded()
+    if exc.kind in ("IpAddressAlreadyAllocated", "IpAddressInUse") and request:
+        return errors.FixedIpAlreadyInUse(address=request.address, instance_uuid="")
+    if exc.kind == "IpAddressGenerationFailure":
+        return errors.NoMoreFixedIps(net=request.network_id if request else "")
+    if exc.kind == "NetworkNotFound" and request:
+        return errors.NetworkNotFound(network_id=request.network_id)
+    if exc.kind == "PortNotFound" and request:
+        return errors.PortNotFound(port_id=request.port_id)
+    if exc.kind == "SecurityGroupNotFound":
+        return errors.SecurityGroupNotFound(security_group_id=exc.message)
+    if exc.status == 400:
+        return errors.NetworkRequestInvalid(reason=exc.message)
+    return errors.NetworkServiceError(reason=exc.message)
+
+
+def _project_networks(client: Client, project_id: str) -> list[dict[str, Any]]:
+    """What Nova boots on when no network is named: the project's own networks, else
+    the shared ones; never an external network."""
+    own = client.list(NETWORKS, project_id=project_id, **{"router:external": "False"})
+    return own or client.list(NETWORKS, shared="True", **{"router:external": "False"})
+
+
+def resolve(ctx: RequestContext, requested: Requested, client: Client) -> list[NetworkRequest]:
+    if requested == "none":
+        return []
+    if isinstance(requested, list) and requested:
+        return requested
+    found = _project_networks(client, ctx.project_id or "")
+    if len(found) > 1:
+        raise errors.NetworkAmbiguous()
+    if not found and requested == "auto":
+        raise errors.UnableToAutoAllocateNetwork(project_id=ctx.project_id)
+    return [NetworkRequest(network_id=n["id"]) for n in found]
+
+
+def _check(client: Client, requests: list[NetworkRequest], count: int) -> None:
+    for request in requests:
+        if request.port_id:
+            if count > 1:
+                raise errors.MultipleInstancesNotApplicable(reason=(
+                    "Unable to launch multiple instances with a single configured port "
+                    "ID. Please launch your instance one by one with different ports."))
+            try:
+                port = client.show(PORTS, "port", request.port_id)
+            except NeutronError as exc:
+                raise _mapped(exc, request) from None
+            if port.get("device_id"):
+                raise errors.PortInUse(port_id=request.port_id)
+            request.network_id = port["network_id"]
+        else:
+            if request.address and count > 1:
+                raise errors.MultipleInstancesNotApplicable(reason=(
+                    "max_count cannot be greater than 1 if an fixed_ip is specified."))
+            try:
+                client.show(NETWORKS, "network", request.network_id or "")
+            except NeutronError as exc:
+                raise _mapped(exc, request) from None
+
+
+def _group_ids(client: Client, names: list[str]) -> list[str]:
+    """Security groups by name or id, as a server create names them."""
+    groups = client.list("security-groups")
+    found = []
+    for name in names:
+        match = [g["id"] for g in groups if name in (g["id"], g["name"])]
+        if not match:
+            raise errors.SecurityGroupNotFound(security_group_id=name)
+        found.append(match[0])
+    return found
+
+
+class API:
+    # --- at the API ------------------------------------------------------------------
+
+    def allocate_for_build(self, ctx: RequestContext, instance_uuids: list[str],
+                           requested: Requested, security_groups: list[str] | None = None
+                           ) -> dict[str, list[VIF]]:
+        """The ports of each new instance, made or claimed now; all undone on failure."""
+        client = Client(ctx)
+        requests = resolve(ctx, requested, client)
+        if not requests:
+            return {uuid: [] for uuid in instance_uuids}
+        _check(client, requests, len(instance_uuids))
+        groups = _group_ids(client, security_groups) if security_groups else None
+        made: list[str] = []
+        claimed: list[str] = []
+        try:
+            return {uuid: self._ports_for(ctx, client, uuid, requests, groups, made, claimed)
+                    for uuid in instance_uuids}
+        except BaseException:
+            self._undo(client, made, claimed)
+            raise
+
+    def _ports_for(self, ctx: RequestContext, client: Client, uuid: str,
+                   requests: list[NetworkRequest], groups: list[str] | None,
+                   made: list[str], claimed: list[str]) -> list[VIF]:
+        ports, preserve = [], set()
+        for request in requests:
+            try:
+                if request.port_id:
+                    port = client.update(PORTS, "port", request.port_id, {"device_id": uuid})
+                    claimed.append(port["id"])
+                    preserve.add(port["id"])
+                else:
+                    values: dict[str, Any] = {"network_id": request.network_id,
+                                              "device_id": uuid,
+                                              "project_id": ctx.project_id}
+                    if request.address:
+                        values["fixed_ips"] = [{"ip_address": request.address}]
+                    if groups is not None:
+                        values["security_groups"] = groups
+                    port = client.create(PORTS, "port", values)
+                    made.append(port["id"])
+            except NeutronError as exc:
+                raise _mapped(exc, request) from None
+            ports.append(port)
+        return network_info(client, ports, preserve)
+
+    @staticmethod
+    def _undo(client: Client, made: list[str], claimed: list[str]) -> None:
+        for port_id in made:
+            _quietly(client.delete, PORTS, port_id)
+        for port_id in claimed:
+            _quietly(client.update, PORTS, "port", port_id, {"device_id": ""})
+
+    # --- on the compute host ---------------------------------------------------------
+
+    def bind(self, ctx: RequestContext, instance_uuid: str, host: str, zone: str,
+             preserve: set[str]) -> list[VIF]:
+        """Bind the instance's ports to `host`; its network info as the service says."""
+        admin = Client(ctx, admin=True)
+        bound = [admin.update(PORTS, "port", port["id"], {
+                     "binding:host_id": host, "device_owner": f"compute:{zone}"})
+                 for port in admin.list(PORTS, device_id=instance_uuid)]
+        return network_info(admin, bound, preserve)
+
+    def unbind(self, ctx: RequestContext, instance_uuid: str) -> None:
+        """Leave the ports to the next host (a reschedule) or to the delete."""
+        admin = Client(ctx, admin=True)
+        for port in admin.list(PORTS, device_id=instance_uuid):
+            if port.get("binding:host_id"):
+                _quietly(admin.update, PORTS, "port", port["id"], {"binding:host_id": ""})
+
+    def deallocate_for_instance(self, ctx: RequestContext, instance_uuid: str,
+                                preserve: set[str]) -> None:
+        admin = Client(ctx, admin=True)
+        for port in admin.list(PORTS, device_id=instance_uuid):
+            if port["id"] in preserve:
+                _quietly(admin.update, PORTS, "port", port["id"], {
+                    "device_id": "", "device_owner": "", "binding:host_id": ""})
+            else:
+                _quietly(admin.delete, PORTS, port["id"])
+
+    def get_instance_nw_info(self, ctx: RequestContext, instance_uuid: str,
+                             preserve: set[str]) -> list[VIF]:
+        admin = Client(ctx, admin=True)
+        return network_info(admin, admin.list(PORTS, device_id=instance_uuid), preserve)
+
+
+def _quietly(call: Any, *args: Any) -> None:
+    """A port already gone (deleted by a concurrent cleanup) is the result we wanted."""
+    try:
+        call(*args)
+    except NeutronError as exc:
+        if exc.status != 404:
+            raise
+
+
+def network_info(client: Client, ports: list[dict[str, Any]], preserve: set[str]
+                 ) -> list[VIF]:
+    """The VIFs of `ports`, with their networks, subnets and floating IPs, read in three
+    requests whatever the number of ports."""
+    if not ports:
+        return []
+    net_ids = sorted({p["network_id"] for p in ports})
+    networks = {n["id"]: n for n in client.list(NETWORKS, id=net_ids)}
+    subnet_ids = sorted({ip["subnet_id"] for p in ports for ip in p["fixed_ips"]})
+    subnets = {s["id"]: s for s in client.list("subnets", id=subnet_ids)} if subnet_ids \
+        else {}
+    group_ids = sorted({g for p in ports for g in p.get("security_groups", [])})
+    groups = {g["id"]: g["name"] for g in client.list("security-groups", id=group_ids)} \
+        if group_ids else {}
+    floating: dict[tuple[str, str], list[IP]] = {}
+    for fip in client.list("floatingips", port_id=[p["id"] for p in ports]):
+        floating.setdefault((fip["port_id"], fip["fixed_ip_address"]), []).append(
+            IP(address=fip["floating_ip_address"], type="floating", version=4))
+    return [_vif(p, networks.get(p["network_id"], {}), subnets, floating, preserve, groups)
+            for p in ports]
+
+
+def _vif(port: dict[str, Any], net: dict[str, Any], subnets: dict[str, dict[str, Any]],
+         floating: dict[tuple[str, str], list[IP]], preserve: set[str],
+         groups: dict[str, str]) -> VIF:
+    by_subnet: dict[str, Subnet] = {}
+    for fixed in port["fixed_ips"]:
+        sub = subnets.get(fixed["subnet_id"], {})
+        subnet = by_subnet.setdefault(fixed["subnet_id"], Subnet(
+            cidr=sub.get("cidr", ""), version=sub.get("ip_version", 4),
+            gateway=sub.get("gateway_ip"), dns=list(sub.get("dns_nameservers", [])),
+            routes=list(sub.get("host_routes", [])),
+            dhcp_enabled=sub.get("enable_dhcp", True)))
+        subnet.ips.append(IP(address=fixed["ip_address"], version=subnet.version,
+                             floating_ips=floating.get((port["id"], fixed["ip_address"]),
+                                                       [])))
+    network = Network(id=port["network_id"], label=net.get("name", ""),
+                      bridge=f"brq{port['network_id'][:11]}",
+                      subnets=list(by_subnet.values()), mtu=net.get("mtu"),
+                      project_id=net.get("project_id"),
+                      network_type=net.get("provider:network_type"),
+                      physical_network=net.get("provider:physical_network"),
+                      segmentation_id=net.get("provider:segmentation_id"))
+    return VIF(id=port["id"], address=port["mac_address"], network=network,
+               type=port.get("binding:vif_type", "unbound"),
+               details=port.get("binding:vif_details") or {},
+               vnic_type=port.get("binding:vnic_type", "normal"),
+               profile=port.get("binding:profile") or {},
+               active=port.get("status") == "ACTIVE",
+               preserve_on_delete=port["id"] in preserve,
+               security_groups=[groups.get(g, g) for g in port.get("security_groups", [])])
+
+
+class ServerNetworking:
+    """What the compute API's proxies do for a user on a running server: floating IPs,
+    security groups and interfaces (Nova's os-floating-ips actions, os-security-groups
+    actions and os-interface), each with the user's token."""
+
+    def __init__(self, ctx: RequestContext, instance_uuid: str) -> None:
+        self.ctx, self.uuid = ctx, instance_uuid
+        self.client = Client(ctx)
+
+    def ports(self) -> list[dict[str, Any]]:
+        return self.client.list(PORTS, device_id=self.uuid)
+
+    def _floating_ip(self, address: str) -> dict[str, Any]:
+        found = self.client.list("floatingips", floating_ip_address=address)
+        if not found:
+            raise errors.FloatingIpNotFoundForAddress(address=address)
+        return found[0]
+
+    def add_floating_ip(self, address: str, fixed_address: str | None) -> None:
+        fip = self._floating_ip(address)
+        candidates = [(p["id"], ip["ip_address"]) for p in self.ports()
+                      for ip in p["fixed_ips"] if ":" not in ip["ip_address"]
+                      and fixed_address in (None, ip["ip_address"])]
+        if not candidates:
+            raise errors.NetworkRequestInvalid(reason=(
+                "Specified fixed address not assigned to instance" if fixed_address
+                else "Instance network is not ready yet"))
+        port_id, fixed = candidates[0]
+        try:
+            self.client.update("floatingips", "floatingip", fip["id"],
+                               {"port_id": port_id, "fixed_ip_address": fixed})
+        except NeutronError as exc:
+            raise errors.NetworkRequestInvalid(reason=(
+                f"Unable to associate floating IP {address} to fixed IP {fixed} for "
+                f"instance {self.uuid}. Error: {exc.message}")) from None
+
+    def remove_floating_ip(self, address: str) -> None:
+        fip = self._floating_ip(address)
+        if fip.get("port_id") not in {p["id"] for p in self.ports()}:
+            raise errors.FloatingIpNotAssociated(address=address, id=self.uuid)
+        self.client.update("floatingips", "floatingip", fip["id"], {"port_id": None})
+
+    def _group(self, name: str) -> dict[str, Any]:
+        for group in self.client.list("security-groups"):
+            if name in (group["name"], group["id"]):
+                return group
+        raise errors.SecurityGroupNotFoundForProject(name=name,
+                                                     project=self.ctx.project_id)
+
+    def add_security_group(self, name: str) -> None:
+        group, ports = self._group(name), self.ports()
+        if ports and all(group["id"] in p["security_groups"] for p in ports):
+            raise errors.SecurityGroupExistsForInstance(name=name, instance=self.uuid)
+        for port in ports:
+            if group["id"] not in port["security_groups"]:
+                self._set_groups(port, [*port["security_groups"], group["id"]])
+
+    def remove_security_group(self, name: str) -> None:
+        group, ports = self._group(name), self.ports()
+        if not any(group["id"] in p["security_groups"] for p in ports):
+            raise errors.SecurityGroupNotExistsForInstance(name=name, instance=self.uuid)
+        for port in ports:
+            self._set_groups(port, [g for g in port["security_groups"] if g != group["id"]])
+
+    def _set_groups(self, port: dict[str, Any], groups: list[str]) -> None:
+        try:
+            self.client.update(PORTS, "port", port["id"], {"security_groups": groups})
+        except NeutronError as exc:
+            raise _mapped(exc) from None
+
+    def security_groups(self) -> list[dict[str, Any]]:
+        ids = {g for p in self.ports() for g in p["security_groups"]}
+        return [g for g in self.client.list("security-groups") if g["id"] in ids]
+
+    def attach(self, request: NetworkRequest, host: str | None, zone: str) -> dict[str, Any]:
+        """A new interface: the user's port claimed, or one made on the network; bound to
+        the server's host at once (the fake driver plugs it as it is bound)."""
+        made: list[str] = []
+        claimed: list[str] = []
+        if request.port_id:
+            _check(self.client, [request], 1)
+        try:
+            vifs = API()._ports_for(self.ctx, self.client, self.uuid, [request], None, made,
+                                    claimed)
+            if host:
+                Client(self.ctx, admin=True).update(PORTS, "port", vifs[0].id, {
+                    "binding:host_id": host, "device_owner": f"compute:{zone}"})
+        except BaseException:
+            API._undo(self.client, made, claimed)
+            raise
+        return self.client.show(PORTS, "port", vifs[0].id)
+
+    def detach(self, port_id: str, preserve: set[str]) -> None:
+        if port_id not in {p["id"] for p in self.ports()}:
+            raise errors.InterfaceNotFound(port_id=port_id, instance=self.uuid)
+        admin = Client(self.ctx, admin=True)
+        if port_id in preserve:
+            admin.update(PORTS, "port", port_id, {"device_id": "", "device_owner": "",
+                                                  "binding:host_id": ""})
+        else:
+            _quietly(admin.delete, PORTS, port_id)

@@ -1,0 +1,126 @@
+"""How the compute manager wraps every RPC action on an instance (Nova's
+wrap_instance_event, wrap_instance_fault and reverts_task_state stacked, in one place).
+
+`tracked(event)` takes the per-instance lock (a delete waits for the step in progress, and
+vice versa), records the action event's start and finish, and on a failure writes the
+fault first and then clears the task state, so the instance is never stuck mid-action and
+whoever sees the task state cleared sees the reason. A task state someone else changed
+meanwhile is theirs and is left alone.
+
+`tracked_build(event)` is the build's variant: the build semaphore as well as the lock; the
+body returns a BuildResult or raises, and a raised failure goes to the manager's
+`_build_failed`, which reschedules or buries the instance. A failure of that handling
+itself (the conductor unreachable) is logged; the build watchdogs end such a build.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import functools
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
+
+from novalite import exception
+from novalite.context import RequestContext
+from novalite.objects.instance import Instance
+
+if TYPE_CHECKING:
+    from novalite.conductor.rpcapi import ConductorAPI
+    from novalite.locks import KeyedLocks
+    from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
+
+LOG = logging.getLogger(__name__)
+
+
+class BuildResult(enum.Enum):
+    """How a build ended on this host (Nova's build_results)."""
+
+    ACTIVE = "active"
+    SKIPPED = "skipped: deleted before the build started"
+    ABORTED = "aborted: deleted during the build"
+    FAILED = "failed"  # ERROR with a fault
+    RESCHEDULED = "rescheduled"  # handed back to the conductor for an alternate
+
+
+class ActionHost(Protocol):
+    host: str
+    conductor: ConductorAPI
+    _locks: KeyedLocks
+
+    def _record_failure(self, ctx: RequestContext, instance: Instance, exc: Exception,
+                        error_vm_state: str | None) -> None: ...
+
+
+class BuildHost(ActionHost, Protocol):
+    _build_semaphore: contextlib.AbstractContextManager
+
+    def _build_failed(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
+                      props: FilterProperties, host_list: list[Selection],
+                      exc: Exception) -> BuildResult: ...
+
+
+M = TypeVar("M", bound=ActionHost)
+B = TypeVar("B", bound=BuildHost)
+P = ParamSpec("P")
+
+
+def tracked(event: str, error_vm_state: str | None = None
+            ) -> Callable[[Callable[Concatenate[M, RequestContext, Instance, P], None]],
+                          Callable[Concatenate[M, RequestContext, Instance, P], None]]:
+    """Wrap an action on `instance`; a failure also sets `error_vm_state` if given (a
+    delete that failed leaves the instance in ERROR, as Nova, so it can be deleted
+    again)."""
+    def decorate(fn: Callable[Concatenate[M, RequestContext, Instance, P], None]
+                 ) -> Callable[Concatenate[M, RequestContext, Instance, P], None]:
+        @functools.wraps(fn)
+        def wrapper(self: M, ctx: RequestContext, instance: Instance,
+                    *args: P.args, **kwargs: P.kwargs) -> None:
+            with self._locks(instance.uuid):
+                self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
+                try:
+                    fn(self, ctx, instance, *args, **kwargs)
+                except Exception as exc:
+                    LOG.exception("%s failed for instance %s", event, instance.uuid)
+                    if not isinstance(exc, exception.UnexpectedTaskStateError):
+                        self._record_failure(ctx, instance, exc, error_vm_state)
+                    self.conductor.action_event_finish(ctx, instance.uuid, event, "Error",
+                                                       exception.format_tb(exc))
+                else:
+                    self.conductor.action_event_finish(ctx, instance.uuid, event, "Success")
+        return wrapper
+    return decorate
+
+
+BuildFn = Callable[[B, RequestContext, Instance, "RequestSpec", "FilterProperties",
+                    "list[Selection]", str], BuildResult]
+
+
+def tracked_build(event: str) -> Callable[[BuildFn[B]], BuildFn[B]]:
+    def decorate(fn: BuildFn[B]) -> BuildFn[B]:
+        @functools.wraps(fn)
+        def wrapper(self: B, ctx: RequestContext, instance: Instance, spec: RequestSpec,
+                    props: FilterProperties, host_list: list[Selection], node: str
+                    ) -> BuildResult:
+            with self._build_semaphore, self._locks(instance.uuid):
+                try:
+                    self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
+                    result = fn(self, ctx, instance, spec, props, host_list, node)
+                except Exception as exc:
+                    try:
+                        result = self._build_failed(ctx, instance, spec, props, host_list,
+                                                    exc)
+                        self.conductor.action_event_finish(ctx, instance.uuid, event,
+                                                           "Error", exception.format_tb(exc))
+                    except Exception:
+                        LOG.exception("Build of instance %s failed (%s) and could not be "
+                                      "rescheduled or buried; the build watchdog will end "
+                                      "it", instance.uuid, exc)
+                        return BuildResult.FAILED
+                    return result
+                outcome = "Success" if result is BuildResult.ACTIVE else "Error"
+                self.conductor.action_event_finish(ctx, instance.uuid, event, outcome)
+                return result
+        return wrapper
+    return decorate

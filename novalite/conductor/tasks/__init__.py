@@ -1,0 +1,1 @@
+"""The conductor's tasks: one module per operation, each a TaskBase (execute, rollback)."""

@@ -1,0 +1,170 @@
+"""The build: schedule, then hand each instance to its host; reschedule onto alternates when
+a host fails; bury the instance in ERROR with a fault when nothing is left. An instance never
+stays in BUILD because of a failure here: a task that fails half-way rolls back by freeing
+the placement claims of the instances it had not handed on and burying them."""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from novalite import exception
+from novalite.clients import placement as placement_client
+from novalite.compute import rpcapi as compute_rpcapi
+from novalite.compute import server_groups
+from novalite.conductor.tasks.base import TaskBase
+from novalite.conf import CONF
+from novalite.context import RequestContext
+from novalite.db.api import actions, instances
+from novalite.objects import states
+from novalite.objects.request_spec import (
+    FilterProperties,
+    RequestSpec,
+    SchedulerRetries,
+    Selection,
+)
+from novalite.scheduler import rpcapi as scheduler_rpcapi
+from novalite.timeutils import utcnow
+
+LOG = logging.getLogger(__name__)
+
+SCHEDULE_EVENT = "conductor_schedule_and_build_instances"
+RESCHEDULE_EVENT = "conductor_build_instances"
+
+
+class ScheduleAndBuildTask(TaskBase):
+    """A new build: ask the schedulers for a host per instance (they claim in placement),
+    record each host and cast the build to it."""
+
+    def __init__(self, ctx: RequestContext, spec: RequestSpec, instance_uuids: list[str],
+                 scheduler: scheduler_rpcapi.SchedulerAPI,
+                 compute: compute_rpcapi.ComputeAPI) -> None:
+        super().__init__(ctx)
+        self.spec = spec
+        self.instance_uuids = instance_uuids
+        self.scheduler = scheduler
+        self.compute = compute
+        self.handed_on: set[str] = set()  # built elsewhere or buried: no rollback for them
+
+    def _execute(self) -> None:
+        for uuid in self.instance_uuids:
+            actions.action_event_start(self.ctx, uuid, SCHEDULE_EVENT)
+        server_groups.setup_instance_group(self.spec)  # the group as it is now, or refuse
+        host_lists = self.scheduler.select_destinations(self.ctx, self.spec,
+                                                        self.instance_uuids,
+                                                        return_alternates=True)
+        for host_list in host_lists:
+            props = FilterProperties(num_attempts=1)
+            build_on(self.ctx, self.compute, host_list[0], host_list[1:], self.spec, props,
+                     SCHEDULE_EVENT)
+            self.handed_on.add(host_list[0].instance_uuid)
+        for uuid in self.instance_uuids:  # beyond what fit (min_count < count)
+            if uuid not in self.handed_on:
+                bury(self.ctx, uuid, exception.NoValidHost(
+                    reason="There are not enough hosts available."), SCHEDULE_EVENT)
+                self.handed_on.add(uuid)
+
+    def rollback(self, exc: Exception) -> None:
+        """A scheduler that failed or timed out may still have claimed, or claim later:
+        bury every instance not handed on with the reason, then free its claims. In that
+        order, a claim landing after the free finds the instance in ERROR and is given
+        back by the scheduler (see novalite.scheduler.claims)."""
+        for uuid in self.instance_uuids:
+            if uuid not in self.handed_on:
+                bury(self.ctx, uuid, exc, SCHEDULE_EVENT)
+                placement_client.free_allocations(self.ctx, uuid)
+
+
+class RescheduleTask(TaskBase):
+    """A compute failed the build (and freed its own claim): move the claim to the next
+    alternate that still has room and cast the build there, or bury the instance."""
+
+    def __init__(self, ctx: RequestContext, instance_uuid: str, spec: RequestSpec,
+                 props: FilterProperties, host_list: list[Selection],
+                 compute: compute_rpcapi.ComputeAPI) -> None:
+        super().__init__(ctx)
+        self.instance_uuid = instance_uuid
+        self.spec = spec
+        self.props = props
+        self.host_list = host_list
+        self.compute = compute
+
+    def _execute(self) -> None:
+        uuid, props = self.instance_uuid, self.props
+        actions.action_event_start(self.ctx, uuid, RESCHEDULE_EVENT)
+        props.num_attempts += 1
+        # The hosts tried so far travel in the spec, as Nova's legacy retry info did, so a
+        # scheduler asked about this build again (RetryFilter) skips them.
+        self.spec.retry = SchedulerRetries(num_attempts=props.num_attempts,
+                                           hosts=[list(tried) for tried in props.hosts])
+        if props.num_attempts > CONF.scheduler.max_attempts:
+            raise exception.MaxRetriesExceeded(reason=(
+                f"Exceeded max scheduling attempts {CONF.scheduler.max_attempts} for "
+                f"instance {uuid}. Last exception: {props.last_error}"))
+        host_list = self.host_list
+        while host_list and not _claim_alternate(self.ctx, self.spec, host_list[0]):
+            host_list = host_list[1:]
+        if not host_list:
+            raise exception.MaxRetriesExceeded(reason=(
+                f"Exhausted all hosts available for retrying build failures for "
+                f"instance {uuid}."))
+        build_on(self.ctx, self.compute, host_list[0], host_list[1:], self.spec, props,
+                 RESCHEDULE_EVENT)
+
+    def rollback(self, exc: Exception) -> None:
+        placement_client.free_allocations(self.ctx, self.instance_uuid)
+        bury(self.ctx, self.instance_uuid, exc, RESCHEDULE_EVENT)
+
+
+def _claim_alternate(ctx: RequestContext, spec: RequestSpec, selection: Selection) -> bool:
+    """Move the build's claim to an alternate (the failed host freed its own); an alternate
+    whose capacity went meanwhile is skipped."""
+    if selection.allocation_request is None:
+        return True
+    claimed = placement_client.report_client().claim_resources(
+        ctx, selection.instance_uuid, selection.allocation_request,
+        spec.project_id or "", spec.user_id or "")
+    if not claimed:
+        LOG.info("Alternate %s for %s has no room left", selection.service_host,
+                 selection.instance_uuid)
+    return claimed
+
+
+def build_on(ctx: RequestContext, compute: compute_rpcapi.ComputeAPI, selection: Selection,
+             alternates: list[Selection], spec: RequestSpec, props: FilterProperties,
+             event: str) -> None:
+    """Record the chosen host and cast the build to it; an instance deleted meanwhile
+    gives its claim back instead."""
+    uuid = selection.instance_uuid
+    try:
+        instance = instances.instance_update(
+            uuid, {"host": selection.service_host, "node": selection.nodename,
+                   "launched_on": selection.service_host, "scheduled_at": utcnow(),
+                   "availability_zone": selection.availability_zone},
+            expected_task_state=[states.SCHEDULING],
+            along=functools.partial(actions.finish_event, ctx=ctx, instance_uuid=uuid,
+                                    event=event, details=selection.decision))
+    except (exception.InstanceNotFound, exception.UnexpectedTaskStateError):
+        LOG.info("Instance %s was deleted while it was being scheduled", uuid)
+        placement_client.free_allocations(ctx, uuid)
+        return
+    props.hosts.append([selection.service_host, selection.nodename])
+    compute.build_and_run_instance(ctx, selection.service_host, instance, spec, props,
+                                   alternates, selection.nodename)
+
+
+def bury(ctx: RequestContext, instance_uuid: str, exc: Exception, event: str) -> None:
+    """Put the instance in ERROR with a fault that says why. The fault is written first, so
+    nobody ever sees ERROR without its reason."""
+    LOG.warning("Setting instance %s to ERROR: %s", instance_uuid, exc)
+    message = exception.fault_message(exc)
+    code = getattr(exc, "code", 500)
+    details = exception.format_tb(exc)
+    actions.fault_create(instance_uuid, code if isinstance(code, int) else 500, message,
+                         details)
+    try:
+        instances.instance_update(instance_uuid, {"vm_state": states.ERROR,
+                                                  "task_state": None})
+    except exception.InstanceNotFound:
+        return  # deleted meanwhile: nothing to report on
+    actions.action_event_finish(ctx, instance_uuid, event, "Error", traceback=details)

@@ -1,0 +1,39 @@
+"""[neutron] options of the network client computes and the compute API use, by Nova's
+names: keystoneauth's session/auth/adapter options (service type `network`), the
+floating IP pool, and [DEFAULT]'s vif plugging wait. As with [placement], the
+all-in-one points the client at its own HTTP server when neither auth nor
+endpoint_override is set."""
+
+from oslo_config import cfg
+
+from novalite.conf import service_client
+
+GROUP = "neutron"
+neutron_group = cfg.OptGroup(GROUP, title="Network service client options")
+ADAPTER_OPTS = service_client.adapter_opts("network")
+neutron_opts = [
+    cfg.StrOpt("default_floating_pool", default="public",
+               help="The external network floating IPs come from when a request names "
+               "none (Nova's default is 'nova'; devstack sets 'public')."),
+    cfg.IntOpt("http_retries", default=3, min=0,
+               help="Times an idempotent request to the network service is retried "
+               "after a connection error."),
+]
+default_opts = [
+    cfg.IntOpt("vif_plugging_timeout", default=300, min=0,
+               help="Seconds a build waits for network-vif-plugged events from the "
+               "network service once the driver plugged real interfaces; 0: no wait."),
+    cfg.BoolOpt("vif_plugging_is_fatal", default=True,
+                help="Whether a build whose vif-plugged events did not come in time "
+                "fails (else it goes on)."),
+]
+
+
+def register_opts(conf: cfg.ConfigOpts) -> None:
+    service_client.register(conf, neutron_group, ADAPTER_OPTS + neutron_opts)
+    conf.register_opts(default_opts)
+
+
+def list_opts() -> dict:
+    return {neutron_group: service_client.listed(ADAPTER_OPTS) + neutron_opts,
+            "DEFAULT": default_opts}

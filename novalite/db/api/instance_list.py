@@ -1,0 +1,139 @@
+"""The server list: filters, sort keys and marker paging as Nova's instance_get_all_by_
+filters_sort applies them.
+
+Exact filters, time bounds and tag filters are SQL; regular-expression filters (Nova's
+REGEXP/LIKE columns) are applied to the ordered ids in Python, which also places the
+marker, so only the page's rows are loaded in full.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import re
+from typing import Any
+
+from sqlalchemy import and_, exists, false, not_, or_, select
+
+from novalite import exception
+from novalite.db import models
+from novalite.db.session import reader
+
+_I = models.Instance
+
+
+@dataclasses.dataclass
+class ServerFilters:
+    """What a list asks for; columns are the instances table's."""
+
+    exact: dict[str, list[Any]] = dataclasses.field(default_factory=dict)
+    regex: dict[str, str] = dataclasses.field(default_factory=dict)
+    deleted: bool | None = False  # None: live and deleted alike
+    changes_since: datetime.datetime | None = None
+    changes_before: datetime.datetime | None = None
+    tags: list[str] = dataclasses.field(default_factory=list)
+    tags_any: list[str] = dataclasses.field(default_factory=list)
+    not_tags: list[str] = dataclasses.field(default_factory=list)
+    not_tags_any: list[str] = dataclasses.field(default_factory=list)
+    matches_nothing: bool = False  # a filter no server can pass (an unknown flavor, ...)
+
+
+def _has_tag(tag: str) -> Any:
+    return exists().where(models.Tag.resource_id == _I.uuid, models.Tag.tag == tag)
+
+
+def _tag_conditions(f: ServerFilters) -> list[Any]:
+    conditions = [_has_tag(t) for t in f.tags]
+    if f.tags_any:
+        conditions.append(or_(*[_has_tag(t) for t in f.tags_any]))
+    if f.not_tags:
+        conditions.append(not_(and_(*[_has_tag(t) for t in f.not_tags])))
+    conditions.extend(not_(_has_tag(t)) for t in f.not_tags_any)
+    return conditions
+
+
+def _conditions(f: ServerFilters) -> list[Any]:
+    conditions: list[Any] = [false()] if f.matches_nothing else []
+    if f.deleted is not None:
+        conditions.append(_I.deleted != 0 if f.deleted else _I.deleted == 0)
+    for column, values in f.exact.items():
+        conditions.append(getattr(_I, column).in_(values))
+    if f.changes_since is not None:
+        conditions.append(_I.updated_at >= f.changes_since)
+    if f.changes_before is not None:
+        conditions.append(_I.updated_at <= f.changes_before)
+    return conditions + _tag_conditions(f)
+
+
+def _order(sort: list[tuple[str, str]]) -> list[Any]:
+    """The sort keys, then Nova's tie-breakers (created_at, id) in the first direction."""
+    keys = [k for k, _ in sort]
+    direction = sort[0][1] if sort else "desc"
+    sort = sort + [(k, direction) for k in ("created_at", "id") if k not in keys]
+    return [getattr(_I, k).desc() if d == "desc" else getattr(_I, k).asc()
+            for k, d in sort]
+
+
+def _matches(row: Any, patterns: dict[str, re.Pattern]) -> bool:
+    return all(value is not None and pattern.search(str(value))
+               for (column, pattern), value in zip(patterns.items(), row[1:], strict=True))
+
+
+def _marker_after(s: Any, marker: str, filters: ServerFilters) -> Any:
+    """Rows after the marker in the default order (created_at, then id, both newest
+    first): a keyset condition, so a page costs the same wherever it starts."""
+    row = s.execute(select(_I.created_at, _I.id).where(_I.uuid == marker,
+                                                      *_conditions(filters))).first()
+    if row is None:
+        raise exception.MarkerNotFound(marker=marker)
+    created, row_id = row
+    return or_(_I.created_at < created, and_(_I.created_at == created, _I.id < row_id))
+
+
+def _page_ids(s: Any, filters: ServerFilters, sort: list[tuple[str, str]],
+              limit: int | None, marker: str | None) -> list[str]:
+    """The page's uuids in order. Only SQL (the cost follows the page) unless a regular
+    expression filters or a marker meets a custom order: then every id is walked."""
+    patterns = {c: re.compile(p) for c, p in filters.regex.items()}
+    query = select(_I.uuid, *[getattr(_I, c) for c in patterns]).where(
+        *_conditions(filters)).order_by(*_order(sort))
+    if not patterns and (marker is None or not sort):
+        if marker is not None:
+            query = query.where(_marker_after(s, marker, filters))
+        return list(s.scalars(query.limit(limit)))
+    uuids = [row[0] for row in s.execute(query) if _matches(row, patterns)]
+    start = 0
+    if marker is not None:
+        if marker not in uuids:
+            raise exception.MarkerNotFound(marker=marker)
+        start = uuids.index(marker) + 1
+    return uuids[start:start + limit if limit is not None else None]
+
+
+def instance_list(filters: ServerFilters, sort: list[tuple[str, str]],
+                  limit: int | None = None, marker: str | None = None
+                  ) -> list[dict[str, Any]]:
+    """One page of servers as views; a marker that is not in the list is MarkerNotFound."""
+    with reader() as s:
+        return _views(s, _page_ids(s, filters, sort, limit, marker), filters)
+
+
+def _views(s: Any, page: list[str], filters: ServerFilters) -> list[dict[str, Any]]:
+    """The page's rows with their metadata and tags, in three plain queries (the ORM's
+    per-object cost dominated a 1,000-server page)."""
+    rows = {r["uuid"]: dict(r) for r in s.execute(
+        select(_I.__table__).where(_I.uuid.in_(page), *_conditions(filters))).mappings()}
+    for row in rows.values():
+        row["metadata"], row["tags"] = {}, []
+    meta = models.InstanceMetadata
+    for uuid, key, value in s.execute(select(meta.instance_uuid, meta.key, meta.value)
+                                      .where(meta.instance_uuid.in_(page),
+                                             meta.deleted == 0).order_by(meta.id)):
+        if uuid in rows:
+            rows[uuid]["metadata"][key] = value
+    for uuid, tag in s.execute(select(models.Tag.resource_id, models.Tag.tag)
+                               .where(models.Tag.resource_id.in_(page))
+                               .order_by(models.Tag.tag)):
+        if uuid in rows:
+            rows[uuid]["tags"].append(tag)
+    return [rows[u] for u in page if u in rows]

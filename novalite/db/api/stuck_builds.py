@@ -1,0 +1,49 @@
+"""Finding and ending builds nobody advances any more (the conductors' build watchdog).
+
+Leader-free: every conductor runs it. The instances are taken with SELECT ... FOR UPDATE
+SKIP LOCKED on PostgreSQL and MariaDB (a second conductor skips what the first holds, and
+after the first commits they are no longer in BUILD), and under SQLite's single writer
+otherwise; so each stuck instance gets its fault and its ERROR from exactly one conductor,
+which alone frees its allocations.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from sqlalchemy import func, select, update
+
+from novalite.db import models
+from novalite.db.session import retry_on_deadlock, writer
+from novalite.objects import states
+from novalite.timeutils import utcnow
+
+
+@retry_on_deadlock
+def bury_stuck_builds(older_than: datetime.datetime, message: str, limit: int = 100
+                      ) -> list[str]:
+    """Put up to `limit` instances in BUILD unchanged since `older_than` (and not being
+    deleted) in ERROR, each with a fault saying `message` written in the same
+    transaction; returns the uuids this call ended."""
+    with writer() as s:
+        last_change = func.coalesce(models.Instance.updated_at, models.Instance.created_at)
+        query = (select(models.Instance.uuid, models.Instance.host)
+                 .where(models.Instance.deleted == 0,
+                        models.Instance.vm_state == states.BUILDING,
+                        (models.Instance.task_state.is_(None))
+                        | (models.Instance.task_state != states.DELETING),
+                        last_change < older_than)
+                 .order_by(models.Instance.id).limit(limit))
+        if s.get_bind().dialect.name != "sqlite":
+            query = query.with_for_update(skip_locked=True)
+        stuck = list(s.execute(query))
+        if not stuck:
+            return []
+        for uuid, host in stuck:
+            s.add(models.InstanceFault(instance_uuid=uuid, code=500, message=message[:255],
+                                       host=host))
+        s.execute(update(models.Instance)
+                  .where(models.Instance.uuid.in_([uuid for uuid, _ in stuck]))
+                  .values(vm_state=states.ERROR, task_state=None, updated_at=utcnow())
+                  .execution_options(synchronize_session=False))
+        return [uuid for uuid, _ in stuck]

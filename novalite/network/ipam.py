@@ -1,0 +1,209 @@
+"""Address management: which address a port gets on a subnet.
+
+An address is taken by inserting its `ipallocations` row, whose primary key (address,
+subnet) is the only arbiter: two requests that pick the same free address both try to
+insert it and the loser's transaction is retried (network.transaction) with a fresh view.
+To make such losses rare, a request picks at random among the first free addresses of
+the allocation pools rather than always the very first. The gateway is never in a pool.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from novalite.db.models import network as m
+from novalite.network import errors
+
+WINDOW = 16  # free addresses a request chooses among
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+SLAAC_MODES = ("slaac", "dhcpv6-stateless")
+
+
+def default_pools(cidr: str, gateway: str | None) -> list[dict[str, str]]:
+    """The whole subnet less the network and broadcast addresses (v4), the subnet-router
+    anycast address (v6), and the gateway."""
+    net = ipaddress.ip_network(cidr)
+    first, last = int(net.network_address) + 1, int(net.broadcast_address)
+    if net.version == 4:
+        last -= 1
+    if net.prefixlen >= net.max_prefixlen - 1:  # /31, /32: every address
+        first, last = int(net.network_address), int(net.broadcast_address)
+    ranges = [(first, last)]
+    if gateway is not None:
+        gw = int(ipaddress.ip_address(gateway))
+        ranges = [r for lo, hi in ranges for r in ((lo, gw - 1), (gw + 1, hi))
+                  if r[0] <= r[1]] if first <= gw <= last else ranges
+    cls = ipaddress.ip_address
+    return [{"start": str(cls(lo) if net.version == 4 else ipaddress.IPv6Address(lo)),
+             "end": str(cls(hi) if net.version == 4 else ipaddress.IPv6Address(hi))}
+            for lo, hi in ranges]
+
+
+def validate_pools(cidr: str, gateway: str | None, pools: list[dict[str, str]]) -> None:
+    """Pools inside the subnet, ordered, not overlapping, not holding the gateway."""
+    net = ipaddress.ip_network(cidr)
+    spans = []
+    for pool in pools:
+        try:
+            lo, hi = ipaddress.ip_address(pool["start"]), ipaddress.ip_address(pool["end"])
+        except (KeyError, ValueError, TypeError):
+            raise errors.InvalidInput(error_message=f"Invalid allocation pool {pool}") \
+                from None
+        if lo not in net or hi not in net or lo.version != net.version:
+            raise errors.BadRequest(resource="subnet", msg=(
+                f"The allocation pool {lo}-{hi} spans beyond the subnet cidr {cidr}"))
+        if int(lo) > int(hi):
+            raise errors.BadRequest(resource="subnet", msg=(
+                f"Invalid allocation pool {lo}-{hi}: the start is after the end"))
+        if gateway is not None and int(lo) <= int(ipaddress.ip_address(gateway)) <= int(hi):
+            raise errors.GatewayConflictWithAllocationPools(ip_address=gateway,
+                                                            pool=f"{lo}-{hi}")
+        spans.append((int(lo), int(hi), f"{lo}-{hi}"))
+    spans.sort()
+    for (_, end, a), (start, _, b) in zip(spans, spans[1:], strict=False):
+        if start <= end:
+            raise errors.BadRequest(resource="subnet", msg=(
+                f"Found overlapping allocation pools: {a} and {b} for subnet {cidr}."))
+
+
+def _in_pools(subnet: m.Subnet) -> Iterator[int]:
+    for pool in subnet.allocation_pools:
+        lo = int(ipaddress.ip_address(pool["start"]))
+        hi = int(ipaddress.ip_address(pool["end"]))
+        yield from range(lo, hi + 1)
+
+
+def used(s: Session, subnet_id: str) -> set[str]:
+    return set(s.scalars(select(m.IPAllocation.ip_address)
+                         .where(m.IPAllocation.subnet_id == subnet_id)))
+
+
+def _pick(s: Session, subnet: m.Subnet) -> str | None:
+    taken = {int(ipaddress.ip_address(a)) for a in used(s, subnet.id)}
+    if subnet.gateway_ip:
+        taken.add(int(ipaddress.ip_address(subnet.gateway_ip)))
+    free = []
+    for candidate in _in_pools(subnet):
+        if candidate not in taken:
+            free.append(candidate)
+            if len(free) == WINDOW:
+                break
+    if not free:
+        return None
+    return str(ipaddress.ip_address(random.choice(free)) if subnet.ip_version == 4
+               else ipaddress.IPv6Address(random.choice(free)))
+
+
+def eui64(cidr: str, mac: str) -> str:
+    """The SLAAC address a host with `mac` forms on a /64."""
+    octets = [int(x, 16) for x in mac.split(":")]
+    octets[0] ^= 0x02
+    iid = octets[:3] + [0xFF, 0xFE] + octets[3:]
+    net = ipaddress.IPv6Network(cidr)
+    return str(net.network_address + int.from_bytes(bytes(iid), "big"))
+
+
+def check_address(subnet: m.Subnet, address: str) -> str:
+    """`address` as a canonical string, if it is a usable address of `subnet`."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        raise errors.InvalidInput(error_message=f"{address} is not a valid IP address") \
+            from None
+    net = ipaddress.ip_network(subnet.cidr)
+    unusable = net.version == 4 and net.prefixlen < 31 and ip in (net.network_address,
+                                                                   net.broadcast_address)
+    if ip.version != net.version or ip not in net or unusable:
+        raise errors.InvalidIpForSubnet(ip_address=address)
+    return str(ip)
+
+
+def _insert(s: Session, subnet: m.Subnet, port_id: str, address: str) -> dict[str, str]:
+    s.add(m.IPAllocation(ip_address=address, subnet_id=subnet.id,
+                         network_id=subnet.network_id, port_id=port_id))
+    return {"subnet_id": subnet.id, "ip_address": address}
+
+
+def take(s: Session, subnet: m.Subnet, port_id: str, address: str) -> dict[str, str]:
+    """A specific address; a taken one is a conflict the caller sees (after a lost race,
+    the retried request finds it taken here)."""
+    address = check_address(subnet, address)
+    if s.get(m.IPAllocation, (address, subnet.id)) is not None:
+        raise errors.IpAddressAlreadyAllocated(ip=address, subnet_id=subnet.id)
+    return _insert(s, subnet, port_id, address)
+
+
+def take_any(s: Session, subnet: m.Subnet, port_id: str, mac: str) -> dict[str, str] | None:
+    """A free address of the subnet's pools (SLAAC: the one the MAC gives), or None."""
+    if subnet.ip_version == 6 and subnet.ipv6_address_mode in SLAAC_MODES:
+        return _insert(s, subnet, port_id, eui64(subnet.cidr, mac))
+    address = _pick(s, subnet)
+    return None if address is None else _insert(s, subnet, port_id, address)
+
+
+def allocate(s: Session, network_id: str, port_id: str, mac: str,
+             requested: list[dict[str, Any]] | None, subnets: list[m.Subnet]
+             ) -> list[dict[str, str]]:
+    """The fixed IPs of a new port. Nothing requested: one address from the first IPv4
+    subnet with room, and one from every IPv6 subnet, as Neutron gives."""
+    if requested is None:
+        return _automatic(s, network_id, port_id, mac, subnets)
+    by_id = {sub.id: sub for sub in subnets}
+    found = []
+    for entry in requested:
+        subnet = _subnet_for(entry, by_id, network_id)
+        if entry.get("ip_address"):
+            found.append(take(s, subnet, port_id, entry["ip_address"]))
+        else:
+            got = take_any(s, subnet, port_id, mac)
+            if got is None:
+                raise errors.IpAddressGenerationFailure(net_id=network_id)
+            found.append(got)
+    return found
+
+
+def _subnet_for(entry: dict[str, Any], by_id: dict[str, m.Subnet], network_id: str
+                ) -> m.Subnet:
+    if entry.get("subnet_id"):
+        subnet = by_id.get(entry["subnet_id"])
+        if subnet is None:
+            raise errors.InvalidInput(error_message=(
+                f"Failed to create port on network {network_id}, because fixed_ips "
+                f"included invalid subnet {entry['subnet_id']}"))
+        return subnet
+    address = entry.get("ip_address")
+    if not address:
+        raise errors.InvalidInput(error_message="IP allocation requires subnet_id or "
+                                                "ip_address")
+    for subnet in by_id.values():
+        try:
+            check_address(subnet, address)
+            return subnet
+        except errors.NetworkError:
+            continue
+    raise errors.InvalidIpForNetwork(ip_address=address)
+
+
+def _automatic(s: Session, network_id: str, port_id: str, mac: str,
+               subnets: list[m.Subnet]) -> list[dict[str, str]]:
+    found = []
+    v4 = [sub for sub in subnets if sub.ip_version == 4]
+    for subnet in v4:
+        got = take_any(s, subnet, port_id, mac)
+        if got is not None:
+            found.append(got)
+            break
+    else:
+        if v4:
+            raise errors.IpAddressGenerationFailure(net_id=network_id)
+    for subnet in (sub for sub in subnets if sub.ip_version == 6):
+        got = take_any(s, subnet, port_id, mac)
+        if got is not None:
+            found.append(got)
+    return found

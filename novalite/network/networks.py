@@ -1,0 +1,92 @@
+"""Networks: create with a segment, list what the caller sees (its own, shared and
+external ones), update, and delete unless ports other than the service's own remain."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from novalite.db.models import network as m
+from novalite.network import common, errors, records, segments
+from novalite.network.records import Record
+from novalite.network.scope import Scope
+
+# ports the network service owns on a network and removes with it
+SERVICE_OWNERS = ("network:dhcp",)
+COLUMNS = {"name", "admin_state_up", "shared", "mtu", "port_security_enabled",
+           "availability_zone_hints", "dns_domain", "description", "is_default"}
+
+
+def visible_clause(scope: Scope) -> Any:
+    if scope.is_admin:
+        return True
+    return or_(m.Network.project_id == scope.project_id, m.Network.shared,
+               m.Network.external)
+
+
+def get(s: Session, scope: Scope, network_id: str) -> m.Network:
+    row = s.get(m.Network, network_id)
+    if row is None or not (scope.owns(row.project_id) or row.shared or row.external):
+        raise errors.NetworkNotFound(net_id=network_id)
+    return row
+
+
+def _segment(s: Session, network_id: str) -> m.NetworkSegment | None:
+    return s.scalars(select(m.NetworkSegment).where(
+        m.NetworkSegment.network_id == network_id)).first()
+
+
+def record(s: Session, row: m.Network) -> Record:
+    subnet_ids = list(s.scalars(select(m.Subnet.id).where(m.Subnet.network_id == row.id)))
+    return records.network(row, subnet_ids, _segment(s, row.id))
+
+
+def list_records(s: Session, scope: Scope) -> list[Record]:
+    rows = list(s.scalars(select(m.Network).where(visible_clause(scope))))
+    ids = [r.id for r in rows]
+    subnets: dict[str, list[str]] = {i: [] for i in ids}
+    for sid, nid in s.execute(select(m.Subnet.id, m.Subnet.network_id)
+                              .where(m.Subnet.network_id.in_(ids))):
+        subnets[nid].append(sid)
+    segs = {seg.network_id: seg for seg in s.scalars(
+        select(m.NetworkSegment).where(m.NetworkSegment.network_id.in_(ids)))}
+    return [records.network(r, subnets[r.id], segs.get(r.id)) for r in rows]
+
+
+def create(s: Session, project_id: str, values: dict[str, Any], provider: dict[str, Any],
+           external: bool = False) -> Record:
+    common.check_quota(s, project_id, "network")
+    row = m.Network(id=str(uuid.uuid4()), project_id=project_id, external=external,
+                    **{k: v for k, v in values.items() if k in COLUMNS and k != "mtu"})
+    s.add(row)
+    s.flush()
+    segment = segments.allocate(s, row.id, provider)
+    row.mtu = min(values.get("mtu") or segments.mtu(segment.network_type),
+                  segments.mtu(segment.network_type))
+    s.flush()
+    return records.network(row, [], segment)
+
+
+def update(s: Session, row: m.Network, values: dict[str, Any],
+           external: bool | None) -> Record:
+    changes = {k: v for k, v in values.items() if k in COLUMNS}
+    if external is not None:
+        changes["external"] = external
+    common.update(row, changes)
+    return record(s, row)
+
+
+def delete(s: Session, row: m.Network) -> None:
+    in_use = s.scalars(select(m.Port.id).where(
+        m.Port.network_id == row.id, m.Port.device_owner.not_in(SERVICE_OWNERS))).first()
+    if in_use is not None:
+        raise errors.NetworkInUse(net_id=row.id)
+    for port in s.scalars(select(m.Port).where(m.Port.network_id == row.id)):
+        s.delete(port)
+    for subnet in s.scalars(select(m.Subnet).where(m.Subnet.network_id == row.id)):
+        s.delete(subnet)
+    s.flush()
+    s.delete(row)

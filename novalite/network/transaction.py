@@ -1,0 +1,51 @@
+"""How the network service writes: a whole request's work in one transaction, run again
+from the top when it lost a race that the database caught (a duplicate key on an address,
+a MAC or a segmentation id; a deadlock), as Neutron's `retry_if_session_inactive` does.
+A retried request reads afresh, so it sees what the winner took and picks something else,
+or answers the conflict if the caller asked for exactly that value."""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from novalite.db import session
+from novalite.network import nova_notifier
+
+LOG = logging.getLogger(__name__)
+T = TypeVar("T")
+ATTEMPTS = 20
+
+
+def write(work: Callable[[Session], T]) -> T:
+    """`work(session)` committed, retried while a concurrent writer took what it chose."""
+    for attempt in range(ATTEMPTS):
+        try:
+            result: T = session.retry_on_deadlock(_once)(work)
+            return result
+        except IntegrityError as exc:
+            if attempt == ATTEMPTS - 1:
+                raise
+            LOG.debug("Retrying a network write after a duplicate: %s", exc.orig)
+            time.sleep(min(0.2, 0.002 * 2**attempt) * random.uniform(0.5, 1.5))
+    raise AssertionError("unreachable")
+
+
+def read(work: Callable[[Session], T]) -> T:
+    with session.reader() as s:
+        return work(s)
+
+
+def _once(work: Callable[[Session], T]) -> T:
+    with session.writer() as s:
+        result = work(s)
+        s.flush()  # a duplicate surfaces here, inside the retried unit
+        events = s.info.pop("nova_events", [])
+    nova_notifier.send(events)  # committed: compute may now read what changed
+    return result

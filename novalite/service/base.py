@@ -1,0 +1,115 @@
+"""A service: a manager served over RPC, with a heartbeat and periodic tasks.
+
+Services with database access (api, conductor, scheduler) record their heartbeat in the
+database directly; compute services have none and go through the conductor, as in Nova.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from typing import Protocol
+
+from novalite import context, periodic
+from novalite.conf import CONF
+from novalite.objects.service import Service as ServiceRecord
+from novalite.rpc import MessagingTimeout, RPCServer, Target, get_transport
+from novalite.service.manager import Manager
+
+LOG = logging.getLogger(__name__)
+
+
+class ServiceRecords(Protocol):
+    def get_or_create(self, host: str, binary: str, topic: str | None) -> ServiceRecord: ...
+
+    def heartbeat(self, service_id: int) -> None: ...
+
+
+class DBServiceRecords:
+    def get_or_create(self, host: str, binary: str, topic: str | None) -> ServiceRecord:
+        from novalite.db.api import services
+
+        return services.service_get_or_create(host, binary, topic)
+
+    def heartbeat(self, service_id: int) -> None:
+        from novalite.db.api import services
+
+        services.service_heartbeat(service_id)
+
+
+class Service:
+    def __init__(
+        self,
+        binary: str,
+        topic: str | None,
+        manager: Manager,
+        records: ServiceRecords,
+        host: str | None = None,
+    ) -> None:
+        self.binary = binary
+        self.topic = topic
+        self.host = host or CONF.host
+        self.manager = manager
+        self.records = records
+        self.record: ServiceRecord | None = None
+        self.rpcserver: RPCServer | None = None
+        self.periodic = periodic.PeriodicRunner(manager, f"{binary}-{self.host}")
+        self._heartbeat_stop = threading.Event()
+        self._heartbeat_thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        LOG.info("Starting %s on host %s", self.binary, self.host)
+        self.manager.init_host()
+        if self.topic:
+            transport = get_transport(CONF.transport_url)
+            endpoints = [self.manager, *getattr(self.manager, "additional_endpoints", [])]
+            self.rpcserver = RPCServer(transport, Target(topic=self.topic, server=self.host),
+                                       endpoints, CONF.executor_thread_pool_size)
+            self.rpcserver.start()
+        self.record = self.records.get_or_create(self.host, self.binary, self.topic)
+        self.manager.service_id = self.record.id
+        self.manager.service_disabled = self.record.disabled
+        self._heartbeat_thread = threading.Thread(
+            target=self._heartbeat_loop, args=(self.record.id,),
+            name=f"heartbeat-{self.binary}-{self.host}", daemon=True,
+        )
+        self._heartbeat_thread.start()
+        self.periodic.start()
+        self.manager.post_start_hook()
+
+    def _heartbeat_loop(self, service_id: int) -> None:
+        token = context.get_admin_context().activate()
+        try:
+            while not self._heartbeat_stop.wait(CONF.report_interval):
+                try:
+                    self.records.heartbeat(service_id)
+                except (MessagingTimeout, Exception) as exc:  # keep beating; log why not
+                    LOG.error("%s on %s could not report its state: %s. It will look down "
+                              "to the others until this succeeds.", self.binary, self.host, exc)
+        finally:
+            context.reset(token)
+
+    def stop(self) -> None:
+        """Stop taking work, let in-flight RPCs finish, then stop background threads."""
+        LOG.info("Stopping %s on host %s", self.binary, self.host)
+        if self.rpcserver:
+            self.rpcserver.stop()
+            if not self.rpcserver.wait(CONF.graceful_shutdown_timeout):
+                LOG.warning("%s on %s stopped with RPCs still running after %ss",
+                            self.binary, self.host, CONF.graceful_shutdown_timeout)
+        self._heartbeat_stop.set()
+        self.periodic.stop()
+        self.manager.cleanup_host()
+
+
+def run_until_signalled(services: list[Service]) -> None:
+    """Start services, block until SIGTERM/SIGINT, then stop them gracefully."""
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    for svc in services:
+        svc.start()
+    stop.wait()
+    for svc in reversed(services):
+        svc.stop()

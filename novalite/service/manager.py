@@ -1,0 +1,25 @@
+"""Base of every service's manager: the RPC endpoint plus its lifecycle hooks."""
+
+from __future__ import annotations
+
+from novalite.rpc import Target
+
+
+class Manager:
+    """Public methods are RPC methods `(self, ctx, **kwargs)`; `_private` ones are not."""
+
+    target = Target(version="1.0")
+
+    def __init__(self, host: str) -> None:
+        self.host = host
+        self.service_id: int | None = None  # set by the service once it is registered
+        self.service_disabled = False  # as registered (os-services may change it later)
+
+    def init_host(self) -> None:
+        """Prepare before RPC starts (e.g. a compute host reports its node)."""
+
+    def post_start_hook(self) -> None:
+        """Run once RPC is being served."""
+
+    def cleanup_host(self) -> None:
+        """Release resources once RPC has stopped."""

@@ -1,0 +1,151 @@
+"""The network API over real HTTP on the all-in-one: Neutron's shapes, codes and error
+body, list filters, fields, sorting, pagination, tags and If-Match, and the devstack
+layout of the first start."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from novalite.identity import bootstrap
+
+
+@pytest.fixture
+def net(cloud):
+    return httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30)
+
+
+@pytest.fixture
+def user(cloud):
+    """A member of the demo project (noauth2 token user:project)."""
+    demo = bootstrap.project_ids("demo")[0]
+    return httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30,
+                        headers={"X-Auth-Token": f"demo:{demo}"}), demo
+
+
+def _error(response: httpx.Response, code: int, kind: str) -> str:
+    assert response.status_code == code, response.text
+    body = response.json()["NeutronError"]
+    assert body["type"] == kind and body["detail"] == ""
+    return body["message"]
+
+
+def test_first_start_has_devstacks_layout(net, user):
+    nets = {n["name"]: n for n in net.get("/networks").json()["networks"]}
+    assert nets["public"]["router:external"] and nets["public"]["provider:network_type"] == "flat"
+    subnet = net.get(f"/subnets/{nets['private']['subnets'][0]}").json()["subnet"]
+    assert (subnet["cidr"], subnet["gateway_ip"], subnet["enable_dhcp"]) == (
+        "10.0.0.0/26", "10.0.0.1", True)
+    router = net.get("/routers", params={"name": "router1"}).json()["routers"][0]
+    assert router["external_gateway_info"]["network_id"] == nets["public"]["id"]
+    client, demo = user
+    seen = client.get("/networks").json()["networks"]
+    assert {n["name"] for n in seen} == {"public", "private"}
+    assert "provider:network_type" not in seen[0]  # admin-only attribute
+    interfaces = net.get("/ports", params={"device_id": router["id"],
+                                           "device_owner": "network:router_interface"})
+    assert interfaces.json()["ports"][0]["fixed_ips"][0]["ip_address"] == "10.0.0.1"
+    extensions = {e["alias"] for e in net.get("/extensions").json()["extensions"]}
+    assert {"router", "external-net", "security-group", "binding"} <= extensions
+
+
+def test_ports_errors_and_no_half_made_port(net, user):
+    client, _ = user
+    network = client.post("/networks", json={"network": {"name": "n1"}}).json()["network"]
+    subnet = client.post("/subnets", json={"subnet": {
+        "network_id": network["id"], "cidr": "192.168.5.0/24", "ip_version": 4}})
+    assert subnet.status_code == 201, subnet.text
+    subnet = subnet.json()["subnet"]
+    _error(client.post("/subnets", json={"subnet": {
+        "network_id": network["id"], "cidr": "192.168.5.128/25", "ip_version": 4}}),
+        400, "OverlappingCidr")
+    port = client.post("/ports", json={"port": {
+        "network_id": network["id"], "fixed_ips": [{"ip_address": "192.168.5.9"}]}})
+    assert port.status_code == 201, port.text
+    _error(client.post("/ports", json={"port": {
+        "network_id": network["id"], "fixed_ips": [{"ip_address": "192.168.5.9"}]}}),
+        409, "IpAddressAlreadyAllocated")
+    _error(client.post("/ports", json={"port": {
+        "network_id": network["id"], "fixed_ips": [{"subnet_id": subnet["id"],
+                                                    "ip_address": "10.9.9.9"}]}}),
+        400, "InvalidIpForSubnet")
+    _error(client.post("/ports", json={"port": {"network_id": network["id"], "bogus": 1}}),
+           400, "HTTPBadRequest")
+    _error(client.post("/ports", json={"port": {
+        "network_id": network["id"], "binding:host_id": "h"}}), 403, "PolicyNotAuthorized")
+    assert len(client.get("/ports", params={"network_id": network["id"]}).json()["ports"]) == 1
+    _error(client.delete(f"/networks/{network['id']}"), 409, "NetworkInUse")
+    _error(client.get("/ports/nope"), 404, "PortNotFound")
+    assert client.delete(f"/ports/{port.json()['port']['id']}").status_code == 204
+    assert client.delete(f"/networks/{network['id']}").status_code == 204
+
+
+def test_lists_filter_sort_page_and_fields(net):
+    made = [net.post("/networks", json={"network": {"name": f"pg{i}"}}).json()["network"]
+            for i in range(5)]
+    found = net.get("/networks", params=[("name", "pg1"), ("name", "pg3"),
+                                         ("fields", "name"), ("fields", "id")]).json()
+    assert sorted(n["name"] for n in found["networks"]) == ["pg1", "pg3"]
+    assert set(found["networks"][0]) == {"name", "id"}
+    ordered = net.get("/networks", params={"sort_key": "name", "sort_dir": "desc"}).json()
+    names = [n["name"] for n in ordered["networks"]]
+    assert names == sorted(names, reverse=True)
+    page = net.get("/networks", params={"limit": 2, "sort_key": "name"}).json()
+    assert len(page["networks"]) == 2 and page["networks_links"][0]["rel"] == "next"
+    _error(net.get("/networks", params={"colour": "red"}), 400, "HTTPBadRequest")
+    assert made
+
+
+def test_tags_and_revision_if_match(net):
+    network = net.post("/networks", json={"network": {"name": "t"}}).json()["network"]
+    path = f"/networks/{network['id']}"
+    assert net.put(f"{path}/tags/blue").status_code == 201
+    assert net.put(f"{path}/tags", json={"tags": ["a", "b"]}).json()["tags"] == ["a", "b"]
+    assert [n["id"] for n in net.get("/networks", params={"tags": "a,b"}).json()[
+        "networks"]] == [network["id"]]
+    assert net.get(f"{path}/tags/zzz").status_code == 404
+    revision = net.get(path).json()["network"]["revision_number"]
+    _error(net.put(path, json={"network": {"name": "x"}},
+                   headers={"If-Match": f"revision_number={revision - 1}"}),
+           412, "RevisionNumberConstraintFailed")
+    updated = net.put(path, json={"network": {"name": "x"}},
+                      headers={"If-Match": f"revision_number={revision}"})
+    assert updated.status_code == 200 and updated.json()["network"]["revision_number"] > revision
+
+
+def test_floating_ip_and_router_interface(net, user):
+    client, demo = user
+    nets = {n["name"]: n for n in client.get("/networks").json()["networks"]}
+    port = client.post("/ports", json={"port": {"network_id": nets["private"]["id"]}})
+    port = port.json()["port"]
+    assert port["security_groups"]  # the project's default group
+    fip = client.post("/floatingips", json={"floatingip": {
+        "floating_network_id": nets["public"]["id"], "port_id": port["id"]}})
+    assert fip.status_code == 201, fip.text
+    fip = fip.json()["floatingip"]
+    assert fip["fixed_ip_address"] == port["fixed_ips"][0]["ip_address"]
+    router = client.get("/routers").json()["routers"][0]
+    _error(client.put(f"/routers/{router['id']}/remove_router_interface",
+                      json={"subnet_id": nets["private"]["subnets"][0]}),
+           409, "RouterInterfaceInUseByFloatingIP")
+    assert client.put(f"/floatingips/{fip['id']}", json={"floatingip": {"port_id": None}}
+                      ).json()["floatingip"]["status"] == "DOWN"
+    assert client.delete(f"/floatingips/{fip['id']}").status_code == 204
+
+
+def test_quotas_and_security_groups(net, user):
+    client, demo = user
+    assert net.put(f"/quotas/{demo}", json={"quota": {"security_group": 2}}).status_code == 200
+    assert client.get(f"/quotas/{demo}").json()["quota"]["security_group"] == 2
+    _error(client.put(f"/quotas/{demo}", json={"quota": {"port": 1}}), 403,
+           "PolicyNotAuthorized")
+    web = client.post("/security-groups", json={"security_group": {"name": "web"}})
+    assert web.status_code == 201, web.text
+    _error(client.post("/security-groups", json={"security_group": {"name": "more"}}),
+           409, "OverQuota")
+    rule = client.post("/security-group-rules", json={"security_group_rule": {
+        "security_group_id": web.json()["security_group"]["id"], "direction": "ingress",
+        "protocol": "tcp", "port_range_min": 22, "port_range_max": 22}})
+    assert rule.status_code == 201, rule.text
+    groups = {g["name"] for g in client.get("/security-groups").json()["security_groups"]}
+    assert groups == {"default", "web"}

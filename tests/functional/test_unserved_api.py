@@ -1,0 +1,74 @@
+"""What novalite does not do is said, not ignored: Nova routes it does not serve answer 501
+naming the API (410 / 404 where Nova itself answers so), and body fields or list
+parameters it cannot honour are a 400 naming them."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from novalite.image import db as images
+
+IMAGE = images.DEFAULT_IMAGE_ID
+
+
+def test_a_nova_route_novalite_lacks_is_501_naming_the_api_and_logged(cloud, caplog):
+    with caplog.at_level(logging.WARNING, logger="novalite.api"):
+        response = cloud.api.post("/os-assisted-volume-snapshots", json={})
+    assert response.status_code == 501
+    assert response.json() == {"notImplemented": {
+        "code": 501,
+        "message": "The assisted volume snapshots API is not implemented by novalite."}}
+    assert "os-assisted-volume-snapshots" in caplog.text
+
+
+def test_removed_and_capped_apis_answer_as_nova(cloud):
+    gone = cloud.api.get("/os-cells")
+    assert gone.status_code == 410
+    assert gone.json()["computeFault"]["code"] == 410
+    assert cloud.api.get("/os-volumes").status_code == 501
+    capped = cloud.api.get("/os-volumes", headers={"OpenStack-API-Version": "compute 2.36"})
+    assert capped.status_code == 404
+    assert cloud.api.get("/no-such-thing").status_code == 404
+
+
+@pytest.mark.parametrize(("bdm", "field"), [
+    ({"source_type": "image", "destination_type": "volume", "uuid": IMAGE, "boot_index": 0,
+      "volume_size": 1}, "destination_type 'volume'"),
+    ({"source_type": "volume", "destination_type": "volume", "uuid": IMAGE,
+      "boot_index": 0}, "source_type 'volume'"),
+    ({"source_type": "blank", "destination_type": "local", "volume_size": 1},
+     "source_type 'blank'"),
+])
+def test_volume_block_devices_are_refused_by_name(cloud, bdm, field):
+    body = {"server": {"name": "bfv", "flavorRef": "1", "block_device_mapping_v2": [bdm]}}
+    response = cloud.api.post("/servers", json=body)
+    assert response.status_code == 400
+    assert f"block_device_mapping_v2 {field}" in response.json()["badRequest"]["message"]
+
+
+def test_config_drive_is_refused_but_false_is_fine(cloud):
+    body = {"server": {"name": "cd", "flavorRef": "1", "imageRef": IMAGE,
+                       "config_drive": True}}
+    response = cloud.api.post("/servers", json=body)
+    assert response.status_code == 400
+    assert "config_drive" in response.json()["badRequest"]["message"]
+    body["server"]["config_drive"] = False
+    assert cloud.api.post("/servers", json=body).status_code == 202
+
+
+def test_list_parameters_not_honoured_are_refused_by_name(cloud):
+    response = cloud.api.get("/servers/detail", params={"colour": "red", "name": "x"})
+    assert response.status_code == 400
+    assert "colour" in response.json()["badRequest"]["message"]
+
+
+def test_a_nova_server_action_novalite_lacks_is_501_and_a_made_up_one_400(cloud):
+    server_id = cloud.boot()
+    response = cloud.api.post(f"/servers/{server_id}/action", json={"shelve": None})
+    assert response.status_code == 501
+    assert response.json()["notImplemented"]["message"] == (
+        "The server action shelve is not implemented by novalite.")
+    made_up = cloud.api.post(f"/servers/{server_id}/action", json={"fly": None})
+    assert made_up.status_code == 400

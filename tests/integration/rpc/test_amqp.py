@@ -1,0 +1,123 @@
+"""The RabbitMQ transport against the shared RPC scenarios, on the real broker.
+
+Every test gets its own control exchange and topic, and deletes the durable queues and
+exchanges it created, so runs neither see nor leave each other's messages.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+
+import pytest
+
+from novalite.rpc.amqp import AMQPTransport
+from novalite.rpc.amqp_connection import close_quietly, connect, mask_url, to_kombu_url
+from novalite.rpc.errors import TransportUnavailable
+from novalite.rpc.target import Target
+from novalite.rpc.transport import get_transport
+from tests.unit.rpc.scenarios import CTX, Harness, RPCScenarios
+from tests.waiting import wait_for
+
+URL = "rabbit://guest:guest@127.0.0.1:5672/"
+
+
+def _rabbitmq_reachable() -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", 5672), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+if not _rabbitmq_reachable():
+    if os.environ.get("CI") == "true":  # CI provides the broker: its absence is a failure
+        pytest.fail("RabbitMQ not reachable at 127.0.0.1:5672 under CI=true", pytrace=False)
+    pytest.skip("RabbitMQ not reachable at 127.0.0.1:5672: start it with "
+                "'rabbitmq-server -detached'", allow_module_level=True)
+
+
+@pytest.fixture
+def transport(conf):
+    conf.set_override("control_exchange", f"test_{uuid.uuid4().hex[:12]}")
+    transport = AMQPTransport(URL)
+    yield transport
+    transport.cleanup()
+
+
+def _delete(queues: list[str], exchanges: list[str]) -> None:
+    conn = connect(URL, threading.Event(), deadline=time.monotonic() + 5)
+    try:
+        channel = conn.channel()
+        for queue in queues:
+            channel.queue_delete(queue)
+        for exchange in exchanges:
+            channel.exchange_delete(exchange)
+    finally:
+        close_quietly(conn, graceful=True)
+
+
+class TestAMQP(RPCScenarios):
+    @pytest.fixture
+    def transport(self, transport):
+        return transport
+
+    def forget(self, harness: Harness) -> None:
+        topic = harness.topic
+        _delete([topic, *(f"{topic}.{name}" for name in harness.server_names)],
+                [harness.transport.exchange, f"{topic}_fanout"])
+
+    def test_calls_work_again_after_the_connections_break(self, rpc):
+        endpoint = rpc.server("a")
+        client = rpc.client(timeout=1)
+        assert client.call(CTX, "echo", value="before") == "before"
+
+        broken = rpc.transport._connections()
+        assert len(broken) >= 3  # the listener's, the reply reader's, a publisher's
+        for conn in broken:  # what a network failure or a broker restart looks like
+            conn.connection.sock.shutdown(socket.SHUT_RDWR)
+
+        # The listener and the reply reader reconnect by themselves; publishers on next use.
+        wait_for(lambda: len(set(rpc.transport._connections()) - set(broken)) >= 2,
+                   what="the consumers reconnecting")
+        assert [client.call(CTX, "echo", value=i) for i in range(5)] == list(range(5))
+        client.cast(CTX, "note", value="cast after")
+        wait_for(lambda: endpoint.values("note") == ["cast after"], what="the cast")
+        assert not set(broken) & set(rpc.transport._connections())
+
+
+def test_get_transport_returns_the_amqp_transport_for_rabbit_urls(conf):
+    transport = get_transport(URL)
+    assert isinstance(transport, AMQPTransport) and transport.exchange == "novalite"
+
+
+def test_urls_are_translated_for_kombu_and_masked_for_logs():
+    assert to_kombu_url("rabbit://u:p@h:5672/vh") == "amqp://u:p@h:5672/vh"
+    assert mask_url("rabbit://u:secret@h:5672/") == "rabbit://u:****@h:5672/"
+    assert mask_url("rabbit://h:5672/") == "rabbit://h:5672/"
+
+
+def test_an_unreachable_broker_is_retried_then_reported(conf, caplog):
+    conf.set_override("rpc_response_timeout", 1)
+    transport = AMQPTransport("rabbit://guest:secret@127.0.0.1:1/")
+    caplog.set_level(logging.ERROR, logger="novalite.rpc.amqp_connection")
+    started = time.monotonic()
+    listener = transport.listen(Target(topic="nowhere", server="s"), handler=None)
+    assert time.monotonic() - started < 3  # a service starting before the broker goes on
+    with pytest.raises(TransportUnavailable) as raised:
+        transport.send(Target(topic="nowhere"), {"method": "m"}, wait_for_reply=False)
+    assert time.monotonic() - started < 5
+    message = str(raised.value)
+    assert "rabbit://guest:****@127.0.0.1:1/" in message and "RabbitMQ is running" in message
+    assert "secret" not in message
+    assert "AMQP server on 127.0.0.1:1 is unreachable" in caplog.text
+    assert "Trying again in 1 seconds" in caplog.text
+    listener.stop()
+    transport.cleanup()
+    transport.cleanup()  # idempotent
+    with pytest.raises(TransportUnavailable, match="cleaned up"):
+        transport.send(Target(topic="nowhere"), {"method": "m"}, wait_for_reply=True)

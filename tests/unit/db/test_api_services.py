@@ -1,0 +1,39 @@
+"""Service records on each backend: services of one name starting together all get the
+one record (the duplicate-key race of two inserts ends in a read, not a crash)."""
+
+import os
+import stat
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from novalite.conf import CONF
+from novalite.db import migration, session
+from novalite.db.api import services
+
+
+@pytest.fixture
+def db(conf, backend_url):
+    conf.set_override("connection", backend_url, group="database")
+    session.dispose()
+    migration.db_sync()
+
+
+def test_services_starting_together_share_one_record(db):
+    start = threading.Barrier(8)
+
+    def register(_):
+        start.wait(timeout=10)
+        return services.service_get_or_create("host-a", "novalite-conductor", "conductor")
+
+    with ThreadPoolExecutor(8) as pool:
+        records = list(pool.map(register, range(8)))
+    assert len({record.id for record in records}) == 1
+    assert len(services.service_get_all("novalite-conductor")) == 1
+
+
+def test_the_sqlite_database_is_readable_by_its_owner_only(conf):
+    migration.db_sync()
+    path = os.path.join(CONF.state_path, "novalite.sqlite")
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600

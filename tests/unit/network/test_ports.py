@@ -1,0 +1,97 @@
+"""Ports on SQLite: addresses from the pools, fixed IPs checked, MACs from base_mac,
+nothing half-made when a request fails."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from novalite.db.models import network as m
+from novalite.network import errors, networks, ports, transaction
+from tests.unit.network.conftest import PROJECT
+
+
+def _port(network_id: str, **values):
+    def work(s):
+        return ports.create(s, PROJECT, networks.get(s, PROJECT, network_id), "p1", values)
+    return transaction.write(work)
+
+
+def _count(model) -> int:
+    return transaction.read(lambda s: s.scalar(select(func.count()).select_from(model)))
+
+
+def test_ports_get_distinct_addresses_in_the_pool_never_the_gateway(make_network):
+    net, sub = make_network("10.0.0.0/29")  # .2-.6 free: .1 is the gateway
+    made = [_port(net["id"]) for _ in range(5)]
+    addresses = {p["fixed_ips"][0]["ip_address"] for p in made}
+    assert addresses == {f"10.0.0.{i}" for i in range(2, 7)}
+    assert all(p["fixed_ips"][0]["subnet_id"] == sub["id"] for p in made)
+    with pytest.raises(errors.IpAddressGenerationFailure):
+        _port(net["id"])
+    assert _count(m.Port) == 5  # the failed one left nothing behind
+
+
+def test_mac_keeps_base_mac_prefix_and_is_unique(make_network, conf):
+    conf.set_override("base_mac", "fa:16:3e:00:00:00")
+    net, _ = make_network()
+    made = [_port(net["id"]) for _ in range(20)]
+    assert all(p["mac_address"].startswith("fa:16:3e:") for p in made)
+    assert len({p["mac_address"] for p in made}) == 20
+    with pytest.raises(errors.MacAddressInUse):
+        _port(net["id"], mac_address=made[0]["mac_address"])
+
+
+def test_fixed_ip_outside_the_subnet_or_taken_is_refused(make_network):
+    net, sub = make_network("10.0.0.0/24")
+    got = _port(net["id"], fixed_ips=[{"ip_address": "10.0.0.50"}])
+    assert got["fixed_ips"] == [{"subnet_id": sub["id"], "ip_address": "10.0.0.50"}]
+    with pytest.raises(errors.IpAddressAlreadyAllocated):
+        _port(net["id"], fixed_ips=[{"subnet_id": sub["id"], "ip_address": "10.0.0.50"}])
+    with pytest.raises(errors.InvalidIpForSubnet):
+        _port(net["id"], fixed_ips=[{"subnet_id": sub["id"], "ip_address": "10.0.1.5"}])
+    with pytest.raises(errors.InvalidIpForNetwork):
+        _port(net["id"], fixed_ips=[{"ip_address": "192.168.0.5"}])
+    assert _count(m.Port) == 1 and _count(m.IPAllocation) == 1
+
+
+def test_network_with_ports_in_use_cannot_be_deleted(make_network):
+    net, _ = make_network()
+    port = _port(net["id"])
+    with pytest.raises(errors.NetworkInUse):
+        transaction.write(lambda s: networks.delete(s, networks.get(s, PROJECT, net["id"])))
+    transaction.write(lambda s: ports.delete(s, ports.get(s, PROJECT, port["id"])))
+    transaction.write(lambda s: networks.delete(s, networks.get(s, PROJECT, net["id"])))
+    assert _count(m.Network) == 0 and _count(m.Subnet) == 0
+    assert _count(m.VxlanAllocation) == 0  # the VNI is free again
+
+
+def test_update_fixed_ips_keeps_named_and_takes_new(make_network):
+    net, sub = make_network("10.0.0.0/24")
+    port = _port(net["id"], fixed_ips=[{"ip_address": "10.0.0.10"}])
+
+    def update(s):
+        return ports.update(s, PROJECT, ports.get(s, PROJECT, port["id"]), {"fixed_ips": [
+            {"ip_address": "10.0.0.10"}, {"subnet_id": sub["id"], "ip_address": "10.0.0.11"}]})
+    updated = transaction.write(update)
+    assert [ip["ip_address"] for ip in updated["fixed_ips"]] == ["10.0.0.10", "10.0.0.11"]
+    assert updated["revision_number"] > port["revision_number"]
+
+
+def test_port_quota(make_network, conf):
+    conf.set_override("quota_port", 2, group="QUOTAS")
+    net, _ = make_network()
+    _port(net["id"])
+    _port(net["id"])
+    with pytest.raises(errors.OverQuota):
+        _port(net["id"])
+
+
+def test_binding_makes_a_port_active(make_network):
+    net, _ = make_network()
+    port = _port(net["id"], **{"binding:host_id": "compute1", "device_owner": "compute:nova",
+                               "device_id": "vm"})
+    assert port["status"] == "ACTIVE" and port["binding:vif_type"] == "bridge"
+    unbound = transaction.write(lambda s: ports.update(
+        s, PROJECT, ports.get(s, PROJECT, port["id"]), {"binding:host_id": ""}))
+    assert unbound["status"] == "DOWN" and unbound["binding:vif_type"] == "unbound"
