@@ -10,6 +10,11 @@ ARGS ?=
 # python3 is assumed) resolves and installs ~10x faster than pip and shows what it does.
 # `make run` installs only what the cloud needs ($(BIN)/.runtime); the test and client
 # tools come with `make test` / `make client` ($(BIN)/.installed: everything, as before).
+# Bytecode is compiled at install time: where PYTHONDONTWRITEBYTECODE is set (CI is such a
+# place) nothing else would write it, and every process (each `openstack` command, each
+# service the tests start) would compile its imports again: 3.8 s for `openstack
+# --version` instead of 1.6 s.
+UV_INSTALL := VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install --compile-bytecode
 $(BIN)/uv:
 	@echo "Creating $(VENV) and installing uv (the installer) into it"
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +22,8 @@ $(BIN)/uv:
 
 $(BIN)/.runtime: pyproject.toml | $(BIN)/uv
 	@echo "Installing novalite and its runtime dependencies into $(VENV)"
-	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install -e .
+	$(UV_INSTALL) -e .
+	$(BIN)/python -m compileall -q novalite
 	touch $@
 
 help: ## list the targets
@@ -25,12 +31,12 @@ help: ## list the targets
 
 $(BIN)/.client: $(BIN)/.runtime
 	@echo "Installing the openstack CLI into $(VENV)"
-	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install -e '.[client]'
+	$(UV_INSTALL) -e '.[client]'
 	touch $@
 
 $(BIN)/.installed: $(BIN)/.runtime
 	@echo "Installing the test tools (pytest, ruff, tempest, openstack CLI) into $(VENV)"
-	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install -e '.[test]'
+	$(UV_INSTALL) -e '.[test]'
 	touch $(BIN)/.client $@
 
 client: $(BIN)/.client ## install the openstack CLI into the venv
