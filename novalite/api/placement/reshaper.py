@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from novalite.api.placement import common
-from novalite.api.placement.allocations import claim_from, pick
+from novalite.api.placement.allocation import claim_from, pick
 from novalite.api.placement.schemas import reshaper as schema
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.placement import allocation, reshaper
