@@ -31,6 +31,7 @@ import targets
 
 from novalite import timeutils
 from novalite.conf import CONF
+from novalite.objects.aggregate import Aggregate
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -49,13 +50,13 @@ FLAVORS = [Flavor(flavorid=str(i), name=name, memory_mb=mem, vcpus=cpu, root_gb=
 ZONES = [f"az{i}" for i in range(10)]
 
 
-def _aggregates() -> list[dict]:
+def _aggregates() -> list[Aggregate]:
     aggs = []
     for i, zone in enumerate(ZONES):
         metadata = {"availability_zone": zone}
         if i % 3 == 0:
             metadata["ram_weight_multiplier"] = "2.0"
-        aggs.append({"id": i, "name": f"rack{i}", "metadata": metadata})
+        aggs.append(Aggregate(id=i, uuid=f"agg-{i}", name=f"rack{i}", metadata=metadata))
     return aggs
 
 

@@ -25,9 +25,9 @@ def host_zones() -> dict[str, set[str]]:
     """The zones each host's aggregates name."""
     zones: dict[str, set[str]] = defaultdict(set)
     for agg in aggregates.aggregate_get_all():
-        zone = agg["metadata"].get(aggregates.AZ_KEY)
-        for host in agg["hosts"] if zone else ():
-            zones[host].add(zone)
+        if zone := agg.availability_zone:
+            for host in agg.hosts:
+                zones[host].add(zone)
     return zones
 
 

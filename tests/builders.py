@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+from novalite.objects.aggregate import Aggregate
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -14,6 +15,11 @@ from novalite.objects.request_spec import RequestSpec
 def flavor(**kw) -> Flavor:
     data = {"flavorid": "1", "name": "m1.tiny", "memory_mb": 512, "vcpus": 1, "root_gb": 1}
     return Flavor(**{**data, **kw})
+
+
+def aggregate(id: int = 1, **kw) -> Aggregate:
+    data = {"uuid": str(uuid.uuid5(uuid.NAMESPACE_DNS, f"aggregate{id}")), "name": f"agg{id}"}
+    return Aggregate(id=id, **{**data, **kw})
 
 
 def node(host: str = "host1", **kw) -> ComputeNode:

@@ -21,6 +21,7 @@ from novalite import exception
 from novalite.clients import adapters
 from novalite.conf.placement_client import GROUP
 from novalite.context import RequestContext
+from novalite.objects.allocation_request import AllocationRequest, ProviderSummary
 
 LOG = logging.getLogger(__name__)
 
@@ -187,21 +188,23 @@ class SchedulerReportClient:
     # --- candidates and claims (scheduler, conductor) ------------------------------
 
     def get_allocation_candidates(self, ctx: RequestContext, query: str
-                                  ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
-        """(allocation requests, provider summaries) for a querystring built by
+                                  ) -> tuple[list[AllocationRequest], dict[str, ProviderSummary]]:
+        """(allocation requests, provider summaries by uuid) for a querystring built by
         novalite.scheduler.resource_request."""
         response = self._check(self._get(f"/allocation_candidates?{query}",
                                          CANDIDATES_VERSION, ctx),
                                "asking for allocation candidates")
         body = response.json()
-        return body["allocation_requests"], body["provider_summaries"]
+        return ([AllocationRequest.from_placement(r) for r in body["allocation_requests"]],
+                {uuid: ProviderSummary.from_placement(uuid, summary)
+                 for uuid, summary in body["provider_summaries"].items()})
 
     def claim_resources(self, ctx: RequestContext, consumer_uuid: str,
-                        allocation_request: dict[str, Any], project_id: str,
+                        allocation_request: AllocationRequest, project_id: str,
                         user_id: str) -> bool:
         """Claim for a new consumer; False when placement refuses (the capacity went to
         someone else, or the consumer already holds allocations)."""
-        return self.put_allocations(ctx, consumer_uuid, allocation_request["allocations"],
+        return self.put_allocations(ctx, consumer_uuid, allocation_request.to_placement(),
                                     project_id, user_id, consumer_generation=None)
 
     def put_allocations(self, ctx: RequestContext, consumer_uuid: str,

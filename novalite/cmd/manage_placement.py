@@ -85,12 +85,12 @@ def sync_aggregates() -> int:
     ctx = get_admin_context()
     failed = 0
     for aggregate in aggregates.aggregate_get_all():
-        for host in aggregate["hosts"]:
+        for host in aggregate.hosts:
             try:
-                client.aggregate_add_host(ctx, aggregate["uuid"], host)
+                client.aggregate_add_host(ctx, aggregate.uuid, host)
             except exception.NovaliteException as exc:
                 failed += 1
-                print(f"Could not put {host} into aggregate {aggregate['name']}: "
+                print(f"Could not put {host} into aggregate {aggregate.name}: "
                       f"{exc.format_message()}")
     print("Placement aggregates are in sync" if not failed else f"{failed} host(s) failed")
     return 1 if failed else 0

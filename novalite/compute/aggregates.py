@@ -14,6 +14,7 @@ from novalite import context, exception
 from novalite.clients import placement as placement_client
 from novalite.db.api import aggregates as db
 from novalite.db.api import services
+from novalite.objects.aggregate import Aggregate
 
 LOG = logging.getLogger(__name__)
 
@@ -37,25 +38,25 @@ def _zone_change_guard(metadata: dict[str, Any], invalid: type, hosts: list[str]
             return
         agg, new_az = snap.aggregate, metadata[AZ]
         if not new_az:
-            raise invalid(aggregate_id=agg["id"], reason=f"Aggregate {agg['name']} does "
+            raise invalid(aggregate_id=agg.id, reason=f"Aggregate {agg.name} does "
                           "not support empty named availability zone")
-        checked = hosts or agg["hosts"]
-        conflicting = [a["metadata"][AZ] for a in snap.zoned_aggregates(checked)
-                       if a["metadata"][AZ] != new_az and a["id"] != agg["id"]]
+        checked = hosts or agg.hosts
+        conflicting = [a.availability_zone for a in snap.zoned_aggregates(checked)
+                       if a.availability_zone != new_az and a.id != agg.id]
         if conflicting:
-            raise invalid(aggregate_id=agg["id"], reason="One or more hosts already in "
+            raise invalid(aggregate_id=agg.id, reason="One or more hosts already in "
                           f"availability zone(s) {conflicting}")
-        if check_instances and agg["metadata"].get(AZ) != new_az and \
+        if check_instances and agg.availability_zone != new_az and \
                 snap.instance_count(checked):
-            raise invalid(aggregate_id=agg["id"],
+            raise invalid(aggregate_id=agg.id,
                           reason="One or more hosts contain instances in this zone")
 
     return guard
 
 
 def _host_zone(snap: db.Snapshot, host: str, excluding: int | None = None) -> str | None:
-    zones = sorted(a["metadata"][AZ] for a in snap.zoned_aggregates([host])
-                   if a["id"] != excluding)
+    zones = sorted(a.metadata[AZ] for a in snap.zoned_aggregates([host])
+                   if a.id != excluding)
     return zones[0] if zones else None
 
 
@@ -64,13 +65,13 @@ def _add_guard(host: str) -> db.Guard:
 
     def guard(snap: db.Snapshot) -> None:
         agg = snap.aggregate
-        _zone_change_guard(agg["metadata"], exception.InvalidAggregateActionAdd,
+        _zone_change_guard(agg.metadata, exception.InvalidAggregateActionAdd,
                            hosts=[host])(snap)
-        new_az = agg["metadata"].get(AZ)
+        new_az = agg.availability_zone
         count = snap.instance_count([host]) if new_az else 0
         old_az = _host_zone(snap, host) if count else None
         if count and old_az != new_az:
-            raise exception.InvalidAggregateActionAdd(aggregate_id=agg["id"], reason=_MOVE.format(
+            raise exception.InvalidAggregateActionAdd(aggregate_id=agg.id, reason=_MOVE.format(
                 verb="added to", old=old_az, new=new_az, count=count))
 
     return guard
@@ -81,12 +82,12 @@ def _remove_guard(host: str) -> db.Guard:
 
     def guard(snap: db.Snapshot) -> None:
         agg = snap.aggregate
-        current_az = agg["metadata"].get(AZ)
+        current_az = agg.availability_zone
         count = snap.instance_count([host]) if current_az else 0
-        new_az = _host_zone(snap, host, excluding=agg["id"]) if count else None
+        new_az = _host_zone(snap, host, excluding=agg.id) if count else None
         if count and current_az != new_az:
             raise exception.InvalidAggregateActionDelete(
-                aggregate_id=agg["id"], reason=_MOVE.format(
+                aggregate_id=agg.id, reason=_MOVE.format(
                     verb="removed from", old=current_az, new=new_az, count=count))
 
     return guard
@@ -99,16 +100,16 @@ def _compute_service(host: str) -> None:
 
 
 class AggregateAPI:
-    def create(self, name: str, availability_zone: str | None) -> dict[str, Any]:
+    def create(self, name: str, availability_zone: str | None) -> Aggregate:
         return db.aggregate_create(name, {AZ: availability_zone} if availability_zone else None)
 
-    def get(self, aggregate_id: int) -> dict[str, Any]:
+    def get(self, aggregate_id: int) -> Aggregate:
         return db.aggregate_get(aggregate_id)
 
-    def get_all(self) -> list[dict[str, Any]]:
+    def get_all(self) -> list[Aggregate]:
         return db.aggregate_get_all()
 
-    def update(self, aggregate_id: int, values: dict[str, Any]) -> dict[str, Any]:
+    def update(self, aggregate_id: int, values: dict[str, Any]) -> Aggregate:
         """A new name and/or zone (Nova's PUT; a null zone is refused as empty)."""
         zone = {AZ: values[AZ]} if AZ in values else {}
         return db.aggregate_update(
@@ -117,7 +118,7 @@ class AggregateAPI:
                                      check_instances=True))
 
     def update_metadata(self, aggregate_id: int,
-                        metadata: dict[str, str | None]) -> dict[str, Any]:
+                        metadata: dict[str, str | None]) -> Aggregate:
         return db.aggregate_update(
             aggregate_id, metadata=metadata,
             guard=_zone_change_guard(metadata, exception.InvalidAggregateActionUpdateMeta,
@@ -126,25 +127,25 @@ class AggregateAPI:
     def delete(self, aggregate_id: int) -> None:
         db.aggregate_delete(aggregate_id)
 
-    def add_host(self, aggregate_id: int, host: str) -> dict[str, Any]:
+    def add_host(self, aggregate_id: int, host: str) -> Aggregate:
         _compute_service(host)
         aggregate = db.aggregate_add_host(aggregate_id, host, guard=_add_guard(host))
         _mirror(placement_client.SchedulerReportClient.aggregate_add_host, aggregate, host)
         return aggregate
 
-    def remove_host(self, aggregate_id: int, host: str) -> dict[str, Any]:
+    def remove_host(self, aggregate_id: int, host: str) -> Aggregate:
         _compute_service(host)
         aggregate = db.aggregate_remove_host(aggregate_id, host, guard=_remove_guard(host))
         _mirror(placement_client.SchedulerReportClient.aggregate_remove_host, aggregate, host)
         return aggregate
 
 
-def _mirror(change: Callable, aggregate: dict[str, Any], host: str) -> None:
+def _mirror(change: Callable, aggregate: Aggregate, host: str) -> None:
     """Nova keeps placement's aggregates of the host's providers in step with host
     aggregates, so a zone can be asked of placement; a failure is logged, as in Nova
     (`novalite-manage placement sync_aggregates` puts it right)."""
     try:
-        change(placement_client.report_client(), context.current(), aggregate["uuid"], host)
+        change(placement_client.report_client(), context.current(), aggregate.uuid, host)
     except exception.NovaliteException as exc:
         LOG.warning("Could not mirror aggregate %s of host %s to placement: %s",
-                    aggregate["uuid"], host, exc.format_message())
+                    aggregate.uuid, host, exc.format_message())

@@ -46,7 +46,7 @@ def _forget_compute(ctx: RequestContext, host: str) -> None:
     Nova: the service goes regardless)."""
     api = aggregates.AggregateAPI()
     for aggregate in aggregates_db.aggregates_by_host().get(host, []):
-        api.remove_host(aggregate["id"], host)
+        api.remove_host(aggregate.id, host)
     client = placement_client.report_client()
     for node in compute_nodes.compute_node_get_by_host(host):
         try:

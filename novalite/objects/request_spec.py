@@ -5,6 +5,9 @@ reschedule tried, a requested destination) are objects of their own, as Nova's
 InstanceGroup, SchedulerRetries and Destination are, so each side reads named fields
 rather than agreeing on dict keys. A request spec stored (or sent by an older peer)
 before they were objects holds them as dicts: the spec turns those into the objects.
+
+A Selection carries the placement candidate for its host as an AllocationRequest; one
+sent by an older peer in placement's dict form becomes the object on receipt.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import dataclasses
 from typing import Any, TypeVar
 
 from novalite.objects import base
+from novalite.objects.allocation_request import AllocationRequest
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 
@@ -115,7 +119,9 @@ class RequestSpec(base.NovaliteObject):
 class Selection(base.NovaliteObject):
     """One host the scheduler chose (or an alternate to reschedule onto)."""
 
-    VERSION = "1.2"  # 1.1: decision; 1.2: allocation_request(_version)
+    # 1.1: decision; 1.2: allocation_request(_version); 1.3: allocation_request is an
+    # AllocationRequest
+    VERSION = "1.3"
 
     service_host: str
     nodename: str
@@ -126,8 +132,13 @@ class Selection(base.NovaliteObject):
     decision: str | None = None  # why this host: the filter funnel and the top weights
     # The placement candidate for this host: claimed for the chosen host, to be claimed
     # by the conductor for an alternate when a reschedule reaches it.
-    allocation_request: dict[str, Any] | None = None
+    allocation_request: AllocationRequest | None = None
     allocation_request_version: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.allocation_request, dict):  # placement's form, from before 1.3
+            self.allocation_request = AllocationRequest.from_placement(
+                self.allocation_request)
 
 
 @base.register

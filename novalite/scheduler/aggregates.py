@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from novalite.scheduler.host_state import HostState
 
 LOG = logging.getLogger(__name__)
 
 
-def values(host_state, key: str) -> set[str]:
+def values(host_state: HostState, key: str) -> set[str]:
     """Every value the host's aggregates give `key` (comma lists are not split)."""
-    return {agg["metadata"][key] for agg in host_state.aggregates if key in agg["metadata"]}
+    return {agg.metadata[key] for agg in host_state.aggregates if key in agg.metadata}
 
 
-def min_number(host_state, key: str, default: float, cast=float) -> float:
+def min_number(host_state: HostState, key: str, default: float,
+               cast: Callable[[str], float] = float) -> float:
     """The smallest number the aggregates give `key`; `default` without one or on a bad
     value (logged, as Nova does)."""
     numbers = []

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from novalite.clients import placement as placement_client
 from novalite.clients.placement import SchedulerReportClient
 from novalite.context import RequestContext
+from novalite.objects.allocation_request import AllocationRequest
 from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.resource_request import ResourceRequest
 
@@ -29,10 +30,10 @@ class PlacementClaims:
         allocation_requests, summaries = client.get_allocation_candidates(
             ctx, request.to_querystring())
         # Each candidate under the compute node (the root of its tree) it would land on.
-        self.by_node: dict[str, list[dict]] = {}
+        self.by_node: dict[str, list[AllocationRequest]] = {}
         for candidate in allocation_requests:
-            roots = {summaries.get(rp, {}).get("root_provider_uuid", rp)
-                     for rp in candidate["allocations"]}
+            roots = {summaries[rp].root_provider_uuid if rp in summaries else rp
+                     for rp in candidate.allocations}
             for root in roots:
                 self.by_node.setdefault(root, []).append(candidate)
         self.claimed: list[str] = []
@@ -42,7 +43,7 @@ class PlacementClaims:
         return (f"Placement offered {len(self.by_node)} hosts for "
                 f"{self.request.describe()}")
 
-    def claim(self, node_uuid: str, instance_uuid: str) -> dict | None:
+    def claim(self, node_uuid: str, instance_uuid: str) -> AllocationRequest | None:
         """The allocation request claimed for `instance_uuid` on the node, or None (and
         the instance in `abandoned` when its build ended meanwhile)."""
         for candidate in self.by_node.get(node_uuid, []):
@@ -57,7 +58,7 @@ class PlacementClaims:
                 return candidate
         return None
 
-    def alternate(self, node_uuid: str) -> dict | None:
+    def alternate(self, node_uuid: str) -> AllocationRequest | None:
         """An unclaimed candidate for an alternate host (claimed by the conductor if a
         reschedule gets there)."""
         candidates = self.by_node.get(node_uuid)

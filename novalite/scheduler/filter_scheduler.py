@@ -15,6 +15,7 @@ from novalite import exception
 from novalite.clients import placement as placement_client
 from novalite.conf import CONF
 from novalite.context import RequestContext
+from novalite.objects.allocation_request import AllocationRequest
 from novalite.objects.request_spec import RequestSpec, Selection
 from novalite.scheduler import loader, request_filter
 from novalite.scheduler.claims import PlacementClaims
@@ -30,7 +31,7 @@ LOG = logging.getLogger(__name__)
 
 # A choice: its row, the allocation request claimed for it (None without placement) and
 # the weighing it came out of.
-Choice = tuple[int, dict | None, Weighed]
+Choice = tuple[int, AllocationRequest | None, Weighed]
 
 
 class FilterScheduler(Scheduler):
@@ -138,11 +139,11 @@ class FilterScheduler(Scheduler):
             state.instances = state.instances | {instance_uuid}  # a new set: never shared
 
     def _selection(self, state: HostState, spec: RequestSpec, instance_uuid: str,
-                   allocation: dict | None) -> Selection:
+                   allocation: AllocationRequest | None) -> Selection:
         self.engine.record_limits(state, spec)
         return Selection(service_host=state.host, nodename=state.nodename,
                          compute_node_uuid=state.uuid, instance_uuid=instance_uuid,
                          availability_zone=self.host_manager.availability_zone(state),
                          limits=dict(state.limits), allocation_request=allocation,
                          allocation_request_version=placement_client.CANDIDATES_VERSION
-                         if allocation else None)
+                         if allocation is not None else None)

@@ -15,12 +15,12 @@ import heapq
 import logging
 import threading
 import time
-from typing import Any
 
 from novalite import exception
 from novalite.conf import CONF
 from novalite.db.api import aggregates, compute_nodes, instances, services
 from novalite.objects import states
+from novalite.objects.aggregate import Aggregate
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.service import Service
 from novalite.scheduler.host_state import HostState
@@ -46,7 +46,7 @@ class HostManager:
         self._services: dict[str, Service] = {}
         self._lapses: list[tuple[datetime.datetime, str]] = []  # (up until, host) heap
         self._last_refresh: datetime.datetime | None = None
-        self._by_host: dict[str, list[dict[str, Any]]] = {}
+        self._by_host: dict[str, list[Aggregate]] = {}
         self._aggregates_marker: tuple | None = None
         self._aggregates_read = 0.0
         self._info_lock = threading.Lock()
@@ -174,12 +174,12 @@ class HostManager:
     def zone_aggregates(self, zone: str) -> list[str]:
         """The uuids of the aggregates that make up `zone`: placement's member_of for a
         request in that zone (hosts' aggregates are mirrored to placement)."""
-        return sorted({agg["uuid"] for aggs in self._by_host.values() for agg in aggs
-                       if agg["metadata"].get("availability_zone") == zone})
+        return sorted({agg.uuid for aggs in self._by_host.values() for agg in aggs
+                       if agg.availability_zone == zone})
 
     @staticmethod
     def availability_zone(state: HostState) -> str:
         """The zone of the host's aggregates, else the default zone, as Nova names it."""
-        zones = sorted({a["metadata"]["availability_zone"] for a in state.aggregates
-                        if "availability_zone" in a["metadata"]})
+        zones = sorted({zone for a in state.aggregates
+                        if (zone := a.availability_zone) is not None})
         return ",".join(zones) or CONF.default_availability_zone

@@ -12,6 +12,7 @@ from typing import Any
 from novalite import exception
 from novalite.hardware import numa_fit, pci
 from novalite.hardware.numa import NUMATopology
+from novalite.objects.aggregate import Aggregate
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.host_table import WATCHED, HostTable
@@ -47,7 +48,7 @@ class HostState:
     host_ip: str | None = None
     service_up: bool = True
     service_disabled: bool = False
-    aggregates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    aggregates: list[Aggregate] = dataclasses.field(default_factory=list)
     instances: set[str] = dataclasses.field(default_factory=set)
     limits: dict[str, Any] = dataclasses.field(default_factory=dict)
     # What only some nodes have. init=False keeps the class's default until a node sets

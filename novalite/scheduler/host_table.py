@@ -232,7 +232,7 @@ class HostTable:
             members: list[HostState] = []
             codes = np.empty(len(self.states), dtype=np.int32)
             for row, state in enumerate(self.states):
-                metadata = tuple(tuple(sorted(a["metadata"].items()))
+                metadata = tuple(tuple(sorted(a.metadata.items()))
                                  for a in state.aggregates)
                 code = ids.get(metadata)
                 if code is None:

@@ -15,6 +15,7 @@ from novalite.api.compute.views import aggregates as view
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.compute.aggregates import AggregateAPI
+from novalite.objects.aggregate import Aggregate
 
 _RULE = "os_compute_api:os-aggregates:"
 _ID_RANGE = range(-2**31, 2**31)  # the id column; beyond it nothing can be found
@@ -35,7 +36,7 @@ def _id(req: ApiRequest) -> int:
     return value
 
 
-def _one(req: ApiRequest, agg: dict) -> ApiResponse:
+def _one(req: ApiRequest, agg: Aggregate) -> ApiResponse:
     return ApiResponse(200, {"aggregate": view.show(agg, req.at_least("2.41"))})
 
 

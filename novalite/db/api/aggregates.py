@@ -20,15 +20,14 @@ from sqlalchemy.orm import Session
 from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.objects.aggregate import AZ_KEY, Aggregate
 
-AZ_KEY = "availability_zone"
 
-
-def _to_dict(row: models.Aggregate) -> dict[str, Any]:
-    return {"id": row.id, "uuid": row.uuid, "name": row.name,
-            "hosts": sorted(h.host for h in row.hosts),
-            "metadata": {m.key: m.value for m in row.metadata_items},
-            "created_at": row.created_at, "updated_at": row.updated_at}
+def _to_object(row: models.Aggregate) -> Aggregate:
+    return Aggregate(id=row.id, uuid=row.uuid, name=row.name,
+                     hosts=sorted(h.host for h in row.hosts),
+                     metadata={m.key: m.value for m in row.metadata_items},
+                     created_at=row.created_at, updated_at=row.updated_at)
 
 
 class Snapshot:
@@ -36,16 +35,16 @@ class Snapshot:
 
     def __init__(self, session: Session, row: models.Aggregate) -> None:
         self._s = session
-        self.aggregate = _to_dict(row)
+        self.aggregate = _to_object(row)
 
-    def zoned_aggregates(self, hosts: Iterable[str]) -> list[dict[str, Any]]:
+    def zoned_aggregates(self, hosts: Iterable[str]) -> list[Aggregate]:
         """The aggregates with an availability zone holding any of `hosts`."""
         member = select(models.AggregateHost.aggregate_id).where(
             models.AggregateHost.host.in_(sorted(hosts)))
         query = select(models.Aggregate).where(
             models.Aggregate.id.in_(member),
             models.Aggregate.metadata_items.any(models.AggregateMetadata.key == AZ_KEY))
-        return [_to_dict(r) for r in self._s.scalars(query.order_by(models.Aggregate.id))]
+        return [_to_object(r) for r in self._s.scalars(query.order_by(models.Aggregate.id))]
 
     def instance_count(self, hosts: Iterable[str]) -> int:
         """Live instances on `hosts`."""
@@ -56,11 +55,11 @@ class Snapshot:
 Guard = Callable[[Snapshot], None]
 
 
-def _stored(s: Session, row: models.Aggregate) -> dict[str, Any]:
+def _stored(s: Session, row: models.Aggregate) -> Aggregate:
     """The row as the database keeps it (MariaDB drops the microseconds)."""
     s.flush()
     s.refresh(row)
-    return _to_dict(row)
+    return _to_object(row)
 
 
 def _locked(s: Session, aggregate_id: int, hosts: Iterable[str] = ()) -> models.Aggregate:
@@ -85,7 +84,7 @@ def _locked(s: Session, aggregate_id: int, hosts: Iterable[str] = ()) -> models.
 
 @retry_on_deadlock
 def aggregate_create(name: str, metadata: dict[str, str] | None = None,
-                     hosts: list[str] | None = None) -> dict[str, Any]:
+                     hosts: list[str] | None = None) -> Aggregate:
     with writer() as s:
         row = models.Aggregate(
             uuid=str(uuidlib.uuid4()), name=name,
@@ -100,17 +99,17 @@ def aggregate_create(name: str, metadata: dict[str, str] | None = None,
         return _stored(s, row)
 
 
-def aggregate_get(aggregate_id: int) -> dict[str, Any]:
+def aggregate_get(aggregate_id: int) -> Aggregate:
     with reader() as s:
         row = s.get(models.Aggregate, aggregate_id)
         if row is None:
             raise exception.AggregateNotFound(aggregate_id=aggregate_id)
-        return _to_dict(row)
+        return _to_object(row)
 
 
-def aggregate_get_all() -> list[dict[str, Any]]:
+def aggregate_get_all() -> list[Aggregate]:
     with reader() as s:
-        return [_to_dict(r) for r in s.scalars(select(models.Aggregate)
+        return [_to_object(r) for r in s.scalars(select(models.Aggregate)
                                                .order_by(models.Aggregate.id))]
 
 
@@ -135,7 +134,7 @@ def _set_metadata(s: Session, row: models.Aggregate, metadata: dict[str, str | N
 @retry_on_deadlock
 def aggregate_update(aggregate_id: int, name: str | None = None,
                      metadata: dict[str, str | None] | None = None,
-                     guard: Guard | None = None) -> dict[str, Any]:
+                     guard: Guard | None = None) -> Aggregate:
     """Rename and/or change metadata (None values delete keys), stamping updated_at."""
     with writer() as s:
         row = _locked(s, aggregate_id)
@@ -165,7 +164,7 @@ def aggregate_delete(aggregate_id: int) -> None:
 
 @retry_on_deadlock
 def aggregate_add_host(aggregate_id: int, host: str,
-                       guard: Guard | None = None) -> dict[str, Any]:
+                       guard: Guard | None = None) -> Aggregate:
     with writer() as s:
         row = _locked(s, aggregate_id, [host])
         if guard:
@@ -181,7 +180,7 @@ def aggregate_add_host(aggregate_id: int, host: str,
 
 @retry_on_deadlock
 def aggregate_remove_host(aggregate_id: int, host: str,
-                          guard: Guard | None = None) -> dict[str, Any]:
+                          guard: Guard | None = None) -> Aggregate:
     with writer() as s:
         row = _locked(s, aggregate_id)
         if guard:
@@ -193,11 +192,11 @@ def aggregate_remove_host(aggregate_id: int, host: str,
         return _stored(s, row)
 
 
-def aggregates_by_host() -> dict[str, list[dict[str, Any]]]:
+def aggregates_by_host() -> dict[str, list[Aggregate]]:
     """Each host's aggregates with their metadata, for the scheduler's host states."""
-    by_host: dict[str, list[dict[str, Any]]] = {}
+    by_host: dict[str, list[Aggregate]] = {}
     for aggregate in aggregate_get_all():
-        for host in aggregate["hosts"]:
+        for host in aggregate.hosts:
             by_host.setdefault(host, []).append(aggregate)
     return by_host
 

@@ -58,7 +58,7 @@ class AggregateMultiTenancyIsolation(BaseHostFilter):
     def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         allowed: set[str] = set()
         for agg in host_state.aggregates:
-            for key, value in agg["metadata"].items():
+            for key, value in agg.metadata.items():
                 if key.startswith("filter_tenant_id"):
                     allowed.update(v.strip() for v in value.split(","))
         return not allowed or spec.project_id in allowed
@@ -84,7 +84,7 @@ class AggregateImagePropertiesIsolation(BaseHostFilter):
     def host_passes(self, host_state: HostState, spec: RequestSpec) -> bool:
         props = spec.image.properties if spec.image else {}
         for agg in host_state.aggregates:
-            for key, value in agg["metadata"].items():
+            for key, value in agg.metadata.items():
                 if key in props and str(props[key]) not in \
                         [v.strip() for v in value.split(",")]:
                     return False

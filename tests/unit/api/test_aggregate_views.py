@@ -1,3 +1,4 @@
+import dataclasses
 import datetime
 
 import pytest
@@ -9,10 +10,11 @@ from novalite.api.compute.schemas import aggregates as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.views import aggregates as view
 from novalite.api.faults import HTTPFault
+from novalite.objects.aggregate import Aggregate
 
-AGG = {"id": 3, "uuid": "86a0da0e-9f0c-4f51-a1e0-3c25edab3783", "name": "rack1",
-       "hosts": ["h1"], "metadata": {"availability_zone": "london", "ssd": "true"},
-       "created_at": datetime.datetime(2013, 8, 18, 12, 17, 56, 856455), "updated_at": None}
+AGG = Aggregate(id=3, uuid="86a0da0e-9f0c-4f51-a1e0-3c25edab3783", name="rack1",
+                hosts=["h1"], metadata={"availability_zone": "london", "ssd": "true"},
+                created_at=datetime.datetime(2013, 8, 18, 12, 17, 56, 856455), updated_at=None)
 
 
 def test_show_is_novas_object_with_uuid_from_2_41():
@@ -22,7 +24,7 @@ def test_show_is_novas_object_with_uuid_from_2_41():
                                                    "ssd": "true"},
                      "created_at": "2013-08-18T12:17:56.856455", "updated_at": None,
                      "deleted_at": None, "deleted": False}
-    assert view.show(AGG, with_uuid=True)["uuid"] == AGG["uuid"]
+    assert view.show(AGG, with_uuid=True)["uuid"] == AGG.uuid
 
 
 def _tempest(body: dict, schema: dict) -> None:
@@ -37,15 +39,16 @@ def _tempest(body: dict, schema: dict) -> None:
 def test_views_match_tempests_schemas(with_uuid, schemas):
     _tempest({"aggregate": view.created(AGG, with_uuid)}, schemas.create_aggregate)
     _tempest({"aggregate": view.show(AGG, with_uuid)}, schemas.get_aggregate)
-    updated = {**AGG, "updated_at": datetime.datetime(2026, 1, 2)}  # an update stamps it
+    # an update stamps updated_at
+    updated = dataclasses.replace(AGG, updated_at=datetime.datetime(2026, 1, 2))
     _tempest({"aggregate": view.show(updated, with_uuid)}, schemas.update_aggregate)
     _tempest({"aggregates": [view.show(AGG, with_uuid)]}, schemas.list_aggregates)
 
 
 def test_created_leaves_out_hosts_and_metadata():
-    created = view.created({**AGG, "metadata": {}}, with_uuid=True)
+    created = view.created(dataclasses.replace(AGG, metadata={}), with_uuid=True)
     assert "hosts" not in created and "metadata" not in created
-    assert created["availability_zone"] is None and created["uuid"] == AGG["uuid"]
+    assert created["availability_zone"] is None and created["uuid"] == AGG.uuid
 
 
 def test_whole_second_timestamps_keep_novas_width():

@@ -4,6 +4,7 @@ import pytest
 
 from novalite import exception
 from novalite.compute import aggregates as rules
+from tests import builders
 
 
 class FakeSnapshot:
@@ -13,16 +14,16 @@ class FakeSnapshot:
         self._instances = instances or {}
 
     def zoned_aggregates(self, hosts):
-        return [a for a in self._all if "availability_zone" in a["metadata"]
-                and set(a["hosts"]) & set(hosts)]
+        return [a for a in self._all if a.availability_zone is not None
+                and set(a.hosts) & set(hosts)]
 
     def instance_count(self, hosts):
         return sum(self._instances.get(h, 0) for h in hosts)
 
 
 def _agg(id_, zone=None, hosts=()):
-    return {"id": id_, "name": f"agg{id_}", "hosts": list(hosts),
-            "metadata": {"availability_zone": zone} if zone else {}}
+    return builders.aggregate(id_, hosts=list(hosts),
+                              metadata={"availability_zone": zone} if zone else {})
 
 
 def test_a_host_may_not_join_a_second_zone():

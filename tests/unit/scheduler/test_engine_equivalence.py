@@ -76,7 +76,8 @@ def _configure(conf, options) -> None:
 
 @st.composite
 def clusters(draw):
-    pool = [{"id": i, "metadata": draw(AGGREGATE_META)} for i in range(draw(st.integers(0, 4)))]
+    pool = [builders.aggregate(i, metadata=draw(AGGREGATE_META))
+            for i in range(draw(st.integers(0, 4)))]
     states = []
     for i in range(draw(st.integers(1, 25))):
         state = builders.host_state(
@@ -102,7 +103,7 @@ def clusters(draw):
         )
         state.service_up = draw(st.booleans())
         state.service_disabled = draw(st.booleans())
-        state.aggregates = draw(st.lists(st.sampled_from(pool), unique_by=lambda a: a["id"])
+        state.aggregates = draw(st.lists(st.sampled_from(pool), unique_by=lambda a: a.id)
                                 ) if pool else []
         state.instances = set(draw(st.lists(st.sampled_from(INSTANCES), max_size=3)))
         states.append(state)

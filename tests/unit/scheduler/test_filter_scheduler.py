@@ -5,6 +5,7 @@ import random
 import pytest
 
 from novalite import context, exception
+from novalite.objects.allocation_request import AllocationRequest, ProviderSummary
 from novalite.scheduler.filter_scheduler import FilterScheduler
 from novalite.scheduler.host_manager import HostManager
 from tests import builders
@@ -50,11 +51,11 @@ class OfferEverything:
     def get_allocation_candidates(self, ctx, query):
         self.queries.append(query)
         uuids = [s.uuid for s in self.table.states]
-        return ([{"allocations": {u: {"resources": {"VCPU": 1}}}} for u in uuids],
-                {u: {"root_provider_uuid": u} for u in uuids})
+        return ([AllocationRequest(allocations={u: {"VCPU": 1}}) for u in uuids],
+                {u: ProviderSummary(root_provider_uuid=u) for u in uuids})
 
     def claim_resources(self, ctx, consumer, candidate, project_id, user_id):
-        [node] = candidate["allocations"]
+        [node] = candidate.allocations
         host = next(s.host for s in self.table.states if s.uuid == node)
         self.claims.append((consumer, host))
         return host not in self.refuse
@@ -208,8 +209,8 @@ def test_placement_is_asked_with_the_pre_filters_and_each_choice_is_claimed(conf
     assert "root_required=%21COMPUTE_STATUS_DISABLED" in placement.queries[0] or \
         "root_required=!COMPUTE_STATUS_DISABLED" in placement.queries[0]
     assert placement.claims == [("i1", "a"), ("i2", "b")]
-    assert chosen[0][0].allocation_request == {"allocations": {
-        chosen[0][0].compute_node_uuid: {"resources": {"VCPU": 1}}}}
+    assert chosen[0][0].allocation_request == AllocationRequest(
+        allocations={chosen[0][0].compute_node_uuid: {"VCPU": 1}})
     assert chosen[0][1].allocation_request is not None  # the alternate's, unclaimed
 
 
@@ -226,8 +227,8 @@ def test_only_hosts_placement_offers_are_considered(conf):
     scheduler = scheduler_over([state("a"), state("b")])
     offered = scheduler.reportclient.table.states[1].uuid
     scheduler.reportclient.get_allocation_candidates = lambda ctx, q: (
-        [{"allocations": {offered: {"resources": {}}}}],
-        {offered: {"root_provider_uuid": offered}})
+        [AllocationRequest(allocations={offered: {}})],
+        {offered: ProviderSummary(root_provider_uuid=offered)})
     (host_list,) = scheduler.select_destinations(context.get_admin_context(),
                                                  builders.request_spec(), ["i1"], True)
     assert [s.service_host for s in host_list] == ["b"]

@@ -69,7 +69,7 @@ def test_a_question_per_class_is_asked_once_per_hypervisor_class():
 
 def test_aggregate_values_are_cached_until_aggregates_change():
     table = _table("a", "b")
-    table.states[0].aggregates = [{"id": 1, "metadata": {"ram_weight_multiplier": "2"}}]
+    table.states[0].aggregates = [builders.aggregate(1, metadata={"ram_weight_multiplier": "2"})]
     assert table.aggregate_min("ram_weight_multiplier", 1.0).tolist() == [2.0, 1.0]
-    table.states[1].aggregates = [{"id": 2, "metadata": {"ram_weight_multiplier": "-1"}}]
+    table.states[1].aggregates = [builders.aggregate(2, metadata={"ram_weight_multiplier": "-1"})]
     assert table.aggregate_min("ram_weight_multiplier", 1.0).tolist() == [2.0, -1.0]

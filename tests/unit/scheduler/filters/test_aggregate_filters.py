@@ -16,7 +16,7 @@ from tests import builders
 
 
 def in_aggregates(*metadata, **state):
-    aggs = [{"name": f"agg{i}", "metadata": md, "hosts": ["host1"]}
+    aggs = [builders.aggregate(i, metadata=md, hosts=["host1"])
             for i, md in enumerate(metadata)]
     return builders.host_state(aggregates=aggs, **state)
 

@@ -34,7 +34,7 @@ def test_resource_filters_give_free_and_wanted():
 
 def test_an_aggregate_ratio_is_the_one_explained():
     host = builders.host_state(memory_mb_used=64512)
-    host.aggregates = [{"id": 1, "name": "a", "metadata": {"ram_allocation_ratio": "2.0"}}]
+    host.aggregates = [builders.aggregate(1, name="a", metadata={"ram_allocation_ratio": "2.0"})]
     assert AggregateRamFilter().explain(host, spec(memory_mb=99999)) == \
         "66,048 MB free, 99,999 MB wanted"
     assert host.ram_allocation_ratio == 1.0  # the host's own ratio is put back

@@ -67,7 +67,7 @@ def test_metrics_weigher_multiplier_and_its_aggregate_key(conf):
     hosts = [builders.host_state("busy", metrics=metrics(cpu_percent=90)),
              builders.host_state("idle", metrics=metrics(cpu_percent=5))]
     assert order(MetricsWeigher(), hosts) == ["idle", "busy"]
-    hosts[0].aggregates = [{"id": 1, "metadata": {"metrics_weight_multiplier": "2"}}]
+    hosts[0].aggregates = [builders.aggregate(1, metadata={"metrics_weight_multiplier": "2"})]
     assert raw(MetricsWeigher(), hosts) == [90.0, 5.0]
     assert MetricsWeigher().weight_multiplier(hosts[0]) == 2.0  # the aggregate's value
     assert MetricsWeigher().weight_multiplier(hosts[1]) == -1.0

@@ -54,7 +54,7 @@ def test_a_single_host_is_not_weighed(conf):
 
 
 def test_aggregate_metadata_overrides_the_multiplier(conf):
-    stacking = {"name": "pack", "metadata": {"ram_weight_multiplier": "-1.0"}, "hosts": []}
+    stacking = builders.aggregate(name="pack", metadata={"ram_weight_multiplier": "-1.0"})
     hosts = [builders.host_state("small", memory_mb_used=48000, aggregates=[stacking]),
              builders.host_state("big", aggregates=[stacking])]
     order = [w.host_state.host for w in weigh_hosts([RAMWeigher()], hosts,

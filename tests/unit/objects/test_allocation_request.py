@@ -1,0 +1,53 @@
+"""Placement's candidates as objects: read from its JSON, written back for a claim, and
+carried in a Selection across RPC, including from a peer that still sends the dict."""
+
+from novalite.objects import codec
+from novalite.objects.allocation_request import AllocationRequest, ProviderSummary
+from novalite.objects.request_spec import Selection
+
+NODE, VF = "8e3c5bd4-4b07-4c5e-9b0a-2f4d8a1c6e01", "0b1e9d7a-7f4c-4b39-9d54-3c2e7a9f5b02"
+PLACEMENT_FORM = {"allocations": {NODE: {"resources": {"VCPU": 2, "MEMORY_MB": 512}},
+                                  VF: {"resources": {"SRIOV_NET_VF": 1}}},
+                  "mappings": {"": [NODE], "_NET": [VF]}}
+
+
+def test_a_candidate_reads_placements_form_and_claims_in_it():
+    candidate = AllocationRequest.from_placement(PLACEMENT_FORM)
+    assert candidate.allocations == {NODE: {"VCPU": 2, "MEMORY_MB": 512},
+                                     VF: {"SRIOV_NET_VF": 1}}
+    assert candidate.mappings == {"": [NODE], "_NET": [VF]}
+    assert candidate.to_placement() == PLACEMENT_FORM["allocations"]
+
+
+def test_a_candidate_before_mappings_has_none():
+    candidate = AllocationRequest.from_placement({"allocations": {NODE: {"resources": {}}}})
+    assert candidate.mappings == {} and candidate.allocations == {NODE: {}}
+
+
+def test_a_provider_summary_names_its_root_and_defaults_to_itself():
+    summary = ProviderSummary.from_placement(VF, {
+        "resources": {"SRIOV_NET_VF": {"capacity": 8, "used": 1}}, "traits": ["CUSTOM_X"],
+        "parent_provider_uuid": NODE, "root_provider_uuid": NODE})
+    assert (summary.root_provider_uuid, summary.parent_provider_uuid) == (NODE, NODE)
+    assert summary.resources == {"SRIOV_NET_VF": {"capacity": 8, "used": 1}}
+    assert summary.traits == ["CUSTOM_X"]
+    assert ProviderSummary.from_placement(NODE, {}).root_provider_uuid == NODE
+
+
+def _selection(allocation_request):
+    return Selection(service_host="h1", nodename="h1", compute_node_uuid=NODE,
+                     instance_uuid="i1", allocation_request=allocation_request,
+                     allocation_request_version="1.36")
+
+
+def test_a_selection_carries_its_candidate_across_rpc():
+    sent = _selection(AllocationRequest.from_placement(PLACEMENT_FORM))
+    assert Selection.VERSION == "1.3"
+    assert codec.deserialize(codec.serialize(sent)) == sent
+
+
+def test_a_selection_from_a_peer_before_1_3_turns_the_dict_into_the_object():
+    old = codec.serialize(_selection(None))
+    old["nl.version"], old["nl.data"]["allocation_request"] = "1.2", PLACEMENT_FORM
+    received = codec.deserialize(old)
+    assert received.allocation_request == AllocationRequest.from_placement(PLACEMENT_FORM)
