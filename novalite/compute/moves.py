@@ -234,17 +234,20 @@ class MoveSteps:
             self._error_where_it_is(ctx, instance, migration, exc)
 
         with self._move_step(ctx, instance.uuid, CONFIRM_EVENT, failed):
-            instance = self.conductor.instance_get(ctx, instance.uuid)
             self.driver.confirm_migration(ctx, migration, instance)
             self.rt.release(ctx, migration.uuid)
             placement_client.free_allocations(ctx, migration.uuid)
             self._status(ctx, migration, mig.CONFIRMED)
-            vm_state = (states.STOPPED if instance.power_state in states.POWERED_OFF
-                        else states.ACTIVE)
-            if instance.flavor is not None:
-                self.conductor.instance_update_flavor(
-                    ctx, instance.uuid, {"vm_state": vm_state}, [None], instance.flavor,
-                    None, None)
+            # a delete confirms first (Nova's _confirm_resize_on_deleting): it owns the
+            # instance now, and this confirm is done with the source
+            with contextlib.suppress(*_GONE):
+                instance = self.conductor.instance_get(ctx, instance.uuid)
+                vm_state = (states.STOPPED if instance.power_state in states.POWERED_OFF
+                            else states.ACTIVE)
+                if instance.flavor is not None:
+                    self.conductor.instance_update_flavor(
+                        ctx, instance.uuid, {"vm_state": vm_state}, [None],
+                        instance.flavor, None, None)
 
     # --- revert (destination, then source) --------------------------------------------
 

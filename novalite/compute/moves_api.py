@@ -114,3 +114,14 @@ class MoveAPI:
         migration = migrations.migration_update(migration.uuid, {"status": mig.REVERTING})
         actions.action_start(ctx, instance.uuid, "revertResize")
         self.compute.revert_resize(ctx, migration.dest_compute or "", instance, migration)
+
+    def confirm_on_delete(self, ctx: RequestContext, instance: Instance) -> None:
+        """A server deleted in VERIFY_RESIZE is confirmed first, so its source lets go of
+        the old guest and the migration's allocation (Nova's _confirm_resize_on_deleting)."""
+        try:
+            migration = migrations.migration_get_by_instance_and_status(instance.uuid,
+                                                                        mig.FINISHED)
+        except exception.NotFound:
+            return
+        migration = migrations.migration_update(migration.uuid, {"status": mig.CONFIRMING})
+        self.compute.confirm_resize(ctx, migration.source_compute or "", instance, migration)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from novalite import exception
 from novalite.cmd import manage_placement
 from novalite.db.api import actions, migrations
 from novalite.image import db as images
@@ -289,3 +290,55 @@ def test_server_migrations_lists_no_cold_move(cloud):
     response = cloud.api.get(f"/servers/{server_id}/migrations", headers={MV: "2.23"})
     assert response.status_code == 200 and response.json() == {"migrations": []}
     assert cloud.api.get(f"/servers/{server_id}/migrations").status_code == 404
+
+
+def test_the_audit_knows_a_move_waiting_for_confirmation(cloud, capsys):
+    server_id, _ = _active(cloud)
+    assert _act(cloud, server_id, {"migrate": None}).status_code == 202
+    _settled(cloud, server_id, "VERIFY_RESIZE")
+    _consistent(capsys)
+
+
+def test_deleting_in_verify_resize_confirms_first(cloud, placement, capsys):
+    server_id, server = _active(cloud)
+    source = server["OS-EXT-SRV-ATTR:host"]
+    assert _act(cloud, server_id, {"migrate": None}).status_code == 202
+    _settled(cloud, server_id, "VERIFY_RESIZE")
+    migration = _migration(server_id)
+    assert cloud.api.delete(f"/servers/{server_id}").status_code == 204
+    cloud.wait_gone(server_id)
+    cloud.settle()
+    assert migrations.migration_get(migration["uuid"]).status == "confirmed"
+    assert _holdings(placement, migration["uuid"]) == {}
+    assert server_id not in cloud.compute(source).driver.resized
+    _consistent(capsys)
+
+
+def test_a_refusing_destination_sends_the_move_to_an_alternate(cloud_factory, capsys):
+    cloud = cloud_factory(hosts=3)
+    placement = httpx.Client(base_url=f"{cloud.base_url}/placement", headers=PLACEMENT,
+                             timeout=30)
+    server_id, server = _active(cloud)
+    refused = []
+
+    def refuse_once(manager):
+        claim = manager.rt.move_claim
+
+        def move_claim(*args, **kwargs):
+            if not refused:
+                refused.append(manager.host)
+                raise exception.ComputeResourcesUnavailable(reason="simulated")
+            return claim(*args, **kwargs)
+        return move_claim
+
+    for host in ("compute1", "compute2", "compute3"):
+        manager = cloud.compute(host)
+        manager.rt.move_claim = refuse_once(manager)
+    assert _act(cloud, server_id, {"migrate": None}).status_code == 202
+    landed = _settled(cloud, server_id, "VERIFY_RESIZE")["OS-EXT-SRV-ATTR:host"]
+    assert landed not in (server["OS-EXT-SRV-ATTR:host"], *refused)
+    events = _events(server_id, "migrate")
+    assert events["conductor_reschedule_move"] == "Success"
+    assert events["compute_prep_resize"] == "Success"  # the alternate's
+    assert _holdings(placement, server_id).keys() == {landed}
+    _consistent(capsys)
