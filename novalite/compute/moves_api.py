@@ -5,7 +5,7 @@ the instance claimed for the move, the action recorded, the work cast."""
 from __future__ import annotations
 
 from novalite import exception
-from novalite.compute import guards
+from novalite.compute import guards, quotas
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.context import RequestContext
@@ -70,7 +70,24 @@ class MoveAPI:
         if new.root_gb == 0 and current.root_gb != 0:
             raise exception.CannotResizeDisk(
                 reason="Resize to zero disk flavor is not allowed.")
+        self._check_upsize_quota(instance, current, new)
         self._start(ctx, instance, current, new, None, mig.RESIZE, "resize")
+
+    @staticmethod
+    def _check_upsize_quota(instance: Instance, current: Flavor, new: Flavor) -> None:
+        """A bigger flavor must fit the project's cores and ram quota (Nova's upsize
+        check: only growth counts); 403 naming what would go over."""
+        deltas = {"cores": new.vcpus - current.vcpus, "ram": new.memory_mb - current.memory_mb}
+        project = instance.project_id or ""
+        limits = quotas.limits(project)
+        used = instances.instance_usage(project)
+        overs = [r for r, delta in deltas.items()
+                 if delta > 0 and limits[r] >= 0 and used[r] + delta > limits[r]]
+        if overs:
+            raise exception.TooManyInstances(
+                overs=", ".join(overs), req=", ".join(str(deltas[r]) for r in overs),
+                used=", ".join(str(used[r]) for r in overs),
+                allowed=", ".join(str(limits[r]) for r in overs))
 
     def migrate(self, ctx: RequestContext, instance: Instance, host: str | None) -> None:
         current = self._check_movable(ctx, instance, "migrate")

@@ -342,3 +342,13 @@ def test_a_refusing_destination_sends_the_move_to_an_alternate(cloud_factory, ca
     assert events["compute_prep_resize"] == "Success"  # the alternate's
     assert _holdings(placement, server_id).keys() == {landed}
     _consistent(capsys)
+
+
+def test_growing_beyond_the_ram_quota_is_refused(cloud):
+    server_id, _ = _active(cloud)
+    response = cloud.api.put("/os-quota-sets/admin", json={"quota_set": {"ram": 1024}})
+    assert response.status_code == 200, response.text
+    assert _fault(_act(cloud, server_id, {"resize": {"flavorRef": "2"}}), 403,
+                  "forbidden") == ("Quota exceeded for ram: Requested 1536, but already "
+                                   "used 512 of 1024 ram")
+    assert cloud.server(server_id)["OS-EXT-STS:task_state"] is None
