@@ -163,13 +163,14 @@ class MoveSteps:
         """The guest never left: give the source allocation back to the instance (its
         destination claim goes in the same write), put back a guest the driver had
         taken, and leave the instance on the source, idle: in its state after a refusal
-        (ResizeError), in ERROR otherwise."""
+        (ResizeError, or a driver without moves), in ERROR otherwise."""
         self._status(ctx, migration, mig.ERROR)
         placement_client.report_client().move_allocations(
             ctx, migration.uuid, instance.uuid, source_type="MIGRATION",
             target_type="INSTANCE")
         self.rt.release(ctx, migration.uuid)
-        refused = isinstance(exc, exception.ResizeError)
+        # the driver refused (or cannot move at all) before touching the guest
+        refused = isinstance(exc, exception.ResizeError | NotImplementedError)
         if instance.uuid not in self.driver.list_instances():
             with contextlib.suppress(exception.InstanceNotFound):
                 self.driver.finish_revert_migration(
