@@ -352,3 +352,34 @@ def test_growing_beyond_the_ram_quota_is_refused(cloud):
                   "forbidden") == ("Quota exceeded for ram: Requested 1536, but already "
                                    "used 512 of 1024 ram")
     assert cloud.server(server_id)["OS-EXT-STS:task_state"] is None
+
+
+def _break(cloud, method, exc):
+    def broken(*args, **kwargs):
+        raise exc
+    for host in ("compute1", "compute2"):
+        setattr(cloud.compute(host).driver, method, broken)
+
+
+def test_a_driver_without_moves_leaves_the_server_on_its_source(cloud, placement, capsys):
+    server_id, server = _active(cloud)
+    _break(cloud, "migrate_disk_and_power_off", NotImplementedError())
+    assert _act(cloud, server_id, {"migrate": None}).status_code == 202
+    back = _settled(cloud, server_id, "ACTIVE")
+    assert back["OS-EXT-SRV-ATTR:host"] == server["OS-EXT-SRV-ATTR:host"]
+    assert _holdings(placement, server_id).keys() == {server["OS-EXT-SRV-ATTR:host"]}
+    assert _migration(server_id)["status"] == "error"
+    _consistent(capsys)
+
+
+def test_a_failure_after_the_guest_moved_is_an_error_where_it_is(cloud, placement, capsys):
+    server_id, server = _active(cloud)
+    _break(cloud, "finish_migration", RuntimeError("the disk copy is corrupt"))
+    assert _act(cloud, server_id, {"migrate": None}).status_code == 202
+    failed = _settled(cloud, server_id, "ERROR")
+    assert failed["fault"]["message"] == "the disk copy is corrupt"
+    dest = failed["OS-EXT-SRV-ATTR:host"]
+    assert dest != server["OS-EXT-SRV-ATTR:host"]
+    assert _holdings(placement, server_id).keys() == {dest}
+    assert _holdings(placement, _migration(server_id)["uuid"]) == {}
+    _consistent(capsys)
