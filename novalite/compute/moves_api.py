@@ -35,6 +35,11 @@ class FlavorNotLocated(exception.Invalid):
     msg_fmt = "Unable to locate requested flavor."
 
 
+class MovesNotAvailable(exception.Conflict):
+    msg_fmt = ("Resize and migration are not available until the compute and conductor "
+               "services are upgraded ([upgrade_levels] caps their RPC APIs below them).")
+
+
 class MoveAPI:
     def __init__(self) -> None:
         self.conductor = conductor_rpcapi.ComputeTaskAPI()
@@ -53,8 +58,10 @@ class MoveAPI:
             raise FlavorNotLocated()
         return flavor
 
-    @staticmethod
-    def _check_movable(ctx: RequestContext, instance: Instance, action: str) -> Flavor:
+    def _check_movable(self, ctx: RequestContext, instance: Instance, action: str) -> Flavor:
+        if not (self.compute.client.can_send_version("1.5")
+                and self.conductor.client.can_send_version("1.1")):
+            raise MovesNotAvailable()
         guards.check_lock(ctx, instance)
         guards.check_host(instance)
         guards.check_state(instance, action, states.ALLOW_RESIZE)

@@ -383,3 +383,11 @@ def test_a_failure_after_the_guest_moved_is_an_error_where_it_is(cloud, placemen
     assert _holdings(placement, server_id).keys() == {dest}
     assert _holdings(placement, _migration(server_id)["uuid"]) == {}
     _consistent(capsys)
+
+
+def test_moves_wait_for_an_upgraded_compute(cloud, conf):
+    server_id, _ = _active(cloud)
+    conf.set_override("compute", "1.4", group="upgrade_levels")
+    assert _fault(_act(cloud, server_id, {"resize": {"flavorRef": "2"}}), 409,
+                  "conflictingRequest").startswith("Resize and migration are not available")
+    assert cloud.server(server_id)["OS-EXT-STS:task_state"] is None
