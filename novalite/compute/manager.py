@@ -95,6 +95,7 @@ class ComputeManager(MoveSteps, Manager):
             host_boot.Step.REBOOT: self._init_reboot,
             host_boot.Step.SETTLE: self._init_settle,
             host_boot.Step.RESUME_GUEST: self._init_resume_guest,
+            host_boot.Step.REVERT_MOVE: self._init_interrupted_move,
         }
 
     def init_host(self) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 
 from novalite import exception
 from novalite.clients import placement as placement_client
+from novalite.compute import host_boot
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.conductor.rpcapi import ComputeTaskAPI, ConductorAPI
@@ -186,6 +187,20 @@ class MoveSteps:
             self.conductor.instance_update_flavor(ctx, instance.uuid, values,
                                                   [current.task_state], current.flavor,
                                                   None, None)
+
+    def _init_interrupted_move(self, ctx: RequestContext, instance: Instance,
+                               plan: host_boot.Plan, power: int) -> None:
+        """On start, an instance whose move died on this source while its disks were
+        being handed over (RESIZE_MIGRATING) goes back to this host, as Nova rolls it
+        back: its allocation returned, its guest put back, a fault saying why."""
+        moving = [m for m in self.conductor.migration_get_in_progress_by_host(ctx, self.host)
+                  if m.instance_uuid == instance.uuid and m.source_compute == self.host]
+        if not moving:
+            LOG.warning("Instance %s was moving but has no migration in progress",
+                        instance.uuid)
+            return
+        self._back_to_source(ctx, instance, moving[-1], exception.ResizeError(
+            reason=f"the move was interrupted by a restart of compute {self.host}"))
 
     # --- destination: land -------------------------------------------------------------
 

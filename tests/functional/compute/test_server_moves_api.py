@@ -5,13 +5,18 @@ nothing)."""
 
 from __future__ import annotations
 
+import uuid
+
 import httpx
 import pytest
 
 from novalite import exception
+from novalite.clients import placement as placement_client
 from novalite.cmd import manage_placement
-from novalite.db.api import actions, migrations
+from novalite.context import get_admin_context
+from novalite.db.api import actions, instances, migrations
 from novalite.image import db as images
+from novalite.objects.migration import Migration
 from tests.functional.tempest_schemas import check
 
 MV = "X-OpenStack-Nova-API-Version"
@@ -391,3 +396,28 @@ def test_moves_wait_for_an_upgraded_compute(cloud, conf):
     assert _fault(_act(cloud, server_id, {"resize": {"flavorRef": "2"}}), 409,
                   "conflictingRequest").startswith("Resize and migration are not available")
     assert cloud.server(server_id)["OS-EXT-STS:task_state"] is None
+
+
+def test_a_source_restarted_mid_handover_takes_the_server_back(cloud, placement, capsys):
+    """As if the source compute died inside migrate_disk_and_power_off: the guest is set
+    aside, the migration holds the source allocation, the task is RESIZE_MIGRATING."""
+    server_id, server = _active(cloud)
+    source = server["OS-EXT-SRV-ATTR:host"]
+    manager = cloud.compute(source)
+    ctx = get_admin_context()
+    instance = instances.instance_get(server_id)
+    migration = migrations.migration_create(Migration(
+        uuid=str(uuid.uuid4()), instance_uuid=server_id, status="migrating",
+        migration_type="migration", source_compute=source, source_node=source))
+    assert placement_client.report_client().move_allocations(ctx, server_id,
+                                                             migration.uuid)
+    instances.instance_update(server_id, {"task_state": "resize_migrating"})
+    manager.driver.migrate_disk_and_power_off(ctx, instance, "elsewhere", instance.flavor)
+
+    manager._init_instance(ctx, instances.instance_get(server_id))
+    back = _settled(cloud, server_id, "ACTIVE")
+    assert (back["OS-EXT-SRV-ATTR:host"], back["OS-EXT-STS:power_state"]) == (source, 1)
+    assert _fault_of(server_id).endswith(f"interrupted by a restart of compute {source}")
+    assert migrations.migration_get(migration.uuid).status == "error"
+    assert _holdings(placement, server_id).keys() == {source}
+    _consistent(capsys)
