@@ -310,6 +310,25 @@ class MetadataLimitExceeded(Forbidden):
     msg_fmt = "Maximum number of metadata items exceeds %(allowed)d"
 
 
+class CannotResizeToSameFlavor(Invalid):
+    msg_fmt = "When resizing, instances must change flavor!"
+
+
+class CannotResizeDisk(Invalid):
+    msg_fmt = "Server disk was unable to be resized because: %(reason)s"
+
+
+class ResizeError(NovaliteException):
+    """A move the driver refused before it changed anything: the instance goes back to
+    the state it was in, with a fault (Nova's InstanceFaultRollback of a ResizeError)."""
+
+    msg_fmt = "Resize error: %(reason)s"
+
+
+class MigrationPreCheckError(Invalid):
+    msg_fmt = "Migration pre-check error: %(reason)s"
+
+
 def fault_message(exc: BaseException) -> str:
     """The message an instance fault records: a domain exception's own text, otherwise the
     error's text, or its class name when it has none (a fault never says nothing)."""

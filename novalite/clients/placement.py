@@ -230,6 +230,36 @@ class SchedulerReportClient:
                 return False
         return False
 
+    def move_allocations(self, ctx: RequestContext, source_consumer: str,
+                         target_consumer: str, source_type: str = "INSTANCE",
+                         target_type: str = "MIGRATION") -> bool:
+        """Give the target consumer the source's allocations (replacing its own) and
+        leave the source with none, in one atomic POST /allocations (Nova's
+        move_allocations: a move's source claim passing between the instance and the
+        migration record). False when the source holds nothing or placement refuses."""
+        for _ in range(CONFLICT_RETRIES):
+            source = self.get_allocations_for_consumer(ctx, source_consumer)
+            if not source.get("allocations"):
+                return False
+            target = self.get_allocations_for_consumer(ctx, target_consumer)
+            owner = {"project_id": source["project_id"], "user_id": source["user_id"]}
+            body = {
+                target_consumer: {"allocations": source["allocations"], **owner,
+                                  "consumer_generation": target.get("consumer_generation"),
+                                  "consumer_type": target_type},
+                source_consumer: {"allocations": {}, **owner,
+                                  "consumer_generation": source["consumer_generation"],
+                                  "consumer_type": source_type},
+            }
+            response = self._request("POST", "/allocations", CLAIM_VERSION, ctx, body)
+            if response.status_code == 204:
+                return True
+            if response.status_code != 409:
+                self._check(response, f"moving allocations of {source_consumer}")
+            LOG.info("Moving the allocations of %s to %s conflicted: %s", source_consumer,
+                     target_consumer, _errors(response))
+        return False
+
     def get_allocations_for_resource_provider(self, ctx: RequestContext, rp_uuid: str
                                               ) -> dict[str, dict[str, Any]]:
         """{consumer uuid: {"resources": {...}}} of everything held on the provider."""

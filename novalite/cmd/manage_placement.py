@@ -1,7 +1,8 @@
 """`novalite-manage placement ...`: keeping placement in step with the instances.
 
-- `audit [--heal]`: allocations held by no live instance on that node (a failed delete,
-  a crash between steps) and live instances holding no allocation. With --heal, the
+- `audit [--heal]`: allocations held by no live instance on that node nor a move in
+  progress there (a failed delete, a crash between steps) and live instances holding no
+  allocation. With --heal, the
   first are removed and the second are given their flavor's resources on their node.
   Exit codes as Nova's audit: 0 nothing found, 3 found (not healed), 4 healed.
 - `sync_aggregates`: mirror every host aggregate's hosts into placement (after hosts
@@ -14,17 +15,20 @@ from novalite import exception
 from novalite.clients import placement as placement_client
 from novalite.compute import capacity
 from novalite.context import get_admin_context
-from novalite.db.api import aggregates, compute_nodes, instances
+from novalite.db.api import aggregates, compute_nodes, instances, migrations
 from novalite.objects.compute_node import ComputeNode
 
 FOUND, HEALED = 3, 4
 
 
 def _orphans(client: placement_client.SchedulerReportClient, node: ComputeNode) -> list[str]:
-    """Consumers on the node's provider that are no live instance of that node."""
+    """Consumers on the node's provider that are no live instance of that node, nor a
+    move in progress from or to it (whose migration holds the source allocation)."""
     ctx = get_admin_context()
     here = {i.uuid for i in instances.instance_get_all_by_host(node.host)
             if i.node == node.hypervisor_hostname}
+    here |= {m.uuid for m in migrations.migration_get_in_progress_by_host(node.host)
+             if node.hypervisor_hostname in (m.source_node, m.dest_node)}
     return sorted(set(client.get_allocations_for_resource_provider(ctx, node.uuid)) - here)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from novalite import availability_zones, exception
 from novalite.clients import placement as placement_client
-from novalite.compute import guards, neutron, quotas, server_groups
+from novalite.compute import guards, moves_api, neutron, quotas, server_groups
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.conf import CONF
@@ -261,6 +261,8 @@ class API:
             instance_uuid, {"task_state": states.DELETING},
             along=functools.partial(actions.add_action, ctx=ctx, instance_uuid=instance_uuid,
                                     action="delete"))
+        if instance.vm_state == states.RESIZED:
+            moves_api.MoveAPI().confirm_on_delete(ctx, instance)
         if instance.host and self._host_is_up(instance.host):
             self.compute.terminate_instance(ctx, instance.host, instance)
             return

@@ -23,6 +23,7 @@ class Step(enum.Enum):
     REBOOT = "reboot"  # run the reboot again, of `reboot_type`
     SETTLE = "settle"  # clear the task state and take the hypervisor's power state
     RESUME_GUEST = "resume_guest"  # the driver's resume_state_on_host_boot
+    REVERT_MOVE = "revert_move"  # a move died handing its disks over: back on this source
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,6 +62,8 @@ def plan(vm_state: str | None, task_state: str | None, db_power_state: int | Non
         return _reboot_plan(task_state, power_state)
     if task_state in _SETTLE_TASKS:
         return Plan(Step.SETTLE)
+    if task_state == states.RESIZE_MIGRATING:
+        return Plan(Step.REVERT_MOVE)  # Nova rolls such a move back, for safety
     if task_state == states.POWERING_OFF:
         return Plan(Step.STOP)
     if task_state == states.POWERING_ON:

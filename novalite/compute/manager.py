@@ -21,6 +21,7 @@ from typing import Any
 from novalite import exception
 from novalite.clients import placement as placement_client
 from novalite.compute import group_policy, host_boot, neutron, power_sync
+from novalite.compute.moves import MoveSteps
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.compute.wrapping import BuildResult, tracked, tracked_build
@@ -65,8 +66,10 @@ def _sync_power_interval() -> float:
     return CONF.sync_power_state_interval or 60
 
 
-class ComputeManager(Manager):
-    target = Target(version="1.4")
+class ComputeManager(MoveSteps, Manager):
+    """Resize and cold migration steps come from MoveSteps (novalite.compute.moves)."""
+
+    target = Target(version="1.5")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -92,6 +95,7 @@ class ComputeManager(Manager):
             host_boot.Step.REBOOT: self._init_reboot,
             host_boot.Step.SETTLE: self._init_settle,
             host_boot.Step.RESUME_GUEST: self._init_resume_guest,
+            host_boot.Step.REVERT_MOVE: self._init_interrupted_move,
         }
 
     def init_host(self) -> None:

@@ -10,13 +10,14 @@ failed in a row (the `failed_builds` stat the BuildFailureWeigher reads).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import threading
 
 from novalite import exception
 from novalite.clients import placement as placement_client
-from novalite.compute import capacity
+from novalite.compute import capacity, move_claims
 from novalite.conductor.rpcapi import ConductorAPI
 from novalite.conf import CONF
 from novalite.context import RequestContext
@@ -43,6 +44,7 @@ class ResourceTracker:
         # instance uuid -> (node, resources) of every instance holding resources here
         self.tracked: dict[str, tuple[str | None, capacity.Resources]] = {}
         self.flavors: dict[str, Flavor] = {}  # of the tracked instances: NUMA and PCI needs
+        self.moves: set[str] = set()  # tracked consumers that are migrations, not instances
         # node -> its NUMA topology and PCI device pools with nothing in use
         self._hardware: dict[str, tuple[NUMATopology | None, tuple[pci.PciPool, ...]]] = {}
         self.failed_builds: dict[str, int] = {}  # node -> builds failed in a row
@@ -57,10 +59,17 @@ class ResourceTracker:
     def update_available_resource(self, ctx: RequestContext) -> None:
         """Re-read the hypervisor and the instances placed here, then placement_client."""
         placed = self.conductor.instance_get_all_by_host(ctx, self.host)
+        moves = move_claims.held_by_moves(
+            self.host, {i.uuid: i for i in placed},
+            self.conductor.migration_get_in_progress_by_host(ctx, self.host))
         with self._lock:
             self.tracked = {i.uuid: (i.node, capacity.requested(i.flavor))
                             for i in placed if i.flavor is not None}
             self.flavors = {i.uuid: i.flavor for i in placed if i.flavor is not None}
+            self.moves = set(moves)
+            for consumer, (node, flavor) in moves.items():
+                self.tracked[consumer] = (node, capacity.requested(flavor))
+                self.flavors[consumer] = flavor
             self.busy = {i.uuid for i in placed if i.task_state is not None}
             for nodename in self.driver.get_available_nodes(refresh=True):
                 self.nodes[nodename] = self._node_from_driver(nodename)
@@ -176,16 +185,38 @@ class ResourceTracker:
             self.busy.add(instance.uuid)
             self._report(ctx, nodename)
 
+    def move_claim(self, ctx: RequestContext, instance: Instance, migration_uuid: str,
+                   flavor: Flavor, nodename: str) -> None:
+        """Claim `flavor` on `nodename` for a move to this host, under the migration's
+        uuid until the instance lands; ComputeResourcesUnavailable if it does not fit."""
+        self.instance_claim(ctx, dataclasses.replace(instance, uuid=migration_uuid,
+                                                     flavor=flavor), nodename)
+        with self._lock:
+            self.moves.add(migration_uuid)
+
+    def hold(self, ctx: RequestContext, consumer: str, flavor: Flavor,
+             nodename: str | None, instance_uuid: str) -> None:
+        """Count what a move already has on this host (its old flavor on the source, the
+        instance that just landed) without checking: it holds it already."""
+        with self._lock:
+            self.tracked[consumer] = (nodename, capacity.requested(flavor))
+            self.flavors[consumer] = flavor
+            if consumer != instance_uuid:
+                self.moves.add(consumer)
+            if nodename in self.nodes:
+                self._report(ctx, nodename)
+
     def instance_uuids(self) -> list[str]:
         """The instances holding resources here: placed ones and in-flight builds."""
         with self._lock:
-            return sorted(self.tracked)
+            return sorted(set(self.tracked) - self.moves)
 
     def release(self, ctx: RequestContext, instance_uuid: str) -> None:
         """Free what the instance held, exactly once (a second release is a no-op)."""
         with self._lock:
             held = self.tracked.pop(instance_uuid, None)
             self.flavors.pop(instance_uuid, None)
+            self.moves.discard(instance_uuid)
             self.busy.discard(instance_uuid)
             if held is not None and held[0] is not None:
                 self._report(ctx, held[0])

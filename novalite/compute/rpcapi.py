@@ -7,12 +7,16 @@ Version history:
        get_console_output
   1.3: set_host_enabled
   1.4: get_host_uptime
+  1.5: prep_resize, resize_instance, finish_resize, confirm_resize, revert_resize,
+       finish_revert_resize (resize and cold migration)
 """
 
 from __future__ import annotations
 
 from novalite.context import RequestContext
+from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
+from novalite.objects.migration import Migration
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.rpc.rpcapi import make_client
 
@@ -74,3 +78,45 @@ class ComputeAPI:
 
     def get_host_uptime(self, ctx: RequestContext, host: str) -> str:
         return self.client.prepare(server=host, version="1.4").call(ctx, "get_host_uptime")
+
+    # --- resize and cold migration (1.5), each cast to the host whose step it is
+
+    def _cast_move(self, ctx: RequestContext, host: str, method: str, **kwargs: object
+                   ) -> None:
+        self.client.prepare(server=host, version="1.5").cast(ctx, method, **kwargs)
+
+    def prep_resize(self, ctx: RequestContext, host: str, instance: Instance, flavor: Flavor,
+                    migration: Migration, request_spec: RequestSpec,
+                    host_list: list[Selection], node: str) -> None:
+        """To the destination: claim and take the move."""
+        self._cast_move(ctx, host, "prep_resize", instance=instance, flavor=flavor,
+                        migration=migration, request_spec=request_spec,
+                        host_list=host_list, node=node)
+
+    def resize_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                        flavor: Flavor, migration: Migration) -> None:
+        """To the source: power off and hand the disks over."""
+        self._cast_move(ctx, host, "resize_instance", instance=instance, flavor=flavor,
+                        migration=migration)
+
+    def finish_resize(self, ctx: RequestContext, host: str, instance: Instance,
+                      migration: Migration, disk_info: str, power_on: bool) -> None:
+        """To the destination: start the guest there (VERIFY_RESIZE)."""
+        self._cast_move(ctx, host, "finish_resize", instance=instance, migration=migration,
+                        disk_info=disk_info, power_on=power_on)
+
+    def confirm_resize(self, ctx: RequestContext, host: str, instance: Instance,
+                       migration: Migration) -> None:
+        """To the source: drop what was kept for a revert."""
+        self._cast_move(ctx, host, "confirm_resize", instance=instance, migration=migration)
+
+    def revert_resize(self, ctx: RequestContext, host: str, instance: Instance,
+                      migration: Migration) -> None:
+        """To the destination: destroy the moved guest."""
+        self._cast_move(ctx, host, "revert_resize", instance=instance, migration=migration)
+
+    def finish_revert_resize(self, ctx: RequestContext, host: str, instance: Instance,
+                             migration: Migration) -> None:
+        """To the source: bring the original guest back."""
+        self._cast_move(ctx, host, "finish_revert_resize", instance=instance,
+                        migration=migration)

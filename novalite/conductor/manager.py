@@ -8,7 +8,7 @@ from typing import Any
 
 from novalite.clients import placement as placement_client
 from novalite.compute.rpcapi import ComputeAPI
-from novalite.conductor.tasks import build
+from novalite.conductor.tasks import build, migrate
 from novalite.conductor.tasks.base import TaskBase
 from novalite.conf import CONF
 from novalite.context import RequestContext
@@ -17,13 +17,16 @@ from novalite.db.api import (
     compute_nodes,
     info_caches,
     instances,
+    migrations,
     server_groups,
     services,
     stuck_builds,
 )
 from novalite.objects import network_info as network_info_model
 from novalite.objects.compute_node import ComputeNode
+from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
+from novalite.objects.migration import Migration
 from novalite.objects.network_info import VIF
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.objects.service import Service
@@ -37,7 +40,7 @@ LOG = logging.getLogger(__name__)
 
 
 class ComputeTaskManager:
-    target = Target(namespace="compute_task", version="1.0")
+    target = Target(namespace="compute_task", version="1.1")
 
     def __init__(self) -> None:
         self.scheduler = SchedulerAPI()
@@ -54,6 +57,17 @@ class ComputeTaskManager:
         self._run(build.RescheduleTask(ctx, instance_uuid, request_spec, filter_properties,
                                        host_list, self.compute))
 
+    def migrate_server(self, ctx: RequestContext, instance_uuid: str, flavor: Flavor,
+                       host: str | None, migration_type: str) -> None:
+        self._run(migrate.MigrationTask(ctx, instance_uuid, flavor, host, migration_type,
+                                        self.scheduler, self.compute))
+
+    def reschedule_move(self, ctx: RequestContext, instance_uuid: str, migration: Migration,
+                        request_spec: RequestSpec, host_list: list[Selection],
+                        reason: str) -> None:
+        self._run(migrate.RescheduleMoveTask(ctx, instance_uuid, migration, request_spec,
+                                             host_list, reason, self.compute))
+
     @staticmethod
     def _run(task: TaskBase) -> None:
         """A task that failed has rolled back (its instances are buried with the reason):
@@ -67,7 +81,7 @@ class ComputeTaskManager:
 class ConductorManager(Manager):
     """Database operations on behalf of compute services."""
 
-    target = Target(version="1.3")
+    target = Target(version="1.4")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -122,6 +136,28 @@ class ConductorManager(Manager):
     def instance_info_cache_update(self, ctx: RequestContext, instance_uuid: str,
                                    network_info: list[VIF]) -> None:
         info_caches.update(instance_uuid, network_info_model.to_json(network_info))
+
+    def migration_get(self, ctx: RequestContext, migration_uuid: str) -> Migration:
+        return migrations.migration_get(migration_uuid)
+
+    def migration_update(self, ctx: RequestContext, migration_uuid: str,
+                         values: dict[str, Any]) -> Migration:
+        return migrations.migration_update(migration_uuid, values)
+
+    def migration_get_in_progress_by_host(self, ctx: RequestContext, host: str
+                                          ) -> list[Migration]:
+        return migrations.migration_get_in_progress_by_host(host)
+
+    def migration_get_unconfirmed_by_dest_compute(self, ctx: RequestContext, window: int,
+                                                  dest_compute: str) -> list[Migration]:
+        return migrations.migration_get_unconfirmed_by_dest_compute(window, dest_compute)
+
+    def instance_update_flavor(self, ctx: RequestContext, instance_uuid: str,
+                               values: dict[str, Any], expected_task_state: list,
+                               cur: Flavor, old: Flavor | None, new: Flavor | None
+                               ) -> Instance:
+        return migrations.instance_update_flavor(instance_uuid, values, expected_task_state,
+                                                 cur, old, new)
 
     def action_start(self, ctx: RequestContext, instance_uuid: str, action: str) -> None:
         actions.action_start(ctx, instance_uuid, action)

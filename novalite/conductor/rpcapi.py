@@ -5,6 +5,7 @@ ConductorAPI (no namespace) is the database for compute services, which have non
 
 Version history:
   compute_task 1.0: schedule_and_build_instances, build_instances
+  compute_task 1.1: migrate_server (resize and cold migrate), reschedule_move
   conductor    1.0: service_get_or_create, service_heartbeat, compute_node_save,
                     instance_get, instance_get_all_by_host, instance_update,
                     instance_destroy, instance_fault_create, action_event_start,
@@ -12,6 +13,9 @@ Version history:
   conductor    1.1: instance_group_placed_before (the computes' late server group check)
   conductor    1.2: action_start (a compute starting an action itself: the power sync)
   conductor    1.3: instance_info_cache_update (a compute caching the network info)
+  conductor    1.4: migration_get, migration_update, migration_get_in_progress_by_host,
+                    migration_get_unconfirmed_by_dest_compute, instance_update_flavor
+                    (the computes' steps of a resize or cold migration)
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from typing import Any
 
 from novalite.context import RequestContext, get_admin_context
 from novalite.objects.compute_node import ComputeNode
+from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
+from novalite.objects.migration import Migration
 from novalite.objects.network_info import VIF
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.objects.service import Service
@@ -48,6 +54,22 @@ class ComputeTaskAPI:
         self.client.cast(ctx, "build_instances", instance_uuid=instance_uuid,
                          request_spec=request_spec, filter_properties=filter_properties,
                          host_list=host_list)
+
+    def migrate_server(self, ctx: RequestContext, instance_uuid: str, flavor: Flavor,
+                       host: str | None, migration_type: str) -> None:
+        """Start a resize (`flavor` the new one) or cold migration (`host`: the
+        admin's requested destination)."""
+        self.client.prepare(version="1.1").cast(
+            ctx, "migrate_server", instance_uuid=instance_uuid, flavor=flavor, host=host,
+            migration_type=migration_type)
+
+    def reschedule_move(self, ctx: RequestContext, instance_uuid: str, migration: Migration,
+                        request_spec: RequestSpec, host_list: list[Selection],
+                        reason: str) -> None:
+        """A destination refused the move: try the next alternate, or end the move."""
+        self.client.prepare(version="1.1").cast(
+            ctx, "reschedule_move", instance_uuid=instance_uuid, migration=migration,
+            request_spec=request_spec, host_list=host_list, reason=reason)
 
 
 class ConductorAPI:
@@ -96,6 +118,39 @@ class ConductorAPI:
         self.client.prepare(version="1.3").call(ctx, "instance_info_cache_update",
                                                 instance_uuid=instance_uuid,
                                                 network_info=network_info)
+
+    def migration_get(self, ctx: RequestContext, migration_uuid: str) -> Migration:
+        return self.client.prepare(version="1.4").call(ctx, "migration_get",
+                                                       migration_uuid=migration_uuid)
+
+    def migration_update(self, ctx: RequestContext, migration_uuid: str,
+                         values: dict[str, Any]) -> Migration:
+        return self.client.prepare(version="1.4").call(
+            ctx, "migration_update", migration_uuid=migration_uuid, values=values)
+
+    def migration_get_in_progress_by_host(self, ctx: RequestContext, host: str
+                                          ) -> list[Migration]:
+        """Moves holding resources on `host`; none from a conductor older than 1.4
+        (which knows no moves)."""
+        if not self.client.can_send_version("1.4"):
+            return []
+        return self.client.prepare(version="1.4").call(
+            ctx, "migration_get_in_progress_by_host", host=host)
+
+    def migration_get_unconfirmed_by_dest_compute(self, ctx: RequestContext, window: int,
+                                                  dest_compute: str) -> list[Migration]:
+        return self.client.prepare(version="1.4").call(
+            ctx, "migration_get_unconfirmed_by_dest_compute", window=window,
+            dest_compute=dest_compute)
+
+    def instance_update_flavor(self, ctx: RequestContext, instance_uuid: str,
+                               values: dict[str, Any], expected_task_state: list,
+                               cur: Flavor, old: Flavor | None, new: Flavor | None
+                               ) -> Instance:
+        """A guarded instance update that also sets the flavors of a move."""
+        return self.client.prepare(version="1.4").call(
+            ctx, "instance_update_flavor", instance_uuid=instance_uuid, values=values,
+            expected_task_state=expected_task_state, cur=cur, old=old, new=new)
 
     def action_event_start(self, ctx: RequestContext, instance_uuid: str, event: str,
                            host: str | None) -> None:

@@ -11,6 +11,7 @@ from novalite.conf import (
     glance_client,
     identity,
     image,
+    moves,
     network,
     neutron_client,
     oslo_policy,
@@ -27,7 +28,8 @@ from novalite.conf import (
 
 MODULES = (service, rpc, api, compute, conductor, database, scheduler, placement_client,
            allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
-           oslo_policy, image, identity, glance_client, qemu, network, neutron_client)
+           oslo_policy, image, identity, glance_client, qemu, network, neutron_client,
+           moves)
 
 
 def list_opts() -> list[tuple]:

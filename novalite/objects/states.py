@@ -32,6 +32,13 @@ PAUSING = "pausing"
 UNPAUSING = "unpausing"
 SUSPENDING = "suspending"
 RESUMING = "resuming"
+# the steps of a resize or cold migration (Nova's names and values)
+RESIZE_PREP = "resize_prep"
+RESIZE_MIGRATING = "resize_migrating"
+RESIZE_MIGRATED = "resize_migrated"
+RESIZE_FINISH = "resize_finish"
+RESIZE_REVERTING = "resize_reverting"
+RESIZE_CONFIRMING = "resize_confirming"
 
 SOFT_REBOOT_STATES = (REBOOTING, REBOOT_PENDING, REBOOT_STARTED)
 HARD_REBOOT_STATES = (REBOOTING_HARD, REBOOT_PENDING_HARD, REBOOT_STARTED_HARD)
@@ -55,6 +62,9 @@ ALLOW_PAUSE = (ACTIVE,)
 ALLOW_UNPAUSE = (PAUSED,)
 ALLOW_SUSPEND = (ACTIVE,)
 ALLOW_RESUME = (SUSPENDED,)
+ALLOW_RESIZE = (ACTIVE, STOPPED)
+# A resize or cold migration under way, before it rests in RESIZED (status RESIZE).
+RESIZE_TASKS = (RESIZE_PREP, RESIZE_MIGRATING, RESIZE_MIGRATED, RESIZE_FINISH)
 # Task states in which the console is not read (Nova's reject_instance_state).
 CONSOLE_REJECT_TASKS = (DELETING,)
 # Power states in which a guest counts as off.

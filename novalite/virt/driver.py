@@ -13,8 +13,10 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from novalite import exception
+from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
+from novalite.objects.migration import Migration
 
 NAMESPACE = "novalite.virt.drivers"
 
@@ -153,6 +155,34 @@ class ComputeDriver(abc.ABC):
         """Bring back a guest that should run but whose hypervisor process is gone
         (after a host reboot), from its disks; Nova calls this from init_host when
         [DEFAULT] resume_guests_state_on_host_boot is set."""
+        raise NotImplementedError()
+
+    # --- resize and cold migration (Nova's names; the manager calls them in this order)
+
+    def migrate_disk_and_power_off(self, ctx: Any, instance: Instance, dest_host: str,
+                                   flavor: Flavor, timeout: int = 0,
+                                   retry_interval: int = 0) -> str:
+        """On the source: stop the guest and make its disks available to `dest_host`
+        at the size of `flavor`, keeping the originals until confirm or revert. Raises
+        ResizeError, having changed nothing, when the move cannot be made (a disk that
+        would shrink). Returns the disk information finish_migration needs."""
+        raise NotImplementedError()
+
+    def finish_migration(self, ctx: Any, migration: Migration, instance: Instance,
+                         disk_info: str, image_meta: ImageMeta | None,
+                         resize_instance: bool, power_on: bool = True) -> None:
+        """On the destination: create the guest from the disks migrated to this host,
+        with the instance's (new) flavor, started if `power_on`."""
+        raise NotImplementedError()
+
+    def confirm_migration(self, ctx: Any, migration: Migration, instance: Instance) -> None:
+        """On the source: the move is kept; drop what the source kept for a revert. Idempotent."""
+        raise NotImplementedError()
+
+    def finish_revert_migration(self, ctx: Any, instance: Instance,
+                                power_on: bool = True) -> None:
+        """On the source: bring the original guest back from what it kept, started if
+        `power_on` (the destination's guest is already destroyed)."""
         raise NotImplementedError()
 
     def update_provider_tree(self, provider: ProviderData, nodename: str) -> None:

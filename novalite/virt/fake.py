@@ -20,8 +20,10 @@ from novalite import exception
 from novalite.conf import CONF
 from novalite.hardware import numa
 from novalite.objects import states
+from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
+from novalite.objects.migration import Migration
 from novalite.virt.driver import (
     EVENT_LIFECYCLE_STOPPED,
     ComputeDriver,
@@ -42,6 +44,9 @@ class FakeDriver(ComputeDriver):
         self.host = ""
         self.instances: dict[str, int] = {}
         self.consoles: dict[str, list[str]] = {}
+        # guests a resize or migration took from here: (power state, console) kept for a
+        # revert until the move is confirmed (a real driver's "_resize" copy of the disks)
+        self.resized: dict[str, tuple[int, list[str]]] = {}
         self._started = time.monotonic()
         self._lock = threading.Lock()
         self._numa_topology, self._pci_stats, self._metrics = numa_topology, pci_stats, metrics
@@ -197,6 +202,57 @@ class FakeDriver(ComputeDriver):
         clock = time.strftime("%H:%M:%S", time.gmtime())
         return (f" {clock} up {minutes // 60}:{minutes % 60:02d},  0 users,  "
                 "load average: 0.00, 0.00, 0.00")
+
+    def migrate_disk_and_power_off(self, ctx: Any, instance: Instance, dest_host: str,
+                                   flavor: Flavor, timeout: int = 0,
+                                   retry_interval: int = 0) -> str:
+        """Simulated: refuse a disk that would shrink (as Nova's libvirt driver does),
+        otherwise power the guest down and keep it aside for a revert."""
+        old = instance.flavor
+        if old is not None and (flavor.root_gb < old.root_gb
+                                or flavor.ephemeral_gb < old.ephemeral_gb):
+            raise exception.ResizeError(reason="Unable to resize disk down.")
+        with self._lock:
+            if instance.uuid not in self.instances:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            self._log(instance.uuid, "reboot: Power down")
+            self.resized[instance.uuid] = (self.instances.pop(instance.uuid),
+                                           self.consoles.pop(instance.uuid))
+            self._save()
+        return json.dumps({"source": self.host, "root_gb": flavor.root_gb})
+
+    def finish_migration(self, ctx: Any, migration: Migration, instance: Instance,
+                         disk_info: str, image_meta: ImageMeta | None,
+                         resize_instance: bool, power_on: bool = True) -> None:
+        with self._lock:
+            kept = self.resized.get(instance.uuid)
+            self.consoles[instance.uuid] = list(kept[1]) if kept else []
+            self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
+            flavor = instance.flavor
+            self._log(instance.uuid, f"novalite fake guest {instance.uuid} migrated to "
+                                     f"{self.host} with flavor "
+                                     f"{flavor.name if flavor else '?'}")
+            if power_on:
+                self._boot_log(instance.uuid)
+            self._save()
+
+    def confirm_migration(self, ctx: Any, migration: Migration, instance: Instance) -> None:
+        with self._lock:
+            self.resized.pop(instance.uuid, None)
+
+    def finish_revert_migration(self, ctx: Any, instance: Instance,
+                                power_on: bool = True) -> None:
+        with self._lock:
+            kept = self.resized.pop(instance.uuid, None)
+            if kept is None and instance.uuid not in self.instances:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            if kept is not None:
+                self.consoles[instance.uuid] = kept[1]
+            self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
+            self._log(instance.uuid, "novalite fake guest reverted to its original flavor")
+            if power_on:
+                self._boot_log(instance.uuid)
+            self._save()
 
     def crash(self, instance_uuid: str) -> None:
         """Simulate the guest dying by itself: it is SHUTDOWN and the driver's listener

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from novalite.api import policy
-from novalite.api.compute import actions, server_networks, unserved
+from novalite.api.compute import actions, server_moves, server_networks, unserved
 from novalite.api.compute.schemas import server_actions as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.servers import get_instance
@@ -88,6 +88,10 @@ ACTIONS: actions.Table = {
     "removeFloatingIp": server_networks.remove_floating_ip,
     "addSecurityGroup": server_networks.add_security_group,
     "removeSecurityGroup": server_networks.remove_security_group,
+    "resize": server_moves.resize,
+    "migrate": server_moves.migrate,
+    "confirmResize": server_moves.confirm_resize,
+    "revertResize": server_moves.revert_resize,
 }
 
 

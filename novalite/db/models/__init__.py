@@ -403,6 +403,7 @@ from novalite.db.models import (  # noqa: E402, F401
     image,
     info_cache,
     keypair,
+    migration,
     network,
     placement,
 )

@@ -27,6 +27,9 @@ class RecordingConductor:
     def instance_get_all_by_host(self, ctx, host):
         return []
 
+    def migration_get_in_progress_by_host(self, ctx, host):
+        return []
+
     def compute_node_save(self, ctx, node, service_id=None):
         self.nodes.append(builders.node(**{**node.fields(), "host": node.host}))
         return node

@@ -52,3 +52,8 @@ def test_guests_come_back_on_host_boot_only_when_configured(db_power, power, res
 def test_an_abandoned_pause_takes_the_vm_state_the_power_state_implies():
     assert host_boot.VM_STATE_OF_POWER == {RUNNING: "active", P_PAUSED: "paused",
                                            P_SUSPENDED: "suspended"}
+
+
+def test_a_move_interrupted_while_handing_over_is_reverted():
+    assert host_boot.plan(states.ACTIVE, states.RESIZE_MIGRATING, states.RUNNING,
+                          states.NOSTATE, False).step is host_boot.Step.REVERT_MOVE

@@ -1,20 +1,27 @@
 """The resource tracker's claims, with a recording stand-in for the conductor."""
 
+import uuid
+
 import pytest
 
 from novalite import context, exception
 from novalite.compute.resource_tracker import ResourceTracker
+from novalite.objects.migration import Migration
 from novalite.virt.fake import FakeDriver
 from tests import builders
 
 
 class RecordingConductor:
-    def __init__(self, placed=()):
+    def __init__(self, placed=(), migrations=()):
         self.placed = list(placed)
+        self.migrations = list(migrations)
         self.saved = []
 
     def instance_get_all_by_host(self, ctx, host):
         return self.placed
+
+    def migration_get_in_progress_by_host(self, ctx, host):
+        return self.migrations
 
     def compute_node_save(self, ctx, node, service_id=None):
         self.saved.append((node.vcpus_used, node.memory_mb_used, node.running_vms))
@@ -101,3 +108,37 @@ def test_the_node_is_reported_to_placement_with_ratios_reserved_and_traits(track
     assert inventory["MEMORY_MB"]["total"] == 4096
     assert inventory["MEMORY_MB"]["reserved"] == 512
     assert {"COMPUTE_IMAGE_TYPE_QCOW2", "COMPUTE_IMAGE_TYPE_RAW"} <= traits
+
+
+def _move(instance, source, dest, status="finished"):
+    return Migration(uuid=str(uuid.uuid4()), instance_uuid=instance.uuid, status=status,
+                     source_compute=source, source_node=source, dest_compute=dest,
+                     dest_node=dest, old_flavor=builders.flavor(id=1, memory_mb=512),
+                     new_flavor=builders.flavor(id=2, flavorid="2", memory_mb=1024))
+
+
+def test_a_move_away_keeps_its_old_flavor_on_the_source(tracker):
+    moved = builders.instance(host="host2", node="host2")
+    tracker.conductor.migrations = [_move(moved, "host1", "host2")]
+    tracker.update_available_resource(context.get_admin_context())
+    assert tracker.conductor.saved[-1] == (1, 512, 1)
+    assert tracker.instance_uuids() == []  # a migration is no instance of the host
+
+
+def test_a_move_here_holds_its_new_flavor_until_it_lands(tracker):
+    coming = builders.instance(host="host2", node="host2")
+    tracker.conductor.migrations = [_move(coming, "host2", "host1", "pre-migrating")]
+    tracker.update_available_resource(context.get_admin_context())
+    assert tracker.conductor.saved[-1] == (1, 1024, 1)
+
+
+def test_a_resize_on_the_same_host_holds_both_flavors_until_confirmed(tracker):
+    resized = builders.instance(host="host1", node="host1",
+                                flavor=builders.flavor(id=2, flavorid="2", memory_mb=1024))
+    migration = _move(resized, "host1", "host1")
+    tracker.conductor.placed, tracker.conductor.migrations = [resized], [migration]
+    tracker.update_available_resource(context.get_admin_context())
+    assert tracker.conductor.saved[-1] == (2, 1536, 2)
+    migration.status = "confirmed"
+    tracker.update_available_resource(context.get_admin_context())
+    assert tracker.conductor.saved[-1] == (1, 1024, 1)

@@ -1,0 +1,50 @@
+"""The move actions of `POST /servers/{id}/action`: resize, migrate (cold), confirmResize
+and revertResize, in Nova's order (body 400, scope 404, policy 403, state 409)."""
+
+from __future__ import annotations
+
+from novalite.api import policy
+from novalite.api.compute.schemas import server_moves as schema
+from novalite.api.compute.schemas import validate
+from novalite.api.compute.servers import get_instance
+from novalite.api.request import ApiRequest, ApiResponse
+from novalite.compute.moves_api import MoveAPI
+from novalite.objects.instance import Instance
+
+
+def _target(req: ApiRequest, body_schema: dict, rule: str) -> Instance:
+    validate(body_schema, req.body)
+    instance = get_instance(req)
+    policy.authorize(req.ctx, f"os_compute_api:{rule}", instance.project_id)
+    return instance
+
+
+def resize(req: ApiRequest) -> ApiResponse:
+    """`OS-DCF:diskConfig` is validated as Nova does; the fake and qemu drivers have no
+    partition to grow, so either value means the same."""
+    instance = _target(req, schema.resize, "servers:resize")
+    MoveAPI().resize(req.ctx, instance, str(req.body["resize"]["flavorRef"]))
+    return ApiResponse(202)
+
+
+def migrate(req: ApiRequest) -> ApiResponse:
+    body_schema = schema.migrate_v2_56 if req.at_least("2.56") else schema.migrate
+    instance = _target(req, body_schema, "os-migrate-server:migrate")
+    host = (req.body["migrate"] or {}).get("host")
+    if host is not None:
+        policy.authorize(req.ctx, "os_compute_api:os-migrate-server:migrate:host",
+                         instance.project_id)
+    MoveAPI().migrate(req.ctx, instance, host)
+    return ApiResponse(202)
+
+
+def confirm_resize(req: ApiRequest) -> ApiResponse:
+    instance = _target(req, schema.confirm_resize, "servers:confirm_resize")
+    MoveAPI().confirm_resize(req.ctx, instance)
+    return ApiResponse(204)
+
+
+def revert_resize(req: ApiRequest) -> ApiResponse:
+    instance = _target(req, schema.revert_resize, "servers:revert_resize")
+    MoveAPI().revert_resize(req.ctx, instance)
+    return ApiResponse(202)

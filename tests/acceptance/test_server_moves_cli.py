@@ -1,0 +1,57 @@
+"""Resize and cold migration (issue 18) with the unmodified `openstack` CLI against the
+all-in-one with two fake hosts: resize, confirm and revert as a user, migrate and list
+migrations as an admin."""
+
+from __future__ import annotations
+
+from tests.acceptance.test_openstack_cli import Cli
+
+
+def _show(cli: Cli, server: str) -> dict:
+    return cli.json("server", "show", server)
+
+
+def test_a_user_resizes_then_confirms_or_reverts(cloud):
+    demo = Cli(cloud.clouds_yaml, "novalite")
+    demo.ok("server", "create", "--image", "novalite-tiny", "--flavor", "m1.tiny", "--wait",
+            "grow-vm")
+    try:
+        demo.ok("server", "resize", "--flavor", "m1.small", "--wait", "grow-vm")
+        shown = _show(demo, "grow-vm")
+        assert shown["status"] == "VERIFY_RESIZE"
+        assert "m1.small" in str(shown["flavor"])
+        demo.ok("server", "resize", "confirm", "grow-vm")
+        demo.wait_status("grow-vm", "ACTIVE")
+        assert "m1.small" in str(_show(demo, "grow-vm")["flavor"])
+
+        demo.ok("server", "resize", "--flavor", "m1.medium", "--wait", "grow-vm")
+        assert _show(demo, "grow-vm")["status"] == "VERIFY_RESIZE"
+        demo.ok("server", "resize", "revert", "grow-vm")
+        demo.wait_status("grow-vm", "ACTIVE")
+        assert "m1.small" in str(_show(demo, "grow-vm")["flavor"])
+    finally:
+        demo.ok("server", "delete", "--wait", "grow-vm")
+
+
+def test_an_admin_migrates_a_server_and_lists_migrations(cloud):
+    demo = Cli(cloud.clouds_yaml, "novalite")
+    admin = Cli(cloud.clouds_yaml, "novalite-admin")
+    server_id = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
+                          "m1.tiny", "--wait", "move-vm")["id"]
+    try:
+        source = _show(admin, server_id)["OS-EXT-SRV-ATTR:host"]
+        admin.ok("server", "migrate", "--wait", server_id)
+        shown = _show(admin, server_id)
+        assert shown["status"] == "VERIFY_RESIZE"
+        assert shown["OS-EXT-SRV-ATTR:host"] != source
+        admin.ok("server", "resize", "confirm", server_id)
+        admin.wait_status(server_id, "ACTIVE")
+        listed = admin.json("server", "migration", "list", "--server", server_id)
+        assert [(m["Server UUID"], m["Status"], m["Source Compute"]) for m in listed] == \
+            [(server_id, "confirmed", source)]
+        paged = admin.json("--os-compute-api-version", "2.59", "server", "migration", "list",
+                           "--type", "cold-migration", "--limit", "1")
+        assert [(m["Server UUID"], m["Type"]) for m in paged] == [(server_id, "migration")]
+        assert paged[0]["UUID"]
+    finally:
+        demo.ok("server", "delete", "--wait", server_id)
