@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from keystoneauth1.identity import v3
 
@@ -119,14 +120,19 @@ class AllInOne:
         adapters.use_local(nova_notifier.GROUP, f"{base_url}/compute/v2.1", auth)
         neutron.reset()
 
-    def stop(self) -> None:
+    def stop(self, stop_http: Callable[[], None] = lambda: None) -> None:
         """API first (no new work); then let in-flight work finish while every service
         still answers (a build in a compute calls the conductor, which calls the
-        scheduler...); then stop them all."""
+        scheduler...) and so does the HTTP server, which in-flight work reaches for
+        placement, images and ports; then `stop_http`, then the services. Stopping the
+        HTTP server first left that work retrying a closed port until the drain's
+        timeout (a minute per stop)."""
         if not self.services:
+            stop_http()
             return
         self.services[-1].stop()
         self._drain(CONF.graceful_shutdown_timeout)
+        stop_http()
         for svc in self.services[:-1]:
             svc.stop()
         self.services = []

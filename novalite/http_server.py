@@ -61,9 +61,9 @@ def run_foreground(server: uvicorn.Server) -> None:
             signal.signal(sig, handler)
 
 
-def serve_until_signalled(server: uvicorn.Server, thread: threading.Thread) -> None:
-    """Block until SIGINT or SIGTERM, then stop the server started by start_in_thread
-    (requests in flight finish first) and return, so the caller can stop its services."""
+def wait_for_signal(thread: threading.Thread) -> None:
+    """Block until SIGINT or SIGTERM (or the server started by start_in_thread ends);
+    the caller then stops its services and the server (`stop`), in its order."""
     stop = threading.Event()
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT,
                                                                            signal.SIGTERM)}
@@ -73,8 +73,13 @@ def serve_until_signalled(server: uvicorn.Server, thread: threading.Thread) -> N
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def stop(server: uvicorn.Server, thread: threading.Thread | None) -> None:
+    """Stop the server started by start_in_thread; requests in flight finish first."""
     server.should_exit = True
-    thread.join()
+    if thread is not None:
+        thread.join()
 
 
 def start_in_thread(server: uvicorn.Server, timeout: float = 30) -> threading.Thread:

@@ -73,8 +73,7 @@ def cloud_factory(conf):
         aio.prepare()
         aio.start_control_plane()
         server = http_server.make_server("127.0.0.1", 0)
-        started.append((aio, server))
-        http_server.start_in_thread(server)
+        started.append((aio, server, http_server.start_in_thread(server)))
         port = http_server.bound_port(server)
         aio.bootstrap_identity(port)
         base_url = f"http://127.0.0.1:{port}"
@@ -82,9 +81,8 @@ def cloud_factory(conf):
         return Cloud(aio, base_url)
 
     yield start
-    for aio, server in started:
-        server.should_exit = True
-        aio.stop()
+    for aio, server, thread in started:
+        aio.stop(stop_http=lambda s=server, t=thread: http_server.stop(s, t))
 
 
 @pytest.fixture

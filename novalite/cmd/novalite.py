@@ -96,6 +96,7 @@ def _serve(lock: state_dir.StateDirLock) -> None:
         raise common.CommandError(str(exc)) from None
     cloud.start_control_plane()
     server = http_server.make_server(host, port)
+    thread = None
     try:
         thread = http_server.start_in_thread(server)
         port = http_server.bound_port(server)
@@ -105,10 +106,9 @@ def _serve(lock: state_dir.StateDirLock) -> None:
         lock.publish(banner)
         print(banner, flush=True)
         http_server.freeze_heap()
-        http_server.serve_until_signalled(server, thread)
+        http_server.wait_for_signal(thread)
     finally:
-        server.should_exit = True
-        cloud.stop()
+        cloud.stop(stop_http=lambda: http_server.stop(server, thread))
 
 
 if __name__ == "__main__":

@@ -131,3 +131,18 @@ def test_list_filters_by_status(cloud):
                              cloud.api.get("/servers", params={"status": status}).json()["servers"]]
     assert listed("ACTIVE") == [server_id] and listed("active") == [server_id]
     assert listed("ERROR") == [] and listed("NO-SUCH-STATUS") == []
+
+
+
+def test_builds_under_way_when_the_cloud_stops_finish_before_its_http_server_stops(
+        cloud_factory):
+    """The builds reach placement, images and ports over the all-in-one's own HTTP server:
+    a stop lets them end (ACTIVE) before it closes that server (the fixture closes it)."""
+    from novalite.db.api import instances
+
+    cloud = cloud_factory()
+    server_ids = [cloud.boot(f"vm{i}") for i in range(2)]
+    seen = []
+    cloud.aio.stop(stop_http=lambda: seen.append(
+        [instances.instance_get(i).vm_state for i in server_ids]))
+    assert seen == [["active", "active"]]
