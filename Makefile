@@ -50,20 +50,25 @@ lint: $(BIN)/.installed ## ruff, the import-layer contracts and mypy
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
+# The tests run on 3 processes (pytest-xdist), a test file to each at a time so a file's
+# cloud starts once: most tests wait on clouds, guests and CLIs rather than compute, so 3
+# beat 2 on this 2-core machine (the whole suite: ~32 min on one process, ~8.5 on 3).
+XDIST := -n 3 --dist loadfile
+
 test: lint ## lint, then every test (needs PostgreSQL, MariaDB, RabbitMQ, QEMU)
-	$(BIN)/pytest -q tests
+	$(BIN)/pytest -q $(XDIST) tests
 
 unit: $(BIN)/.installed ## the unit tier, without the tests that need outside services
-	$(BIN)/pytest -q -m "not integration" tests/unit
+	$(BIN)/pytest -q -n 2 -m "not integration" tests/unit
 
 functional: $(BIN)/.installed ## the all-in-one in process over real HTTP
-	$(BIN)/pytest -q tests/functional
+	$(BIN)/pytest -q $(XDIST) tests/functional
 
 integration: $(BIN)/.installed ## separate processes on RabbitMQ, PostgreSQL/MariaDB; real QEMU
-	$(BIN)/pytest -q tests/integration
+	$(BIN)/pytest -q $(XDIST) tests/integration
 
 acceptance: $(BIN)/.installed ## the unmodified openstack CLI against the all-in-one
-	$(BIN)/pytest -q tests/acceptance
+	$(BIN)/pytest -q $(XDIST) tests/acceptance
 
 bench: $(BIN)/.installed ## every benchmark, quick sizes (targets: benchmarks/targets.toml)
 	$(BIN)/python benchmarks/rpc.py --calls 1000
