@@ -3,6 +3,8 @@ it for Nova: every query parameter, flavor field and PCI spec that takes a boole
 
 from __future__ import annotations
 
+import re
+
 TRUE_WORDS = ("1", "t", "true", "on", "y", "yes")
 FALSE_WORDS = ("0", "f", "false", "off", "n", "no")
 WORDS = TRUE_WORDS + FALSE_WORDS
@@ -17,3 +19,12 @@ def parse_bool(value: object) -> bool | None:
     if word in FALSE_WORDS:
         return False
     return None
+
+
+def sanitize_hostname(name: str) -> str:
+    """A display name made a hostname as Nova makes it (RFC 952/1123 letters, lower case,
+    at most the 63 characters dnsmasq takes); empty when nothing usable is left."""
+    name = name.encode("latin-1", "ignore").decode("latin-1")[:63]
+    name = re.sub(r"[ _.]", "-", name)
+    name = re.sub(r"[^\w.-]+", "", name)
+    return name.lower().strip(".-")

@@ -175,6 +175,8 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:extensions": ANY,
     "os_compute_api:os-server-password:show": PROJECT_READER_OR_ADMIN,
     "os_compute_api:os-server-password:clear": PROJECT_MEMBER_OR_ADMIN,
+    "compute:server:topology:index": PROJECT_READER_OR_ADMIN,
+    "compute:server:topology:host:index": ADMIN,
     "os_compute_api:limits:other_project": ADMIN,
     "os_compute_api:os-hypervisors:list": ADMIN,
     "os_compute_api:os-hypervisors:list-detail": ADMIN,

@@ -8,7 +8,7 @@ import logging
 import uuid as uuidlib
 from typing import Any
 
-from novalite import availability_zones, exception
+from novalite import availability_zones, exception, strutils
 from novalite.clients import placement as placement_client
 from novalite.compute import guards, moves_api, neutron, quotas, server_groups
 from novalite.compute import rpcapi as compute_rpcapi
@@ -49,6 +49,15 @@ GIB = 1024 ** 3
 def _image_id(image_ref: str) -> str:
     """Nova accepts an image id or a URL ending in one."""
     return image_ref.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _default_hostname(name: str, instance_uuid: str, index: int, count: int) -> str:
+    """Nova's: the sanitized display name (numbered when several are made at once), or
+    `Server-<uuid>` when nothing of the name is usable."""
+    hostname = strutils.sanitize_hostname(name)
+    if not hostname:
+        return f"Server-{instance_uuid}"
+    return f"{hostname}-{index + 1}" if count > 1 else hostname
 
 
 class API:
@@ -127,10 +136,14 @@ class API:
         tags: list[str] | None = None,
         requested_networks: neutron.Requested = None,
         security_groups: list[str] | None = None,
+        hostname: str | None = None,
     ) -> list[str]:
         """Record the instances, start the build, return their uuids at once."""
         if min_count > max_count:
             raise exception.Invalid("min_count must be <= max_count")
+        if hostname and max_count > 1:
+            raise exception.Invalid("Unable to allocate a single hostname to multiple "
+                                    "instances")
         flavor = self._flavor(ctx, flavor_ref)
         image = self._image(ctx, image_ref)
         self._check_flavor_fits_image(flavor, image)
@@ -164,7 +177,7 @@ class API:
         try:
             self._record(ctx, spec, uuids, vifs, name, image, flavor, availability_zone,
                          key_name, key_data, access_ips, user_data, reservation_id,
-                         description, metadata, tags)
+                         description, metadata, tags, hostname)
             self._enqueue(ctx, spec, uuids)
         except BaseException:
             for instance_uuid, made in vifs.items():  # no port outlives a refused create
@@ -178,14 +191,17 @@ class API:
                 availability_zone: str | None, key_name: str | None, key_data: str | None,
                 access_ips: dict[str, str | None] | None, user_data: str | None,
                 reservation_id: str, description: str | None,
-                metadata: dict[str, str] | None, tags: list[str] | None) -> None:
+                metadata: dict[str, str] | None, tags: list[str] | None,
+                hostname: str | None) -> None:
         """The instances, their network info and request spec, in one transaction."""
         max_count = len(uuids)
         records = []
         for index, instance_uuid in enumerate(uuids):
             display = name if max_count == 1 else f"{name}-{index + 1}"
             records.append({
-                "uuid": instance_uuid, "display_name": display, "hostname": display,
+                "uuid": instance_uuid, "display_name": display,
+                "hostname": hostname or _default_hostname(name, instance_uuid, index,
+                                                          max_count),
                 "project_id": ctx.project_id, "user_id": ctx.user_id,
                 "image_ref": image.id, "flavor": flavor, "vm_state": states.BUILDING,
                 "task_state": states.SCHEDULING, "power_state": states.NOSTATE,
@@ -337,6 +353,13 @@ class API:
         guards.check_state(instance, action, vm_states)
         self._begin(ctx, instance, action, {"task_state": task_state}, [None])
         return host
+
+    def power_update(self, ctx: RequestContext, instance: Instance, target: str) -> None:
+        """Recorded as the start or stop it is (so `server event list` shows it), then
+        handed to the instance's compute, which decides whether it applies."""
+        action = "start" if target == states.POWER_ON_TAG else "stop"
+        actions.action_start(ctx, instance.uuid, action)
+        self.compute.power_update(ctx, guards.check_host(instance), instance, target)
 
     def get_console_output(self, ctx: RequestContext, instance: Instance,
                            tail_length: int | None = None) -> str:

@@ -51,6 +51,7 @@ PAUSE_EVENT = "compute_pause_instance"
 UNPAUSE_EVENT = "compute_unpause_instance"
 SUSPEND_EVENT = "compute_suspend_instance"
 RESUME_EVENT = "compute_resume_instance"
+POWER_UPDATE_EVENT = "compute_power_update"
 _GONE = (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError)
 # The instance action recorded when a step at service start runs an action again.
 _RERUN_ACTIONS = {host_boot.Step.DELETE: "delete", host_boot.Step.STOP: "stop",
@@ -69,7 +70,7 @@ def _sync_power_interval() -> float:
 class ComputeManager(MoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves)."""
 
-    target = Target(version="1.5")
+    target = Target(version="1.9")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -385,6 +386,26 @@ class ComputeManager(MoveSteps, Manager):
     def resume_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.resume(ctx, instance)
         self._power_settled(ctx, instance, states.RESUMING, states.ACTIVE)
+
+    @tracked(POWER_UPDATE_EVENT)
+    def power_update(self, ctx: RequestContext, instance: Instance, target: str) -> None:
+        """The 2.76 power-update event: the hypervisor's owner powered the guest on or off
+        (as Ironic's nodes are) and the driver is to make the record match. Only a server
+        at rest in the opposite state is changed, as in Nova; a driver that cannot take
+        it (NotImplementedError) leaves a fault and the event failed."""
+        on = target == states.POWER_ON_TAG
+        at_rest = (states.STOPPED, states.SHUTDOWN) if on else (states.ACTIVE,
+                                                                  states.RUNNING)
+        if (instance.task_state, instance.vm_state, instance.power_state) != (None, *at_rest):
+            LOG.info("The power-update %s event for instance %s is a no-op in vm_state %s, "
+                     "task_state %s", target, instance.uuid, instance.vm_state,
+                     instance.task_state)
+            return
+        task_state = states.POWERING_ON if on else states.POWERING_OFF
+        instance = self._update(ctx, instance, [None], task_state=task_state)
+        self.driver.power_update_event(instance, target)
+        self._power_settled(ctx, instance, task_state,
+                            states.ACTIVE if on else states.STOPPED)
 
     def _power_settled(self, ctx: RequestContext, instance: Instance, task_state: str,
                        vm_state: str) -> None:

@@ -9,6 +9,7 @@ Version history:
   1.4: get_host_uptime
   1.5: prep_resize, resize_instance, finish_resize, confirm_resize, revert_resize,
        finish_revert_resize (resize and cold migration)
+  1.9: power_update (the 2.76 power-update external event)
 """
 
 from __future__ import annotations
@@ -78,6 +79,11 @@ class ComputeAPI:
 
     def get_host_uptime(self, ctx: RequestContext, host: str) -> str:
         return self.client.prepare(server=host, version="1.4").call(ctx, "get_host_uptime")
+
+    def power_update(self, ctx: RequestContext, host: str, instance: Instance,
+                     target: str) -> None:
+        self.client.prepare(server=host, version="1.9").cast(
+            ctx, "power_update", instance=instance, target=target)
 
     # --- resize and cold migration (1.5), each cast to the host whose step it is
 

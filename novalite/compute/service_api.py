@@ -15,6 +15,7 @@ from novalite.context import RequestContext
 from novalite.db.api import aggregates as aggregates_db
 from novalite.db.api import compute_nodes, instances, services
 from novalite.objects.service import Service
+from novalite.rpc.errors import MessagingError
 
 LOG = logging.getLogger(__name__)
 COMPUTE_BINARY = aggregates.COMPUTE_BINARY
@@ -31,6 +32,15 @@ def update(ctx: RequestContext, service: Service, values: dict[str, object]) -> 
             LOG.exception("Could not tell compute %s that it is now %s", updated.host,
                           "disabled" if updated.disabled else "enabled")
     return updated
+
+
+def host_uptime(ctx: RequestContext, host: str) -> str | None:
+    """The host's uptime line, or None where it cannot be had (a driver without it, a
+    compute that does not answer): a listing of every host must not fail for one."""
+    try:
+        return ComputeAPI().get_host_uptime(ctx, host)
+    except (exception.UptimeNotImplemented, MessagingError):
+        return None
 
 
 def delete(ctx: RequestContext, service: Service) -> None:

@@ -72,3 +72,7 @@ POWERED_OFF = (NOSTATE, SHUTDOWN, CRASHED)
 
 POWER_STATE_NAMES = {NOSTATE: "pending", RUNNING: "running", POWER_PAUSED: "paused",
                      SHUTDOWN: "shutdown", CRASHED: "crashed", POWER_SUSPENDED: "suspended"}
+
+# The tags of the 2.76 power-update external event: the power someone else gave a guest.
+POWER_ON_TAG = "POWER_ON"
+POWER_OFF_TAG = "POWER_OFF"

@@ -143,6 +143,11 @@ class ComputeDriver(abc.ABC):
         """Run a suspended guest again."""
         raise NotImplementedError()
 
+    def power_update_event(self, instance: Instance, target_power_state: str) -> None:
+        """Power the guest as someone outside novalite already did ("POWER_ON" or
+        "POWER_OFF"): only drivers whose hosts are powered from outside have this."""
+        raise NotImplementedError()
+
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
         """The guest's serial console log so far (undecodable bytes replaced)."""
         raise NotImplementedError()

@@ -157,6 +157,12 @@ class FakeDriver(ComputeDriver):
     def power_on(self, ctx: Any, instance: Instance) -> None:
         self._transition(instance, states.RUNNING)
 
+    def power_update_event(self, instance: Instance, target_power_state: str) -> None:
+        """A simulated host is powered from outside as an Ironic node is: the event says
+        what its power is now."""
+        self._transition(instance, states.RUNNING if target_power_state == states.POWER_ON_TAG
+                         else states.SHUTDOWN)
+
     def reboot(self, ctx: Any, instance: Instance, reboot_type: str) -> None:
         if reboot_type == "HARD":
             with self._lock:  # a hard reboot recreates a guest the hypervisor lost

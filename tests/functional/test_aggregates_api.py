@@ -7,18 +7,11 @@ from tempest.lib.api_schema.response.compute.v2_1 import aggregates as tempest_a
 from tempest.lib.api_schema.response.compute.v2_1 import availability_zone as tempest_az
 from tempest.lib.common import jsonschema_validator
 
-from novalite.api.compute import microversions
 from novalite.db import models, session
 
 DEMO = {"X-Auth-Token": "demo:demo-project"}
 TENANT_FILTERS = ["ComputeFilter", "RamFilter", "AvailabilityZoneFilter",
                   "AggregateMultiTenancyIsolation"]
-
-
-@pytest.fixture(autouse=True)
-def uuid_microversion(monkeypatch):
-    """2.41 must be servable whatever the microversion work in flight says."""
-    monkeypatch.setattr(microversions, "MAX_VERSION", max(microversions.MAX_VERSION, (2, 41)))
 
 
 def _ok(response, status=200):

@@ -414,3 +414,52 @@ def test_extra_specs_steer_and_refuse_placement(aggregate_cloud):
 
     cloud.api.delete(f"{specs}/gpu")  # and an unset too
     assert cloud.wait_status(cloud.boot("again", flavor=fid), "ACTIVE")
+
+
+def test_swap_is_0_not_empty_from_2_75(cloud):
+    flavor = _create(cloud)
+    swap = {v: cloud.api.get(f"/flavors/{flavor['id']}", headers=_at(v)).json()["flavor"]
+            ["swap"] for v in ("2.74", "2.75")}
+    assert swap == {"2.74": "", "2.75": 0}
+
+
+@pytest.mark.parametrize("path", ["/flavors?foo=1", "/flavors/detail?foo=1",
+                                  "/limits?foo=1", "/os-quota-sets/p1?foo=1"])
+def test_unknown_query_parameters_are_a_400_from_2_75(cloud, path):
+    assert cloud.api.get(path, headers=_at("2.74")).status_code == 200
+    refused = cloud.api.get(path, headers=_at("2.75"))
+    assert _fault(refused, 400) == "Additional properties are not allowed ('foo' was unexpected)"
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("hw:cpu_policy", "fast", "'fast' is not one of: dedicated, shared, mixed."),
+    ("hw:numa_nodes", "0", "'0' is less than the min value of '1'."),
+    ("hw:numa_nodes", "two", "'two' is not a valid integer value."),
+    ("hw:cpu_polcy", "dedicated",
+     "extra spec 'hw:cpu_polcy' does not appear to be a valid extra spec."),
+    ("trait:NOT_A_TRAIT", "required",
+     "extra spec 'trait:NOT_A_TRAIT' does not appear to be a valid extra spec."),
+    ("resources1:VCPU", "many", "'many' is not a valid integer value."),
+    ("hw_rng:allowed", "perhaps", "'perhaps' is not a valid boolean-like value."),
+])
+def test_extra_specs_are_checked_against_novas_registry_from_2_86(cloud, key, value,
+                                                                  message):
+    fid = _create(cloud)["id"]
+    specs = f"/flavors/{fid}/os-extra_specs"
+    assert cloud.api.post(specs, json={"extra_specs": {key: value}}, headers=_at("2.85")
+                          ).status_code == 200
+    refused = cloud.api.post(specs, json={"extra_specs": {key: value}}, headers=_at("2.86"))
+    assert _fault(refused, 400) == f"Validation failed; {message}"
+    one = cloud.api.put(f"{specs}/{key}", json={key: value}, headers=_at("2.86"))
+    assert _fault(one, 400) == f"Validation failed; {message}"
+
+
+def test_valid_and_unknown_namespace_extra_specs_pass_at_2_86(cloud):
+    fid = _create(cloud)["id"]
+    specs = {"hw:cpu_policy": "dedicated", "hw:numa_cpus.0": "0-1", "hw:numa_mem.0": "64",
+             "resources:CUSTOM_GPU": "1", "trait:HW_CPU_X86_AVX2": "required",
+             "aggregate_instance_extra_specs:ssd": "true", "my:own": "anything",
+             "plain": "x", "capabilities:cpu_info:arch": "x86_64"}
+    response = cloud.api.post(f"/flavors/{fid}/os-extra_specs",
+                              json={"extra_specs": specs}, headers=_at("2.86"))
+    assert response.status_code == 200, response.text

@@ -157,3 +157,39 @@ def test_uptime_refusals(cloud):
     down = _get(cloud, f"/os-hypervisors/{node['id']}/uptime")
     assert (down.status_code, down.json()["badRequest"]["message"]) == (
         400, "Compute service of compute1 is unavailable at this time.")
+
+
+def test_servers_asked_for_are_always_listed_from_2_75(cloud):
+    before = _get(cloud, "/os-hypervisors?with_servers=true", "2.74").json()["hypervisors"]
+    assert all("servers" not in h for h in before)
+    after = _get(cloud, "/os-hypervisors?with_servers=true", "2.75").json()["hypervisors"]
+    assert [h["servers"] for h in after] == [[], []]
+    unasked = _get(cloud, "/os-hypervisors", "2.75").json()["hypervisors"]
+    assert all("servers" not in h for h in unasked)
+
+
+# Nova's 2.88 detail (tempest has no schema of it): the usage figures are gone, `uptime`
+# is in; /statistics and /uptime answer 404.
+_DETAIL_2_88 = {"id", "hypervisor_hostname", "state", "status", "hypervisor_type",
+                "hypervisor_version", "host_ip", "service", "uptime"}
+
+
+def test_the_2_88_detail_has_uptime_and_no_usage(cloud):
+    details = _get(cloud, "/os-hypervisors/detail", "2.88").json()["hypervisors"]
+    assert {frozenset(h) for h in details} == {frozenset(_DETAIL_2_88)}
+    assert all(" up " in h["uptime"] for h in details)
+    shown = _get(cloud, f"/os-hypervisors/{details[0]['id']}", "2.88").json()["hypervisor"]
+    assert set(shown) == _DETAIL_2_88
+    assert _get(cloud, "/os-hypervisors/statistics", "2.88").status_code == 404
+    assert _get(cloud, f"/os-hypervisors/{details[0]['id']}/uptime", "2.88"
+                ).status_code == 404
+    assert _get(cloud, "/os-hypervisors/statistics", "2.87").status_code == 200
+
+
+def test_a_host_that_is_down_has_no_uptime(cloud):
+    node = _get(cloud, "/os-hypervisors/detail", "2.88").json()["hypervisors"][0]
+    with session.writer() as s:
+        s.execute(update(models.Service).where(models.Service.host == node["service"]["host"])
+                  .values(forced_down=True))
+    shown = _get(cloud, f"/os-hypervisors/{node['id']}", "2.88").json()["hypervisor"]
+    assert (shown["state"], shown["uptime"]) == ("down", None)

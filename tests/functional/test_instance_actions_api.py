@@ -2,26 +2,16 @@
 schemas per version: events by policy and version, paging and time filters from 2.58,
 a deleted server's history from 2.21."""
 
-import dataclasses
 import datetime
 
 import pytest
 
-from novalite.api.compute import microversions
 from novalite.image import db as images
 from tests.functional.tempest_schemas import check
 
 MV = "X-OpenStack-Nova-API-Version"
 ALICE = {"X-Auth-Token": "alice:proj1"}
 BOB = {"X-Auth-Token": "bob:proj2"}
-
-
-@pytest.fixture(autouse=True)
-def details_microversion(monkeypatch):
-    """2.84 must be servable whatever the microversion work in flight says."""
-    wider = dataclasses.replace(microversions.NEGOTIATOR,
-                                max_version=max(microversions.MAX_VERSION, (2, 84)))
-    monkeypatch.setattr(microversions, "NEGOTIATOR", wider)
 
 
 def _h(version="2.1", who=None):

@@ -169,3 +169,27 @@ def test_boot_with_a_key_name(cloud):
                                                                   "key_name": "boot-key"}},
                              headers={"X-Auth-Token": "alice:p1"})
     assert refused.status_code == 400
+
+
+def test_from_2_92_a_public_key_is_required_and_names_may_hold_at_and_dot(cloud):
+    generated = _post(cloud, "2.91", name="gen")
+    assert generated.status_code == 201 and "private_key" in generated.json()["keypair"]
+    refused = _post(cloud, "2.92", name="gen2")
+    assert refused.status_code == 400
+    assert "'public_key' is a required property" in refused.json()["badRequest"]["message"]
+    assert _post(cloud, "2.91", name="me@host.lan", public_key=_public_key()
+                 ).status_code == 400
+    imported = _post(cloud, "2.92", name="me@host.lan", public_key=_public_key())
+    assert imported.status_code == 201, imported.text
+    assert "private_key" not in imported.json()["keypair"]
+    shown = cloud.api.get("/os-keypairs/me@host.lan", headers=_headers("2.92"))
+    assert shown.json()["keypair"]["name"] == "me@host.lan"
+
+
+def test_unknown_query_parameters_are_a_400_from_2_75(cloud):
+    assert cloud.api.get("/os-keypairs?foo=1", headers=_headers("2.74")).status_code == 200
+    refused = cloud.api.get("/os-keypairs?foo=1", headers=_headers("2.75"))
+    assert refused.json()["badRequest"]["message"] == (
+        "Additional properties are not allowed ('foo' was unexpected)")
+    assert cloud.api.get("/os-keypairs?limit=1&user_id=x", headers=_headers("2.75")
+                         ).status_code in (200, 403)

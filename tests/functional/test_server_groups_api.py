@@ -5,18 +5,11 @@ import uuid
 import numpy as np
 import pytest
 
-from novalite.api.compute import microversions
 from novalite.image import db as images
 from novalite.scheduler.filters.affinity_filter import ServerGroupAntiAffinityFilter
 
 GROUP_FILTERS = ["ComputeFilter", "RamFilter", "ServerGroupAntiAffinityFilter",
                  "ServerGroupAffinityFilter"]
-
-
-@pytest.fixture(autouse=True)
-def group_microversions(monkeypatch):
-    """2.64 must be servable whatever the microversion work in flight says."""
-    monkeypatch.setattr(microversions, "MAX_VERSION", max(microversions.MAX_VERSION, (2, 74)))
 
 
 @pytest.fixture

@@ -140,3 +140,19 @@ def test_create_checks_the_image_against_the_flavor(cloud):
     assert _fault(cloud.api.post("/servers", json=body), 400) == (
         "Flavor's disk is smaller than the minimum size specified in image metadata. "
         "Flavor disk is 1073741824 bytes, minimum size is 536870912000 bytes.")
+
+
+def test_from_2_83_a_non_admin_filters_by_state_zone_and_user(cloud):
+    ids = {}
+    for name in ("up", "down"):
+        created = cloud.api.post("/servers", headers=ALICE, json={"server": {
+            "name": name, "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID}})
+        ids[name] = created.json()["server"]["id"]
+        cloud.wait_status(ids[name], "ACTIVE")
+    cloud.api.post(f"/servers/{ids['down']}/action", json={"os-stop": None}, headers=ALICE)
+    cloud.wait_status(ids["down"], "SHUTOFF")
+    assert sorted(_names(cloud, version="2.82", headers=ALICE, vm_state="stopped")) == [
+        "down", "up"]  # dropped for non-admins before 2.83, as Nova drops it
+    assert _names(cloud, version="2.83", headers=ALICE, vm_state="stopped") == ["down"]
+    assert _names(cloud, version="2.83", headers=ALICE, power_state="4") == ["down"]
+    assert _names(cloud, version="2.83", headers=ALICE, user_id="nobody") == []

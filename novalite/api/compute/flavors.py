@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from novalite import strutils
 from novalite.api import policy
-from novalite.api.compute import paging
+from novalite.api.compute import paging, query
 from novalite.api.compute.schemas import flavors as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.views import flavors as view
@@ -68,6 +68,8 @@ def _sorted(req: ApiRequest, found: list[Flavor]) -> list[Flavor]:
 
 def _list(req: ApiRequest) -> list[Flavor]:
     """Filtered, sorted, then the page after `marker` (a flavor id)."""
+    query.only_from(req, "2.75", ("limit", "marker", "is_public", "minRam", "minDisk",
+                                  "sort_key", "sort_dir"))
     found = _sorted(req, flavors.flavor_get_all(
         _is_public(req), req.ctx.project_id, None if req.ctx.is_admin else False,
         min_memory_mb=_minimum(req, "minRam"), min_root_gb=_minimum(req, "minDisk")))

@@ -3,14 +3,15 @@ its extra specs; admins write them. The scheduler's filters read them from the f
 server is booted with.
 
 Writes answer 200 with the request body as sent (numbers stay numbers there, though they
-are stored, and later read, as strings); a delete answers 200 with no body. Values are
-not checked against Nova's extra-spec registry: that begins at 2.86.
+are stored, and later read, as strings); a delete answers 200 with no body. From 2.86
+keys in Nova's namespaces are checked against its registry (extra_spec_registry).
 """
 
 from __future__ import annotations
 
 from novalite import exception
 from novalite.api import policy
+from novalite.api.compute import extra_spec_registry
 from novalite.api.compute.flavors import project_filter
 from novalite.api.compute.schemas import flavors_extraspecs as schema
 from novalite.api.compute.schemas import validate
@@ -27,13 +28,17 @@ def _flavor(req: ApiRequest) -> Flavor:
     return flavors.flavor_get_by_flavorid(req.params["flavor_id"], project_filter(req))
 
 
-def _as_strings(specs: dict) -> dict[str, str]:
+def _as_strings(req: ApiRequest, specs: dict) -> dict[str, str]:
     """Numbers are accepted as values; the schema cannot bound their length."""
     for value in specs.values():
         if isinstance(value, (int, float)) and len(str(value)) > MAX_VALUE_LENGTH:
             raise HTTPFault(400, f"extra_specs value has {len(str(value))} characters, "
                                  f"more than {MAX_VALUE_LENGTH}.")
-    return {key: str(value) for key, value in specs.items()}
+    strings = {key: str(value) for key, value in specs.items()}
+    if req.at_least("2.86"):
+        for key, value in strings.items():
+            extra_spec_registry.validate(key, value)
+    return strings
 
 
 def index(req: ApiRequest) -> ApiResponse:
@@ -46,7 +51,7 @@ def create(req: ApiRequest) -> ApiResponse:
     validate(schema.create, req.body)
     policy.authorize(req.ctx, _RULE % "create")
     flavors.flavor_extra_specs_update(req.params["flavor_id"],
-                                      _as_strings(req.body["extra_specs"]))
+                                      _as_strings(req, req.body["extra_specs"]))
     return ApiResponse(200, req.body)
 
 
@@ -64,7 +69,7 @@ def update(req: ApiRequest) -> ApiResponse:
     """Set one: the body is exactly `{key: value}` with the key of the URL."""
     validate(schema.update, req.body)
     policy.authorize(req.ctx, _RULE % "update")
-    specs = _as_strings(req.body)
+    specs = _as_strings(req, req.body)
     if req.params["key"] not in specs:
         raise HTTPFault(400, "Request body and URI mismatch")
     flavors.flavor_extra_specs_update(req.params["flavor_id"], specs)

@@ -16,6 +16,7 @@ from novalite.api.compute.views import hypervisors as view
 from novalite.api.compute.views.servers import instance_name
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
+from novalite.compute import service_api
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.db.api import compute_nodes, instances, services
 from novalite.objects.compute_node import ComputeNode
@@ -61,8 +62,19 @@ def _hypervisors(nodes: list[ComputeNode], with_servers: bool) -> list[view.Hype
     return [view.Hypervisor(node, by_host[node.host],
                             liveness.service_is_up(by_host[node.host]),
                             [{"name": instance_name(row_id), "uuid": uuid}
-                             for row_id, uuid in hosted.get(node.host, [])])
+                             for row_id, uuid in hosted.get(node.host, [])]
+                            if with_servers else None)
             for node in nodes if node.host in by_host]
+
+
+def _with_uptimes(req: ApiRequest, found: list[view.Hypervisor]) -> list[view.Hypervisor]:
+    """From 2.88 the detail carries each host's uptime, asked of its compute service; a
+    host that is down, or whose driver cannot tell, has none (as in Nova)."""
+    if req.at_least("2.88"):
+        for hyp in found:
+            if hyp.is_up:
+                hyp.uptime = service_api.host_uptime(req.ctx, hyp.node.host)
+    return found
 
 
 def _page(req: ApiRequest, nodes: list[ComputeNode]) -> list[ComputeNode]:
@@ -109,8 +121,9 @@ def _list(req: ApiRequest, detail: bool) -> ApiResponse:
     else:
         nodes = compute_nodes.compute_node_get_all()
         nodes = _page(req, nodes) if paged else nodes
+    found = _hypervisors(nodes, _with_servers(req))
     views = [view.hypervisor(h, req.version, detail)
-             for h in _hypervisors(nodes, _with_servers(req))]
+             for h in (_with_uptimes(req, found) if detail else found)]
     body: dict = {"hypervisors": views}
     links = paging.next_links(req, "os-hypervisors/detail" if detail else "os-hypervisors",
                               views, "id") if paged else []
@@ -156,7 +169,7 @@ def show(req: ApiRequest) -> ApiResponse:
     policy.authorize(req.ctx, RULE.format("show"))
     if req.at_least("2.53"):
         _check_params(req, {"with_servers"})
-    found = _one(req, _with_servers(req))
+    (found,) = _with_uptimes(req, [_one(req, _with_servers(req))])
     return ApiResponse(200, {"hypervisor": view.hypervisor(found, req.version, True)})
 
 
@@ -199,6 +212,9 @@ def servers(req: ApiRequest) -> ApiResponse:
 
 
 def statistics(req: ApiRequest) -> ApiResponse:
+    """Up to 2.87: the sums of the usage figures that 2.88 took out of the views."""
+    if req.at_least("2.88"):
+        raise HTTPFault(404, "The resource could not be found.")
     policy.authorize(req.ctx, RULE.format("statistics"))
     nodes = compute_nodes.compute_node_get_all()
     return ApiResponse(200, view.statistics(_hypervisors(nodes, False)))

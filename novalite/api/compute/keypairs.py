@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from novalite import exception
 from novalite.api import policy
-from novalite.api.compute import paging
+from novalite.api.compute import paging, query
 from novalite.api.compute.schemas import keypairs as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.views import keypairs as view
@@ -26,7 +26,8 @@ def _user(req: ApiRequest, action: str, requested: str | None = None) -> str:
     return user_id
 
 
-def _query_user(req: ApiRequest) -> str | None:
+def _query_user(req: ApiRequest, *allowed: str) -> str | None:
+    query.only_from(req, "2.75", ("user_id", *allowed))
     return req.query.get("user_id") if req.at_least("2.10") else None
 
 
@@ -47,7 +48,7 @@ def create(req: ApiRequest) -> ApiResponse:
 
 def index(req: ApiRequest) -> ApiResponse:
     """The user's key pairs by name; paged from 2.35."""
-    user_id = _user(req, "index", _query_user(req))
+    user_id = _user(req, "index", _query_user(req, "limit", "marker"))
     limit, marker = paging.limit_and_marker(req) if req.at_least("2.35") else (None, None)
     try:
         rows = db.key_pair_get_all_by_user(user_id, limit=limit, marker=marker)

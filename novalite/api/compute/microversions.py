@@ -41,7 +41,26 @@ History (the versions that change something novalite serves):
   2.71 — servers: `server_groups` in show.
   2.73 — servers: `locked_reason`; `locked` as a list filter and sort key.
   2.74 — servers: `host` and `hypervisor_hostname` on create.
-Versions in between change APIs novalite does not serve yet.
+  2.75 — unknown query parameters are a 400 (flavors, keypairs, limits, quota sets); the
+         update answer has every server field; flavors' `swap` is 0, not ""; hypervisors
+         asked `with_servers` always have `servers`.
+  2.76 — os-server-external-events: `power-update`.
+  2.78 — servers: /servers/{id}/topology.
+  2.80 — migrations: `user_id`, `project_id` (shown and filtered).
+  2.83 — servers: more list filters for non-admins.
+  2.84 — os-instance-actions: an event's fault `details`.
+  2.86 — flavor extra specs: known namespaces validated.
+  2.88 — hypervisors: the usage figures and /statistics, /uptime gone; `uptime` in the
+         detail.
+  2.90 — servers: `hostname` on create, update (and rebuild); shown to everyone.
+  2.92 — keypairs: a public key is required; names may hold '@' and '.'.
+  2.94 — servers: `hostname` may be a fully qualified name.
+  2.96 — servers: `pinned_availability_zone`.
+  2.98 — servers: the image's `properties` in the view.
+  2.100 — servers: `scheduler_hints` in the view.
+Versions in between change APIs novalite does not serve (volume attachments, the image
+cache, accelerators, shares, remote consoles: 501), or move operations that carry their
+own checks.
 """
 
 from __future__ import annotations
@@ -52,7 +71,7 @@ from collections.abc import Mapping
 from novalite.api.microversion import Negotiator, fmt
 
 MIN_VERSION = (2, 1)
-MAX_VERSION = (2, 74)
+MAX_VERSION = (2, 100)
 HEADERS = ("OpenStack-API-Version", "X-OpenStack-Nova-API-Version")
 
 NEGOTIATOR = Negotiator(

@@ -18,11 +18,21 @@ def only(req: ApiRequest, allowed: Iterable[str]) -> None:
                                  "unexpected)")
 
 
+def only_from(req: ApiRequest, version: str, allowed: Iterable[str]) -> None:
+    """Nova ignored unknown parameters until a microversion (2.75 for most APIs) made
+    its query schemas strict; below it they are still ignored, as clients of that age
+    expect."""
+    if req.at_least(version):
+        only(req, allowed)
+
+
 def timestamp(req: ApiRequest, name: str) -> datetime.datetime | None:
     """The parameter as a naive UTC datetime (the database's), or None if absent."""
     value = req.query.get(name)
-    if value is None:
-        return None
+    return None if value is None else parse_timestamp(name, value)
+
+
+def parse_timestamp(name: str, value: str) -> datetime.datetime:
     try:
         parsed = datetime.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:

@@ -9,6 +9,7 @@ from typing import Any
 
 from novalite import strutils
 from novalite.api import policy
+from novalite.api.compute import query
 from novalite.api.compute.schemas import quotas as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.faults import HTTPFault
@@ -28,6 +29,8 @@ def _shown(req: ApiRequest, values: dict[str, Any], project_id: str | None) -> d
 def _target(req: ApiRequest, rule: str) -> tuple[str, str | None]:
     project_id = req.params["project_id"]
     policy.authorize(req.ctx, RULE % rule, project_id)
+    if rule != "defaults":
+        query.only_from(req, "2.75", ("user_id",))
     return project_id, req.query.get("user_id")
 
 

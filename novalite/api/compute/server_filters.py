@@ -43,6 +43,9 @@ _OTHER = ("project_id", "tenant_id", "flavor", "status", "changes-since", "all_t
           "changes-before")
 _NON_ADMIN = ("reservation_id", "name", "status", "image", "flavor", "ip", "changes-since",
               "all_tenants")
+_NON_ADMIN_FROM_2_83 = ("availability_zone", "config_drive", "key_name", "created_at",
+                       "launched_at", "terminated_at", "power_state", "task_state",
+                       "vm_state", "progress", "user_id")
 SORT_KEYS = ("access_ip_v4", "access_ip_v6", "availability_zone", "config_drive",
              "created_at", "display_description", "display_name", "host", "hostname",
              "image_ref", "instance_type_id", "key_name", "launch_index", "launched_at",
@@ -61,7 +64,7 @@ _CONSTANT_SORT_KEYS = ("auto_disk_config", "kernel_id", "ramdisk_id", "root_devi
 def _allowed_non_admin(req: ApiRequest) -> set[str]:
     allowed = set(_NON_ADMIN) | {"sort_key", "sort_dir", "limit", "marker"}
     for version, names in (("2.5", ("ip6",)), ("2.26", _TAGS), ("2.66", ("changes-before",)),
-                           ("2.73", ("locked",))):
+                           ("2.73", ("locked",)), ("2.83", _NON_ADMIN_FROM_2_83)):
         if req.at_least(version):
             allowed |= set(names)
     return allowed

@@ -19,7 +19,14 @@ from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.compute import neutron
 from novalite.compute.api import API
-from novalite.db.api import actions, instance_list, instances, server_groups, services
+from novalite.db.api import (
+    actions,
+    instance_list,
+    instances,
+    request_specs,
+    server_groups,
+    services,
+)
 from novalite.objects.instance import Instance
 from novalite.service import liveness
 
@@ -137,6 +144,7 @@ def create(req: ApiRequest) -> ApiResponse:
             requested_networks=_requested_networks(server),
             security_groups=[g["name"] for g in server.get("security_groups", [])
                              if g.get("name")] or None,
+            hostname=server.get("hostname"),
             **_destination(req, server))
     except exception.ComputeHostNotFound as exc:
         raise HTTPFault(400, exc.format_message()) from None
@@ -215,7 +223,10 @@ def _options(req: ApiRequest, rows: list[dict], **extra) -> view.ViewOptions:
     admin = policy.check(req.ctx, "os_compute_api:os-extended-server-attributes")
     statuses = (_host_statuses(rows) if req.at_least("2.16")
                 and policy.check(req.ctx, RULE % "show:host_status") else {})
-    return view.ViewOptions(req.base_url, req.version, admin, statuses, **extra)
+    specs = (request_specs.request_specs_get([r["uuid"] for r in rows])
+             if req.at_least("2.96") else {})
+    return view.ViewOptions(req.base_url, req.version, admin, statuses, specs=specs,
+                            **extra)
 
 
 def detail(req: ApiRequest) -> ApiResponse:

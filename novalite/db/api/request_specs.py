@@ -23,3 +23,14 @@ def request_spec_get(instance_uuid: str) -> RequestSpec:
         if row is None:
             raise exception.NotFound(f"RequestSpec for instance {instance_uuid} not found")
         return codec.deserialize(row.spec)
+
+
+def request_specs_get(instance_uuids: list[str]) -> dict[str, RequestSpec]:
+    """The specs of many instances in one query (a server list shows what they asked);
+    an instance without one is left out."""
+    if not instance_uuids:
+        return {}
+    with reader() as s:
+        rows = s.scalars(select(models.RequestSpec).where(
+            models.RequestSpec.instance_uuid.in_(instance_uuids)))
+        return {row.instance_uuid: codec.deserialize(row.spec) for row in rows}

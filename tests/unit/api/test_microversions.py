@@ -11,7 +11,7 @@ def test_no_header_means_2_1():
 @pytest.mark.parametrize(("headers", "version"), [
     ({"openstack-api-version": "compute 2.64"}, (2, 64)),
     ({"x-openstack-nova-api-version": "2.1"}, (2, 1)),
-    ({"openstack-api-version": "compute latest"}, (2, 74)),
+    ({"openstack-api-version": "compute latest"}, (2, 100)),
     ({"openstack-api-version": "placement 1.10, compute 2.47"}, (2, 47)),
 ])
 def test_accepted_forms(headers, version):

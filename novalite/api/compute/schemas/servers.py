@@ -95,6 +95,8 @@ def create_for(version: tuple[int, int]) -> dict:
     if version >= (2, 74):
         server["properties"]["host"] = _fqdn
         server["properties"]["hypervisor_hostname"] = _fqdn
+    if version >= (2, 90):
+        server["properties"]["hostname"] = hostname_for(version)
     return body
 
 
@@ -102,9 +104,14 @@ _hostname = {"type": "string", "minLength": 2, "maxLength": 63,
              "pattern": "^[a-zA-Z0-9]+[a-zA-Z0-9-]*[a-zA-Z0-9]+$"}
 
 
+def hostname_for(version: tuple[int, int]) -> dict:
+    """A hostname the user chooses (2.90), which may be a fully qualified name from 2.94."""
+    return _fqdn if version >= (2, 94) else _hostname
+
+
 def update_for(version: tuple[int, int]) -> dict:
     """PUT /servers/{id}: name, access IPs and disk config; a description from 2.19 and
-    a hostname from 2.90."""
+    a hostname from 2.90 (an FQDN from 2.94)."""
     properties = {"name": _name, "OS-DCF:diskConfig": {"type": "string",
                                                        "enum": ["AUTO", "MANUAL"]},
                   "accessIPv4": {"type": "string", "format": "ipv4"},
@@ -112,7 +119,7 @@ def update_for(version: tuple[int, int]) -> dict:
     if version >= (2, 19):
         properties["description"] = _description
     if version >= (2, 90):
-        properties["hostname"] = _hostname
+        properties["hostname"] = hostname_for(version)
     return {"type": "object",
             "properties": {"server": {"type": "object", "properties": properties,
                                       "additionalProperties": False}},

@@ -4,6 +4,7 @@
        OS-FLV-EXT-DATA / OS-FLV-DISABLED / os-flavor-access extension fields.
 2.55 — `description`, in the list too.
 2.61 — `extra_specs` in show/detail/create/update, when policy lets the caller read them.
+2.75 — `swap` 0, not "", when there is none.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def detail(flavor: Flavor, base_url: str, version: tuple[int, int] = (2, 1),
         "name": flavor.name,
         "ram": flavor.memory_mb,
         "disk": flavor.root_gb,
-        "swap": flavor.swap or "",
+        "swap": flavor.swap or ("" if version < (2, 75) else 0),
         "OS-FLV-EXT-DATA:ephemeral": flavor.ephemeral_gb,
         "OS-FLV-DISABLED:disabled": flavor.disabled,
         "vcpus": flavor.vcpus,

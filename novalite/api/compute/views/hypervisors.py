@@ -1,5 +1,6 @@
 """Hypervisor views: integer ids before 2.53 and compute node uuids from then on;
-`cpu_info` a JSON string before 2.28 and an object from then on."""
+`cpu_info` a JSON string before 2.28 and an object from then on; from 2.88 the detail
+drops the usage figures (placement has the true ones) and gains the host's `uptime`."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ class Hypervisor:
     node: ComputeNode
     service: Service
     is_up: bool
-    servers: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    servers: list[dict[str, str]] | None = None  # None: not asked for
+    uptime: str | None = None  # asked of the compute service from 2.88
 
 
 def _cpu_info(node: ComputeNode, version: tuple[int, int]) -> str | dict:
@@ -32,13 +34,18 @@ def _cpu_info(node: ComputeNode, version: tuple[int, int]) -> str | dict:
 
 def _details(hyp: Hypervisor, version: tuple[int, int]) -> dict:
     node, service = hyp.node, hyp.service
-    body = {f: getattr(node, f) for f in _USAGE}
-    body.update(
-        hypervisor_type=node.hypervisor_type, hypervisor_version=node.hypervisor_version,
-        host_ip=node.host_ip, free_ram_mb=node.memory_mb - node.memory_mb_used,
-        free_disk_gb=node.local_gb - node.local_gb_used, cpu_info=_cpu_info(node, version),
-        service={"id": service.uuid if version >= (2, 53) else service.id,
-                 "host": node.host, "disabled_reason": service.disabled_reason})
+    body: dict[str, Any] = {
+        "hypervisor_type": node.hypervisor_type,
+        "hypervisor_version": node.hypervisor_version, "host_ip": node.host_ip,
+        "service": {"id": service.uuid if version >= (2, 53) else service.id,
+                    "host": node.host, "disabled_reason": service.disabled_reason}}
+    if version >= (2, 88):
+        body["uptime"] = hyp.uptime
+        return body
+    body.update({f: getattr(node, f) for f in _USAGE})
+    body.update(free_ram_mb=node.memory_mb - node.memory_mb_used,
+                free_disk_gb=node.local_gb - node.local_gb_used,
+                cpu_info=_cpu_info(node, version))
     return body
 
 
@@ -49,8 +56,8 @@ def hypervisor(hyp: Hypervisor, version: tuple[int, int], detail: bool) -> dict:
                             "status": "disabled" if hyp.service.disabled else "enabled"}
     if detail:
         body.update(_details(hyp, version))
-    if hyp.servers:  # an empty list is left out before 2.75
-        body["servers"] = hyp.servers
+    if hyp.servers or (hyp.servers is not None and version >= (2, 75)):
+        body["servers"] = hyp.servers  # an empty list is left out before 2.75
     return body
 
 

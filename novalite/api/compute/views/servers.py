@@ -6,8 +6,9 @@ import dataclasses
 import hashlib
 from typing import Any
 
-from novalite.api.compute.views import bookmark, isotime, links
+from novalite.api.compute.views import bookmark, image_properties, isotime, links
 from novalite.objects import states
+from novalite.objects.request_spec import RequestSpec
 
 # vm_state -> status, with task_state overrides (Nova's _STATE_MAP).
 _STATUS: dict[str, dict[str | None, str]] = {
@@ -87,6 +88,8 @@ class ViewOptions:
     # The extension attributes (OS-EXT-*, OS-SRV-USG, key_name, ...): an update's answer
     # leaves them out before 2.75.
     extensions: bool = True
+    # What each server was asked with (its zone, hints, image), shown from 2.96.
+    specs: dict[str, RequestSpec] = dataclasses.field(default_factory=dict)
 
     def at_least(self, major: int, minor: int) -> bool:
         return self.version >= (major, minor)
@@ -103,6 +106,30 @@ def _flavor(inst: dict[str, Any], opts: ViewOptions) -> dict:
             "disk": flavor.get("root_gb"), "ephemeral": flavor.get("ephemeral_gb") or 0,
             "swap": flavor.get("swap") or 0, "original_name": flavor.get("name"),
             "extra_specs": dict(flavor.get("extra_specs") or {})}
+
+
+def _image(inst: dict[str, Any], opts: ViewOptions) -> dict | str:
+    if not inst["image_ref"]:
+        return ""
+    image: dict[str, Any] = {"id": inst["image_ref"],
+                             "links": [bookmark(opts.base_url, "images", inst["image_ref"])]}
+    if opts.at_least(2, 98):
+        spec = opts.specs.get(inst["uuid"])
+        image["properties"] = image_properties.standard(
+            spec.image.properties if spec and spec.image else {})
+    return image
+
+
+def _asked(inst: dict[str, Any], opts: ViewOptions) -> dict:
+    """2.96 the zone the server is pinned to (the one it was created in, if any) and
+    2.100 its scheduler hints: what the next move will ask the scheduler again."""
+    spec = opts.specs.get(inst["uuid"])
+    asked: dict[str, Any] = {}
+    if opts.at_least(2, 96):
+        asked["pinned_availability_zone"] = spec.availability_zone if spec else None
+    if opts.at_least(2, 100):
+        asked["scheduler_hints"] = dict(spec.scheduler_hints) if spec else {}
+    return asked
 
 
 def _admin_attributes(inst: dict[str, Any], opts: ViewOptions) -> dict:
@@ -129,9 +156,7 @@ def detail(inst: dict[str, Any], opts: ViewOptions, fault: dict | None = None) -
         "user_id": inst["user_id"],
         "metadata": inst["metadata"],
         "hostId": host_id(inst["project_id"], inst["host"]),
-        "image": ({"id": inst["image_ref"],
-                   "links": [bookmark(opts.base_url, "images", inst["image_ref"])]}
-                  if inst["image_ref"] else ""),
+        "image": _image(inst, opts),
         "flavor": _flavor(inst, opts),
         "created": isotime(inst["created_at"]),
         "updated": isotime(inst["updated_at"] or inst["created_at"]),
@@ -160,6 +185,9 @@ def detail(inst: dict[str, Any], opts: ViewOptions, fault: dict | None = None) -
         view["server_groups"] = opts.server_groups
     if opts.at_least(2, 73):
         view["locked_reason"] = None
+    if opts.at_least(2, 90) and "OS-EXT-SRV-ATTR:hostname" not in view:
+        view["OS-EXT-SRV-ATTR:hostname"] = inst.get("hostname")  # for everyone from 2.90
+    view.update(_asked(inst, opts))
     if fault and server_status in ("ERROR", "DELETED"):
         view["fault"] = {"code": fault["code"], "message": fault["message"],
                          "created": isotime(fault["created"])}
