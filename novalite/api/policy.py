@@ -196,6 +196,9 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-simple-tenant-usage:show": PROJECT_READER_OR_ADMIN,
     "os_compute_api:os-services:list": ADMIN,
     "os_compute_api:os-hosts:list": ADMIN,
+    "os_compute_api:os-hosts:show": ADMIN,
+    "os_compute_api:os-instance-usage-audit-log:list": ADMIN,
+    "os_compute_api:os-instance-usage-audit-log:show": ADMIN,
     "os_compute_api:os-services:update": ADMIN,
     "os_compute_api:os-services:delete": ADMIN,
     # The image API, by Glance's rule names and defaults.
