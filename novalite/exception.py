@@ -218,7 +218,9 @@ class InstanceNotRunning(Conflict):
     msg_fmt = "Instance %(instance_id)s is not running."
 
 
-class UptimeNotImplemented(NovaliteException):
+class FeatureNotSupported(NovaliteException):
+    """A driver without the operation (Nova's raise_feature_not_supported)."""
+
     msg_fmt = "The requested functionality is not supported."
     code = 501
     safe = True

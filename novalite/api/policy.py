@@ -176,6 +176,7 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-server-password:show": PROJECT_READER_OR_ADMIN,
     "os_compute_api:os-server-password:clear": PROJECT_MEMBER_OR_ADMIN,
     "compute:server:topology:index": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-server-diagnostics": ADMIN,
     "compute:server:topology:host:index": ADMIN,
     "os_compute_api:limits:other_project": ADMIN,
     "os_compute_api:os-hypervisors:list": ADMIN,

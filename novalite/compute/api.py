@@ -28,6 +28,7 @@ from novalite.db.api import (
 from novalite.image import api as image_api
 from novalite.image import errors as image_errors
 from novalite.objects import network_info, states
+from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
@@ -360,6 +361,11 @@ class API:
         action = "start" if target == states.POWER_ON_TAG else "stop"
         actions.action_start(ctx, instance.uuid, action)
         self.compute.power_update(ctx, guards.check_host(instance), instance, target)
+
+    def get_instance_diagnostics(self, ctx: RequestContext, instance: Instance
+                                 ) -> Diagnostics:
+        return self.compute.get_instance_diagnostics(ctx, guards.check_host(instance),
+                                                     instance)
 
     def get_console_output(self, ctx: RequestContext, instance: Instance,
                            tail_length: int | None = None) -> str:

@@ -31,6 +31,7 @@ from novalite.context import RequestContext, get_admin_context
 from novalite.exception import fault_message, format_tb
 from novalite.locks import KeyedLocks
 from novalite.objects import states
+from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.instance import Instance
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.periodic import periodic_task
@@ -70,7 +71,7 @@ def _sync_power_interval() -> float:
 class ComputeManager(MoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves)."""
 
-    target = Target(version="1.9")
+    target = Target(version="1.10")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -142,7 +143,7 @@ class ComputeManager(MoveSteps, Manager):
         try:
             return self.driver.get_host_uptime()
         except NotImplementedError:
-            raise exception.UptimeNotImplemented() from None
+            raise exception.FeatureNotSupported() from None
 
     @periodic_task(spacing=_resources_interval)
     def update_available_resource(self, ctx: RequestContext) -> None:
@@ -427,6 +428,19 @@ class ComputeManager(MoveSteps, Manager):
             return output
         lines = output.splitlines(keepends=True)
         return "".join(lines[-tail_length:]) if tail_length else ""
+
+    def get_instance_diagnostics(self, ctx: RequestContext, instance: Instance
+                                 ) -> Diagnostics:
+        """Only of a running guest, as Nova: anything else is its 409."""
+        power_state = self._power_state(instance)
+        if power_state != states.RUNNING:
+            raise exception.InstanceInvalidState(
+                action="get_diagnostics", instance_uuid=instance.uuid, attr="power state",
+                state=states.POWER_STATE_NAMES.get(power_state, "pending"))
+        try:
+            return self.driver.get_instance_diagnostics(instance)
+        except NotImplementedError:
+            raise exception.FeatureNotSupported() from None
 
     def _power_state(self, instance: Instance) -> int:
         try:

@@ -10,11 +10,13 @@ Version history:
   1.5: prep_resize, resize_instance, finish_resize, confirm_resize, revert_resize,
        finish_revert_resize (resize and cold migration)
   1.9: power_update (the 2.76 power-update external event)
+  1.10: get_instance_diagnostics
 """
 
 from __future__ import annotations
 
 from novalite.context import RequestContext
+from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
@@ -79,6 +81,11 @@ class ComputeAPI:
 
     def get_host_uptime(self, ctx: RequestContext, host: str) -> str:
         return self.client.prepare(server=host, version="1.4").call(ctx, "get_host_uptime")
+
+    def get_instance_diagnostics(self, ctx: RequestContext, host: str,
+                                 instance: Instance) -> Diagnostics:
+        return self.client.prepare(server=host, version="1.10").call(
+            ctx, "get_instance_diagnostics", instance=instance)
 
     def power_update(self, ctx: RequestContext, host: str, instance: Instance,
                      target: str) -> None:

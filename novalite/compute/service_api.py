@@ -39,7 +39,7 @@ def host_uptime(ctx: RequestContext, host: str) -> str | None:
     compute that does not answer): a listing of every host must not fail for one."""
     try:
         return ComputeAPI().get_host_uptime(ctx, host)
-    except (exception.UptimeNotImplemented, MessagingError):
+    except (exception.FeatureNotSupported, MessagingError):
         return None
 
 

@@ -13,6 +13,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from novalite import exception
+from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
@@ -146,6 +147,11 @@ class ComputeDriver(abc.ABC):
     def power_update_event(self, instance: Instance, target_power_state: str) -> None:
         """Power the guest as someone outside novalite already did ("POWER_ON" or
         "POWER_OFF"): only drivers whose hosts are powered from outside have this."""
+        raise NotImplementedError()
+
+    def get_instance_diagnostics(self, instance: Instance) -> Diagnostics:
+        """What the hypervisor measures of the running guest (CPU time, disk I/O,
+        memory), for GET /servers/{id}/diagnostics."""
         raise NotImplementedError()
 
     def get_console_output(self, ctx: Any, instance: Instance) -> str:

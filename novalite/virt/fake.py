@@ -20,10 +20,17 @@ from novalite import exception
 from novalite.conf import CONF
 from novalite.hardware import numa
 from novalite.objects import states
+from novalite.objects.diagnostics import (
+    CpuDiagnostics,
+    Diagnostics,
+    DiskDiagnostics,
+    NicDiagnostics,
+)
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
+from novalite.timeutils import utcnow
 from novalite.virt.driver import (
     EVENT_LIFECYCLE_STOPPED,
     ComputeDriver,
@@ -156,6 +163,30 @@ class FakeDriver(ComputeDriver):
 
     def power_on(self, ctx: Any, instance: Instance) -> None:
         self._transition(instance, states.RUNNING)
+
+    def get_instance_diagnostics(self, instance: Instance) -> Diagnostics:
+        """A simulated guest's: its flavor's CPUs and memory, one disk and one NIC per
+        port, with counters that are zero (nothing runs in it)."""
+        with self._lock:
+            state = self.instances.get(instance.uuid)
+        if state is None:
+            raise exception.InstanceNotFound(instance_id=instance.uuid)
+        flavor = instance.flavor
+        vcpus, memory_mb = (flavor.vcpus, flavor.memory_mb) if flavor else (1, None)
+        launched = instance.launched_at
+        uptime = (int((utcnow() - launched).total_seconds()) if launched else None)
+        return Diagnostics(
+            state=states.POWER_STATE_NAMES.get(state, "pending"), hypervisor="fake",
+            hypervisor_os="novalite", uptime=uptime, memory_maximum_mb=memory_mb,
+            memory_used_mb=memory_mb,
+            cpu_details=[CpuDiagnostics(id=i, time=0, utilisation=0) for i in range(vcpus)],
+            disk_details=[DiskDiagnostics(read_bytes=0, read_requests=0, write_bytes=0,
+                                          write_requests=0, errors_count=0)],
+            nic_details=[NicDiagnostics(mac_address=vif.address, rx_octets=0,
+                                        rx_errors=0, rx_drop=0, rx_packets=0, rx_rate=None,
+                                        tx_octets=0, tx_errors=0, tx_drop=0, tx_packets=0,
+                                        tx_rate=None)
+                         for vif in instance.network_info or []])
 
     def power_update_event(self, instance: Instance, target_power_state: str) -> None:
         """A simulated host is powered from outside as an Ironic node is: the event says

@@ -65,7 +65,6 @@ NOVA_ROUTES = [
     _r(_S + "/migrations/{migration_id}", ("GET", "DELETE"), "server migrations"),
     _r(_S + "/migrations/{migration_id}/action", ("POST",), "server migrations"),
     _r(_S + "/remote-consoles", ("POST",), "remote consoles"),
-    _r(_S + "/diagnostics", ("GET",), "server diagnostics"),
     _r(_S + "/os-server-password", ("GET", "DELETE"), "server password (os-server-password)"),
     _r(_S + "/os-security-groups", ("GET",), "server security groups", max_version=_PROXY),
     _r(_S + "/tags", ("GET", "PUT", "DELETE"), "server tags"),

@@ -28,10 +28,11 @@ from typing import Any
 from novalite import exception
 from novalite.conf import CONF
 from novalite.objects import states
+from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.virt import driver
-from novalite.virt.qemu import accel, disk, images
+from novalite.virt.qemu import accel, diagnostics, disk, images
 from novalite.virt.qemu.config import GuestConfig
 from novalite.virt.qemu.guest import Guest, GuestLaunchFailed
 from novalite.virt.qemu.qmp import QMPError
@@ -354,6 +355,9 @@ class QemuDriver(driver.ComputeDriver):
         guest = self._existing(instance)
         if not guest.alive():
             self._hard_reboot(guest)
+
+    def get_instance_diagnostics(self, instance: Instance) -> Diagnostics:
+        return diagnostics.gather(self._running(instance), instance, self.accel)
 
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
         guest = self._existing(instance)

@@ -21,6 +21,7 @@ from novalite.virt.qemu import images
 from novalite.virt.qemu.guest_image import MARKER
 from tests import services
 from tests.cloud import Cloud
+from tests.functional.tempest_schemas import check
 
 NANO = "42"
 BOOT_TIMEOUT = 120  # TCG on a loaded 2-core host
@@ -80,6 +81,19 @@ def pid_running(pid: int) -> bool:
         return False
 
 
+def check_diagnostics(cloud: Cloud, server_id: str) -> None:
+    """What QEMU and /proc say of the running guest: it has used CPU and read its disk."""
+    found = check(cloud.api.get(f"/servers/{server_id}/diagnostics",
+                                headers={"OpenStack-API-Version": "compute 2.48"}),
+                  "v2_48", "servers", "show_server_diagnostics")
+    assert (found["state"], found["hypervisor"], found["num_cpus"]) == ("running", "qemu", 1)
+    assert found["cpu_details"][0]["time"] > 0
+    assert found["disk_details"] and found["disk_details"][0]["read_bytes"] > 0
+    assert found["memory_details"]["maximum"] == 128 and found["uptime"] >= 0
+    legacy = cloud.api.get(f"/servers/{server_id}/diagnostics").json()
+    assert legacy["cpu0_time"] > 0 and legacy["memory"] == 128 * 1024
+
+
 def test_guest_lifecycle(qemu_cloud):
     cloud = qemu_cloud
     server_id = cloud.boot("real", flavor=NANO)
@@ -87,6 +101,7 @@ def test_guest_lifecycle(qemu_cloud):
     assert server["OS-EXT-SRV-ATTR:host"]
     out = wait_console(cloud, server_id, MARKER)
     assert "mem_kb=" in out
+    check_diagnostics(cloud, server_id)
 
     action(cloud, server_id, {"os-stop": None})  # ACPI: the guest powers itself off
     wait_settled(cloud, server_id, "SHUTOFF", 4)
