@@ -71,6 +71,17 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     assert [e["Action"] for e in events] == ["create"]
     create = demo.json("server", "event", "show", server["id"], events[0]["Request ID"])
     assert create["action"] == "create" and create["events"]
+    demo.ok("--os-compute-api-version", "2.73", "server", "lock", "--reason", "backup",
+            server["id"])
+    locked = demo.json("--os-compute-api-version", "2.73", "server", "show", server["id"])
+    assert (locked["locked"], locked["locked_reason"]) == (True, "backup")
+    refused = demo.run("server", "stop", server["id"])
+    assert refused.returncode != 0 and "is locked" in refused.stderr
+    demo.ok("server", "unlock", server["id"])
+    admin = Cli(cloud.clouds_yaml, "novalite-admin")
+    diagnostics = admin.json("--os-compute-api-version", "2.48", "server", "show",
+                             "--diagnostics", server["id"])
+    assert diagnostics["state"] == "running"
     demo.ok("server", "delete", "--wait", server["id"])
 
 
@@ -85,6 +96,8 @@ def test_openstacksdk_pages_through_servers(cloud):
     try:
         listed = [s.id for s in demo.compute.servers(limit=2)]
         assert sorted(listed) == sorted(s.id for s in created)
+        proxied = {i.name: i for i in demo.compute.images()}  # Nova's /images proxy
+        assert proxied["novalite-tiny"].id == image.id
     finally:
         for server in created:
             demo.compute.delete_server(server)

@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 
 from novalite.api import policy
-from novalite.api.compute import actions, server_moves, server_networks, unserved
+from novalite.api.compute import (
+    actions,
+    server_lock,
+    server_moves,
+    server_networks,
+    unserved,
+)
 from novalite.api.compute.schemas import server_actions as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.servers import get_instance
@@ -84,6 +90,8 @@ ACTIONS: actions.Table = {
     "suspend": suspend,
     "resume": resume,
     "os-getConsoleOutput": get_console_output,
+    "lock": server_lock.lock,
+    "unlock": server_lock.unlock,
     "addFloatingIp": server_networks.add_floating_ip,
     "removeFloatingIp": server_networks.remove_floating_ip,
     "addSecurityGroup": server_networks.add_security_group,

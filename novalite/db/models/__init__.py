@@ -208,6 +208,7 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
     config_drive: Mapped[str | None] = mapped_column(String(255))
     locked: Mapped[bool] = mapped_column(Boolean, default=False)
     locked_by: Mapped[str | None] = mapped_column(String(20))
+    system_metadata: Mapped[dict | None] = mapped_column(JSON)  # e.g. locked_reason
     launch_index: Mapped[int | None] = mapped_column(Integer)
     reservation_id: Mapped[str | None] = mapped_column(String(255))
     access_ip_v4: Mapped[str | None] = mapped_column(String(39))

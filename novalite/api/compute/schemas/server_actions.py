@@ -54,3 +54,19 @@ get_console_output = {
     "required": ["os-getConsoleOutput"],
     "additionalProperties": False,
 }
+
+lock = _any_value("lock")
+unlock = _any_value("unlock")
+lock_v273 = {
+    "type": "object",
+    "properties": {
+        "lock": {"oneOf": [
+            {"type": "null"},
+            {"type": "object",
+             "properties": {"locked_reason": {"type": "string", "minLength": 1,
+                                              "maxLength": 255}},
+             "additionalProperties": False}]},
+    },
+    "required": ["lock"],
+    "additionalProperties": False,
+}

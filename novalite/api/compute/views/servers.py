@@ -184,7 +184,7 @@ def detail(inst: dict[str, Any], opts: ViewOptions, fault: dict | None = None) -
     if opts.at_least(2, 71) and opts.server_groups is not None:
         view["server_groups"] = opts.server_groups
     if opts.at_least(2, 73):
-        view["locked_reason"] = None
+        view["locked_reason"] = (inst.get("system_metadata") or {}).get("locked_reason")
     if opts.at_least(2, 90) and "OS-EXT-SRV-ATTR:hostname" not in view:
         view["OS-EXT-SRV-ATTR:hostname"] = inst.get("hostname")  # for everyone from 2.90
     view.update(_asked(inst, opts))
