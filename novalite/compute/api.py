@@ -21,8 +21,10 @@ from novalite.db.api import (
     compute_nodes,
     flavors,
     info_caches,
+    instance_details,
     instances,
     keypairs,
+    request_specs,
     services,
 )
 from novalite.image import api as image_api
@@ -374,6 +376,36 @@ class API:
         host = guards.check_host(instance)
         guards.reject_task_state(instance, "get_console_output", states.CONSOLE_REJECT_TASKS)
         return self.compute.get_console_output(ctx, host, instance, tail_length)
+
+    def rebuild(self, ctx: RequestContext, instance: Instance, image_ref: str,
+                preserve_ephemeral: bool = False, metadata: dict[str, str] | None = None,
+                **changes: Any) -> None:
+        """Nova's rebuild on the server's own host: the image is checked as for a create,
+        the other `changes` (name, description, key_name, user_data, hostname, access
+        IPs) are saved with REBUILDING, and the compute makes the guest again. A new
+        image replaces the one in the request spec, which later moves ask for."""
+        guards.check_lock(ctx, instance)
+        host = guards.check_host(instance)
+        guards.check_state(instance, "rebuild", states.ALLOW_REBUILD)
+        image = self._image(ctx, image_ref)
+        if instance.flavor is not None:
+            self._check_flavor_fits_image(instance.flavor, image)
+        values = dict(changes)
+        if "key_name" in values:
+            values["key_data"] = self._key_data(ctx, values["key_name"])
+        if metadata is not None:
+            quotas.check_metadata(metadata, instance.project_id)
+        self._begin(ctx, instance, "rebuild", {
+            **values, "image_ref": image.id, "task_state": states.REBUILDING,
+            "progress": 0}, [None])
+        if metadata is not None:
+            instance_details.metadata_update(instance.uuid, metadata, True, lambda _: None)
+        if image.id != instance.image_ref:
+            spec = request_specs.request_spec_get(instance.uuid)
+            spec.image = image
+            request_specs.request_spec_save(spec)
+        self.compute.rebuild_instance(ctx, host, instances.instance_get(instance.uuid),
+                                      image, preserve_ephemeral)
 
     @staticmethod
     def _begin(ctx: RequestContext, instance: Instance, action: str, values: dict[str, Any],

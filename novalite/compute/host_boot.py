@@ -24,6 +24,7 @@ class Step(enum.Enum):
     SETTLE = "settle"  # clear the task state and take the hypervisor's power state
     RESUME_GUEST = "resume_guest"  # the driver's resume_state_on_host_boot
     REVERT_MOVE = "revert_move"  # a move died handing its disks over: back on this source
+    FAIL_IN_PLACE = "fail_in_place"  # a rebuild died with the service: ERROR, still here
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,6 +48,8 @@ def plan(vm_state: str | None, task_state: str | None, db_power_state: int | Non
     """The step for an instance in `vm_state`/`task_state`, recorded with `db_power_state`,
     whose guest the hypervisor now reports in `power_state`; `resume_guests` is
     [DEFAULT] resume_guests_state_on_host_boot."""
+    if task_state in states.REBUILD_TASKS:
+        return Plan(Step.FAIL_IN_PLACE)  # its guest may be half made, as in Nova
     if vm_state == states.SOFT_DELETED or (vm_state == states.ERROR
                                            and task_state != states.DELETING):
         return Plan(Step.NOTHING)

@@ -32,6 +32,7 @@ from novalite.exception import fault_message, format_tb
 from novalite.locks import KeyedLocks
 from novalite.objects import states
 from novalite.objects.diagnostics import Diagnostics
+from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.periodic import periodic_task
@@ -53,6 +54,7 @@ UNPAUSE_EVENT = "compute_unpause_instance"
 SUSPEND_EVENT = "compute_suspend_instance"
 RESUME_EVENT = "compute_resume_instance"
 POWER_UPDATE_EVENT = "compute_power_update"
+REBUILD_EVENT = "compute_rebuild_instance"
 _GONE = (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError)
 # The instance action recorded when a step at service start runs an action again.
 _RERUN_ACTIONS = {host_boot.Step.DELETE: "delete", host_boot.Step.STOP: "stop",
@@ -71,7 +73,7 @@ def _sync_power_interval() -> float:
 class ComputeManager(MoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves)."""
 
-    target = Target(version="1.10")
+    target = Target(version="1.11")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -98,6 +100,7 @@ class ComputeManager(MoveSteps, Manager):
             host_boot.Step.SETTLE: self._init_settle,
             host_boot.Step.RESUME_GUEST: self._init_resume_guest,
             host_boot.Step.REVERT_MOVE: self._init_interrupted_move,
+            host_boot.Step.FAIL_IN_PLACE: self._init_interrupted_rebuild,
         }
 
     def init_host(self) -> None:
@@ -388,6 +391,24 @@ class ComputeManager(MoveSteps, Manager):
         self.driver.resume(ctx, instance)
         self._power_settled(ctx, instance, states.RESUMING, states.ACTIVE)
 
+    @tracked(REBUILD_EVENT, error_vm_state=states.ERROR)
+    def rebuild_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
+                         preserve_ephemeral: bool = False) -> None:
+        """Nova's rebuild on the same host: the guest and its disks are made again from
+        `image` (the API set REBUILDING and the new image_ref); a stopped server is
+        rebuilt stopped. The ports and the allocation stay as they are. A failure leaves
+        the instance in ERROR, as Nova's does."""
+        instance = self._update(ctx, instance, [states.REBUILDING],
+                                task_state=states.REBUILD_BLOCK_DEVICE_MAPPING)
+        self.driver.destroy(ctx, instance, destroy_disks=not preserve_ephemeral)
+        instance = self._update(ctx, instance, [states.REBUILD_BLOCK_DEVICE_MAPPING],
+                                task_state=states.REBUILD_SPAWNING)
+        stopped = instance.vm_state == states.STOPPED
+        self.driver.spawn(ctx, instance, image, power_on=not stopped)
+        self._update(ctx, instance, [states.REBUILD_SPAWNING],
+                     vm_state=states.STOPPED if stopped else states.ACTIVE, task_state=None,
+                     power_state=self._power_state(instance), launched_at=utcnow())
+
     @tracked(POWER_UPDATE_EVENT)
     def power_update(self, ctx: RequestContext, instance: Instance, target: str) -> None:
         """The 2.76 power-update event: the hypervisor's owner powered the guest on or off
@@ -544,6 +565,17 @@ class ComputeManager(MoveSteps, Manager):
         self.driver.destroy(ctx, instance)  # whatever the interrupted spawn left
         self.rt.release(ctx, instance.uuid)
         placement_client.free_allocations(ctx, instance.uuid)
+        self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
+                     power_state=power)
+
+    def _init_interrupted_rebuild(self, ctx: RequestContext, instance: Instance,
+                                  plan: host_boot.Plan, power: int) -> None:
+        """ERROR with a fault, on this host with its allocation: a rebuild or a delete
+        can follow."""
+        self.conductor.instance_fault_create(
+            ctx, instance.uuid, 500,
+            f"The rebuild was interrupted by a restart of compute {self.host}", None,
+            self.host)
         self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
                      power_state=power)
 

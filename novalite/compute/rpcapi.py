@@ -11,6 +11,7 @@ Version history:
        finish_revert_resize (resize and cold migration)
   1.9: power_update (the 2.76 power-update external event)
   1.10: get_instance_diagnostics
+  1.11: rebuild_instance
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from novalite.context import RequestContext
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
+from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
@@ -86,6 +88,12 @@ class ComputeAPI:
                                  instance: Instance) -> Diagnostics:
         return self.client.prepare(server=host, version="1.10").call(
             ctx, "get_instance_diagnostics", instance=instance)
+
+    def rebuild_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                         image: ImageMeta, preserve_ephemeral: bool) -> None:
+        self.client.prepare(server=host, version="1.11").cast(
+            ctx, "rebuild_instance", instance=instance, image=image,
+            preserve_ephemeral=preserve_ephemeral)
 
     def power_update(self, ctx: RequestContext, host: str, instance: Instance,
                      target: str) -> None:

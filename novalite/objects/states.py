@@ -39,8 +39,13 @@ RESIZE_MIGRATED = "resize_migrated"
 RESIZE_FINISH = "resize_finish"
 RESIZE_REVERTING = "resize_reverting"
 RESIZE_CONFIRMING = "resize_confirming"
+# the steps of a rebuild
+REBUILDING = "rebuilding"
+REBUILD_BLOCK_DEVICE_MAPPING = "rebuild_block_device_mapping"
+REBUILD_SPAWNING = "rebuild_spawning"
 
 SOFT_REBOOT_STATES = (REBOOTING, REBOOT_PENDING, REBOOT_STARTED)
+REBUILD_TASKS = (REBUILDING, REBUILD_BLOCK_DEVICE_MAPPING, REBUILD_SPAWNING)
 HARD_REBOOT_STATES = (REBOOTING_HARD, REBOOT_PENDING_HARD, REBOOT_STARTED_HARD)
 
 # power_state: what the hypervisor says (ints, as stored).
@@ -63,6 +68,7 @@ ALLOW_UNPAUSE = (PAUSED,)
 ALLOW_SUSPEND = (ACTIVE,)
 ALLOW_RESUME = (SUSPENDED,)
 ALLOW_RESIZE = (ACTIVE, STOPPED)
+ALLOW_REBUILD = (ACTIVE, STOPPED, ERROR)
 # A resize or cold migration under way, before it rests in RESIZED (status RESIZE).
 RESIZE_TASKS = (RESIZE_PREP, RESIZE_MIGRATING, RESIZE_MIGRATED, RESIZE_FINISH)
 # Task states in which the console is not read (Nova's reject_instance_state).

@@ -78,6 +78,12 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     refused = demo.run("server", "stop", server["id"])
     assert refused.returncode != 0 and "is locked" in refused.stderr
     demo.ok("server", "unlock", server["id"])
+    demo.ok("server", "rebuild", "--image", "novalite-tiny", "--name", "props-vm3",
+            "--wait", server["id"])
+    rebuilt = demo.json("server", "show", server["id"])
+    assert (rebuilt["name"], rebuilt["status"]) == ("props-vm3", "ACTIVE")
+    assert [e["Action"] for e in demo.json("server", "event", "list", server["id"])][0] \
+        == "rebuild"
     admin = Cli(cloud.clouds_yaml, "novalite-admin")
     diagnostics = admin.json("--os-compute-api-version", "2.48", "server", "show",
                              "--diagnostics", server["id"])

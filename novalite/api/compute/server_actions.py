@@ -16,6 +16,7 @@ from novalite.api.compute import (
     server_lock,
     server_moves,
     server_networks,
+    server_rebuild,
     unserved,
 )
 from novalite.api.compute.schemas import server_actions as schema
@@ -91,6 +92,7 @@ ACTIONS: actions.Table = {
     "resume": resume,
     "os-getConsoleOutput": get_console_output,
     "lock": server_lock.lock,
+    "rebuild": server_rebuild.rebuild,
     "unlock": server_lock.unlock,
     "addFloatingIp": server_networks.add_floating_ip,
     "removeFloatingIp": server_networks.remove_floating_ip,

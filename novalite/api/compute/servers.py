@@ -47,7 +47,7 @@ def get_instance(req: ApiRequest) -> Instance:
         raise HTTPFault(404, f"Instance {uuid} could not be found.") from None
 
 
-def _password(length: int = 12) -> str:
+def new_password(length: int = 12) -> str:
     """Nova answers a create with a generated admin password when none was given."""
     alphabet = string.ascii_letters + string.digits
     return "".join(secrets.choice(alphabet) for _ in range(length))
@@ -72,7 +72,7 @@ def _destination(req: ApiRequest, server: dict) -> dict:
             "forced_node": forced_node, "requested_destination": requested}
 
 
-def _access_ips(server: dict) -> dict[str, str | None]:
+def access_ips(server: dict) -> dict[str, str | None]:
     """Stored (and so shown) in their canonical form, as Nova's IP fields keep them."""
     return {column: str(ipaddress.ip_address(server[field])) if server.get(field) else None
             for field, column in (("accessIPv4", "access_ip_v4"),
@@ -139,7 +139,7 @@ def create(req: ApiRequest) -> ApiResponse:
             max_count=int(server.get("max_count", server.get("min_count", 1))),
             metadata=server.get("metadata"), key_name=server.get("key_name"),
             user_data=server.get("user_data"), scheduler_hints=hints,
-            description=server.get("description"), access_ips=_access_ips(server),
+            description=server.get("description"), access_ips=access_ips(server),
             tags=server.get("tags"),
             requested_networks=_requested_networks(server),
             security_groups=[g["name"] for g in server.get("security_groups", [])
@@ -154,7 +154,7 @@ def create(req: ApiRequest) -> ApiResponse:
     body = {"id": uuids[0], "links": links(req.base_url, "servers", uuids[0]),
             "OS-DCF:diskConfig": server.get("OS-DCF:diskConfig", "MANUAL"),
             "security_groups": server.get("security_groups") or [{"name": "default"}],
-            "adminPass": server.get("adminPass") or _password()}
+            "adminPass": server.get("adminPass") or new_password()}
     return ApiResponse(202, {"server": body})
 
 
@@ -264,16 +264,21 @@ def update(req: ApiRequest) -> ApiResponse:
     server = req.body["server"]
     values = {column: server[field] for field, column in _UPDATABLE.items()
               if field in server}
-    values.update({column: value for column, value in _access_ips(server).items()
+    values.update({column: value for column, value in access_ips(server).items()
                    if value is not None})
     if values:
         instances.instance_update(instance.uuid, values)
-    inst = instances.instance_get_view(instance.uuid)
-    fault = actions.fault_get_latest([instance.uuid]).get(instance.uuid)
-    groups = (server_groups.group_uuids_of_instance(instance.uuid) if req.at_least("2.71")
-              else None)
+    return ApiResponse(200, {"server": changed_view(req, instance.uuid)})
+
+
+def changed_view(req: ApiRequest, uuid: str) -> dict:
+    """The server as an update or a rebuild answers it: without the extension
+    attributes before 2.75, as Nova's."""
+    inst = instances.instance_get_view(uuid)
+    fault = actions.fault_get_latest([uuid]).get(uuid)
+    groups = server_groups.group_uuids_of_instance(uuid) if req.at_least("2.71") else None
     opts = _options(req, [inst], extensions=False, server_groups=groups)
-    return ApiResponse(200, {"server": view.detail(inst, opts, fault)})
+    return view.detail(inst, opts, fault)
 
 
 def delete(req: ApiRequest) -> ApiResponse:

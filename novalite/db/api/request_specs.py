@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from novalite import exception
 from novalite.db import models
-from novalite.db.session import reader
+from novalite.db.session import reader, writer
 from novalite.objects import codec
 from novalite.objects.request_spec import RequestSpec
 
@@ -34,3 +34,11 @@ def request_specs_get(instance_uuids: list[str]) -> dict[str, RequestSpec]:
         rows = s.scalars(select(models.RequestSpec).where(
             models.RequestSpec.instance_uuid.in_(instance_uuids)))
         return {row.instance_uuid: codec.deserialize(row.spec) for row in rows}
+
+
+def request_spec_save(spec: RequestSpec) -> None:
+    """Keep what changed of an instance's spec (a rebuild's new image), for later moves."""
+    with writer() as s:
+        s.execute(update(models.RequestSpec)
+                  .where(models.RequestSpec.instance_uuid == spec.instance_uuid)
+                  .values(spec=codec.serialize(spec)))

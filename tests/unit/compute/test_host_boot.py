@@ -57,3 +57,10 @@ def test_an_abandoned_pause_takes_the_vm_state_the_power_state_implies():
 def test_a_move_interrupted_while_handing_over_is_reverted():
     assert host_boot.plan(states.ACTIVE, states.RESIZE_MIGRATING, states.RUNNING,
                           states.NOSTATE, False).step is host_boot.Step.REVERT_MOVE
+
+
+@pytest.mark.parametrize("vm_state", [states.ACTIVE, states.STOPPED, states.ERROR])
+@pytest.mark.parametrize("task_state", states.REBUILD_TASKS)
+def test_an_interrupted_rebuild_fails_in_place(vm_state, task_state):
+    assert host_boot.plan(vm_state, task_state, states.RUNNING, states.NOSTATE, False) == \
+        Plan(Step.FAIL_IN_PLACE)

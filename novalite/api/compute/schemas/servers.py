@@ -124,3 +124,33 @@ def update_for(version: tuple[int, int]) -> dict:
             "properties": {"server": {"type": "object", "properties": properties,
                                       "additionalProperties": False}},
             "required": ["server"], "additionalProperties": False}
+
+
+def rebuild_for(version: tuple[int, int]) -> dict:
+    """The rebuild action's body: a description from 2.19, a key pair (or none) from 2.54,
+    user data instead of personality files from 2.57, trusted image certificates from
+    2.63 and a hostname from 2.90."""
+    properties: dict[str, Any] = {
+        "imageRef": _uuid_or_href, "name": _name, "adminPass": {"type": "string"},
+        "metadata": _metadata, "preserve_ephemeral": {"type": ["boolean", "string"]},
+        "OS-DCF:diskConfig": {"type": "string", "enum": ["AUTO", "MANUAL"]},
+        "accessIPv4": {"type": "string", "format": "ipv4"},
+        "accessIPv6": {"type": "string", "format": "ipv6"},
+        "personality": {"type": "array"}}
+    if version >= (2, 19):
+        properties["description"] = _description
+    if version >= (2, 54):
+        properties["key_name"] = {"type": ["string", "null"], "minLength": 1,
+                                  "maxLength": 255}
+    if version >= (2, 57):
+        del properties["personality"]
+        properties["user_data"] = {"type": ["string", "null"], "maxLength": 65535}
+    if version >= (2, 63):
+        properties["trusted_image_certificates"] = {"type": ["array", "null"]}
+    if version >= (2, 90):
+        properties["hostname"] = hostname_for(version)
+    return {"type": "object",
+            "properties": {"rebuild": {"type": "object", "properties": properties,
+                                       "required": ["imageRef"],
+                                       "additionalProperties": False}},
+            "required": ["rebuild"], "additionalProperties": False}

@@ -134,6 +134,13 @@ def test_guest_lifecycle(qemu_cloud):
     assert console(cloud, server_id).count(MARKER) == 4  # resumed, not rebooted
 
     pid = qemu_pid(server_id)
+    image_id = cloud.server(server_id)["image"]["id"]
+    action(cloud, server_id, {"rebuild": {"imageRef": image_id}})
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    assert not pid_running(pid)  # a new guest, on new disks, with a new console
+    assert wait_console(cloud, server_id, MARKER).count(MARKER) == 1
+
+    pid = qemu_pid(server_id)
     directory = os.path.join(images.instances_path(), server_id)
     assert cloud.api.delete(f"/servers/{server_id}").status_code == 204
     cloud.wait_gone(server_id)
