@@ -214,6 +214,10 @@ class InstanceNotReady(Conflict):
     msg_fmt = "Instance %(instance_id)s is not ready"
 
 
+class InstanceNotRescuable(Invalid):
+    msg_fmt = "Instance %(instance_id)s cannot be rescued: %(reason)s"
+
+
 class InstanceNotRunning(Conflict):
     msg_fmt = "Instance %(instance_id)s is not running."
 

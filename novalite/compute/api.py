@@ -407,6 +407,21 @@ class API:
         self.compute.rebuild_instance(ctx, host, instances.instance_get(instance.uuid),
                                       image, preserve_ephemeral)
 
+    def rescue(self, ctx: RequestContext, instance: Instance, password: str | None,
+               rescue_image_ref: str | None = None) -> None:
+        """Boot the server from a rescue image (its own image unless one is named)."""
+        guards.check_lock(ctx, instance)
+        host = guards.check_host(instance)
+        guards.check_state(instance, "rescue", states.ALLOW_RESCUE)
+        image = self._image(ctx, rescue_image_ref or instance.image_ref or "")
+        self._begin(ctx, instance, "rescue", {"task_state": states.RESCUING}, [None])
+        self.compute.rescue_instance(ctx, host, instance, image, password)
+
+    def unrescue(self, ctx: RequestContext, instance: Instance) -> None:
+        host = self._transition(ctx, instance, "unrescue", states.ALLOW_UNRESCUE,
+                                states.UNRESCUING)
+        self.compute.unrescue_instance(ctx, host, instance)
+
     @staticmethod
     def _begin(ctx: RequestContext, instance: Instance, action: str, values: dict[str, Any],
                expected: list[str | None]) -> None:

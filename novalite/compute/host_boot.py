@@ -48,7 +48,7 @@ def plan(vm_state: str | None, task_state: str | None, db_power_state: int | Non
     """The step for an instance in `vm_state`/`task_state`, recorded with `db_power_state`,
     whose guest the hypervisor now reports in `power_state`; `resume_guests` is
     [DEFAULT] resume_guests_state_on_host_boot."""
-    if task_state in states.REBUILD_TASKS:
+    if task_state in (*states.REBUILD_TASKS, states.RESCUING, states.UNRESCUING):
         return Plan(Step.FAIL_IN_PLACE)  # its guest may be half made, as in Nova
     if vm_state == states.SOFT_DELETED or (vm_state == states.ERROR
                                            and task_state != states.DELETING):

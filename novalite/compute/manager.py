@@ -55,6 +55,8 @@ SUSPEND_EVENT = "compute_suspend_instance"
 RESUME_EVENT = "compute_resume_instance"
 POWER_UPDATE_EVENT = "compute_power_update"
 REBUILD_EVENT = "compute_rebuild_instance"
+RESCUE_EVENT = "compute_rescue_instance"
+UNRESCUE_EVENT = "compute_unrescue_instance"
 _GONE = (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError)
 # The instance action recorded when a step at service start runs an action again.
 _RERUN_ACTIONS = {host_boot.Step.DELETE: "delete", host_boot.Step.STOP: "stop",
@@ -73,7 +75,7 @@ def _sync_power_interval() -> float:
 class ComputeManager(MoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves)."""
 
-    target = Target(version="1.11")
+    target = Target(version="1.12")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -100,7 +102,7 @@ class ComputeManager(MoveSteps, Manager):
             host_boot.Step.SETTLE: self._init_settle,
             host_boot.Step.RESUME_GUEST: self._init_resume_guest,
             host_boot.Step.REVERT_MOVE: self._init_interrupted_move,
-            host_boot.Step.FAIL_IN_PLACE: self._init_interrupted_rebuild,
+            host_boot.Step.FAIL_IN_PLACE: self._init_failed_in_place,
         }
 
     def init_host(self) -> None:
@@ -409,6 +411,24 @@ class ComputeManager(MoveSteps, Manager):
                      vm_state=states.STOPPED if stopped else states.ACTIVE, task_state=None,
                      power_state=self._power_state(instance), launched_at=utcnow())
 
+    @tracked(RESCUE_EVENT)
+    def rescue_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
+                        rescue_password: str | None) -> None:
+        """A driver that cannot rescue leaves the guest as it was, with a fault."""
+        try:
+            self.driver.rescue(ctx, instance, image, rescue_password)
+        except NotImplementedError:
+            raise exception.InstanceNotRescuable(
+                instance_id=instance.uuid,
+                reason=f"the {CONF.compute_driver} driver cannot rescue") from None
+        self._update(ctx, instance, [states.RESCUING], vm_state=states.RESCUED,
+                     task_state=None, power_state=self._power_state(instance))
+
+    @tracked(UNRESCUE_EVENT)
+    def unrescue_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        self.driver.unrescue(ctx, instance)
+        self._power_settled(ctx, instance, states.UNRESCUING, states.ACTIVE)
+
     @tracked(POWER_UPDATE_EVENT)
     def power_update(self, ctx: RequestContext, instance: Instance, target: str) -> None:
         """The 2.76 power-update event: the hypervisor's owner powered the guest on or off
@@ -568,14 +588,14 @@ class ComputeManager(MoveSteps, Manager):
         self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
                      power_state=power)
 
-    def _init_interrupted_rebuild(self, ctx: RequestContext, instance: Instance,
-                                  plan: host_boot.Plan, power: int) -> None:
-        """ERROR with a fault, on this host with its allocation: a rebuild or a delete
-        can follow."""
+    def _init_failed_in_place(self, ctx: RequestContext, instance: Instance,
+                              plan: host_boot.Plan, power: int) -> None:
+        """A rebuild or rescue cut off mid-way: ERROR with a fault, on this host with its
+        allocation, so a rebuild or a delete can follow."""
         self.conductor.instance_fault_create(
             ctx, instance.uuid, 500,
-            f"The rebuild was interrupted by a restart of compute {self.host}", None,
-            self.host)
+            f"Task {instance.task_state} was interrupted by a restart of compute "
+            f"{self.host}", None, self.host)
         self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
                      power_state=power)
 

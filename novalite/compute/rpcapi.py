@@ -12,6 +12,7 @@ Version history:
   1.9: power_update (the 2.76 power-update external event)
   1.10: get_instance_diagnostics
   1.11: rebuild_instance
+  1.12: rescue_instance, unrescue_instance
 """
 
 from __future__ import annotations
@@ -94,6 +95,16 @@ class ComputeAPI:
         self.client.prepare(server=host, version="1.11").cast(
             ctx, "rebuild_instance", instance=instance, image=image,
             preserve_ephemeral=preserve_ephemeral)
+
+    def rescue_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                        image: ImageMeta, rescue_password: str | None) -> None:
+        self.client.prepare(server=host, version="1.12").cast(
+            ctx, "rescue_instance", instance=instance, image=image,
+            rescue_password=rescue_password)
+
+    def unrescue_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
+        self.client.prepare(server=host, version="1.12").cast(
+            ctx, "unrescue_instance", instance=instance)
 
     def power_update(self, ctx: RequestContext, host: str, instance: Instance,
                      target: str) -> None:

@@ -39,6 +39,8 @@ RESIZE_MIGRATED = "resize_migrated"
 RESIZE_FINISH = "resize_finish"
 RESIZE_REVERTING = "resize_reverting"
 RESIZE_CONFIRMING = "resize_confirming"
+RESCUING = "rescuing"
+UNRESCUING = "unrescuing"
 # the steps of a rebuild
 REBUILDING = "rebuilding"
 REBUILD_BLOCK_DEVICE_MAPPING = "rebuild_block_device_mapping"
@@ -69,6 +71,8 @@ ALLOW_SUSPEND = (ACTIVE,)
 ALLOW_RESUME = (SUSPENDED,)
 ALLOW_RESIZE = (ACTIVE, STOPPED)
 ALLOW_REBUILD = (ACTIVE, STOPPED, ERROR)
+ALLOW_RESCUE = (ACTIVE, STOPPED, ERROR)
+ALLOW_UNRESCUE = (RESCUED,)
 # A resize or cold migration under way, before it rests in RESIZED (status RESIZE).
 RESIZE_TASKS = (RESIZE_PREP, RESIZE_MIGRATING, RESIZE_MIGRATED, RESIZE_FINISH)
 # Task states in which the console is not read (Nova's reject_instance_state).

@@ -144,6 +144,16 @@ class ComputeDriver(abc.ABC):
         """Run a suspended guest again."""
         raise NotImplementedError()
 
+    def rescue(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
+               rescue_password: str | None) -> None:
+        """Boot the guest from `image_meta` with its own disk attached second, so a user
+        can repair it (Nova's rescue); the guest's disk is left as it was."""
+        raise NotImplementedError()
+
+    def unrescue(self, ctx: Any, instance: Instance) -> None:
+        """Boot the guest from its own disk again."""
+        raise NotImplementedError()
+
     def power_update_event(self, instance: Instance, target_power_state: str) -> None:
         """Power the guest as someone outside novalite already did ("POWER_ON" or
         "POWER_OFF"): only drivers whose hosts are powered from outside have this."""

@@ -188,6 +188,16 @@ class FakeDriver(ComputeDriver):
                                         tx_rate=None)
                          for vif in instance.network_info or []])
 
+    def rescue(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
+               rescue_password: str | None) -> None:
+        """A simulated rescue boot: powered off, then running from the rescue image."""
+        self._transition(instance, states.SHUTDOWN, "reboot: Power down")
+        self._transition(instance, states.RUNNING,
+                         f"novalite fake guest booted from rescue image {image_meta.id}")
+
+    def unrescue(self, ctx: Any, instance: Instance) -> None:
+        self._transition(instance, states.RUNNING, "novalite fake guest booted from its disk")
+
     def power_update_event(self, instance: Instance, target_power_state: str) -> None:
         """A simulated host is powered from outside as an Ironic node is: the event says
         what its power is now."""

@@ -84,6 +84,10 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     assert (rebuilt["name"], rebuilt["status"]) == ("props-vm3", "ACTIVE")
     assert [e["Action"] for e in demo.json("server", "event", "list", server["id"])][0] \
         == "rebuild"
+    demo.ok("server", "rescue", "--password", "fix-me", server["id"])
+    demo.wait_status(server["id"], "RESCUE")
+    demo.ok("server", "unrescue", server["id"])
+    demo.wait_status(server["id"], "ACTIVE")
     admin = Cli(cloud.clouds_yaml, "novalite-admin")
     diagnostics = admin.json("--os-compute-api-version", "2.48", "server", "show",
                              "--diagnostics", server["id"])

@@ -17,6 +17,7 @@ from novalite.api.compute import (
     server_moves,
     server_networks,
     server_rebuild,
+    server_rescue,
     unserved,
 )
 from novalite.api.compute.schemas import server_actions as schema
@@ -93,6 +94,8 @@ ACTIONS: actions.Table = {
     "os-getConsoleOutput": get_console_output,
     "lock": server_lock.lock,
     "rebuild": server_rebuild.rebuild,
+    "rescue": server_rescue.rescue,
+    "unrescue": server_rescue.unrescue,
     "unlock": server_lock.unlock,
     "addFloatingIp": server_networks.add_floating_ip,
     "removeFloatingIp": server_networks.remove_floating_ip,

@@ -4,6 +4,8 @@ stopped; Nova's 400/403/409 answers; a failed rebuild is ERROR with its fault.""
 
 import pytest
 
+from novalite.context import get_admin_context
+from novalite.db.api import instances
 from novalite.image import db as images
 from novalite.image.record import ImageRecord
 from tests.functional.tempest_schemas import check
@@ -116,3 +118,20 @@ def test_a_failed_rebuild_is_error_with_its_fault(cloud, server):
     failed = cloud.wait_status(server, "ERROR")
     assert "the image could not be written" in failed["fault"]["message"]
     assert failed["OS-EXT-STS:task_state"] is None
+
+
+def test_a_compute_restarted_mid_rebuild_leaves_error_on_its_host(cloud, server):
+    """As if the compute died between destroying the guest and spawning it again."""
+    host = cloud.server(server)["OS-EXT-SRV-ATTR:host"]
+    manager = cloud.compute(host)
+    ctx = get_admin_context()
+    instances.instance_update(server, {"task_state": "rebuild_spawning"})
+    manager.driver.destroy(ctx, instances.instance_get(server))
+    manager._init_instance(ctx, instances.instance_get(server))
+    failed = cloud.wait_status(server, "ERROR")
+    assert failed["OS-EXT-SRV-ATTR:host"] == host
+    assert failed["OS-EXT-STS:task_state"] is None
+    assert failed["fault"]["message"] == (
+        f"Task rebuild_spawning was interrupted by a restart of compute {host}")
+    assert _rebuild(cloud, server).status_code == 202  # and it can be rebuilt again
+    cloud.wait_status(server, "ACTIVE")

@@ -64,3 +64,9 @@ def test_a_move_interrupted_while_handing_over_is_reverted():
 def test_an_interrupted_rebuild_fails_in_place(vm_state, task_state):
     assert host_boot.plan(vm_state, task_state, states.RUNNING, states.NOSTATE, False) == \
         Plan(Step.FAIL_IN_PLACE)
+
+
+@pytest.mark.parametrize("task_state", [states.RESCUING, states.UNRESCUING])
+def test_an_interrupted_rescue_fails_in_place(task_state):
+    assert host_boot.plan(states.ACTIVE, task_state, states.RUNNING, states.RUNNING,
+                          False).step is Step.FAIL_IN_PLACE

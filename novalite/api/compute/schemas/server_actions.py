@@ -70,3 +70,16 @@ lock_v273 = {
     "required": ["lock"],
     "additionalProperties": False,
 }
+
+rescue = {
+    "type": "object",
+    "properties": {
+        "rescue": {"type": ["object", "null"],
+                   "properties": {"adminPass": {"type": "string"},
+                                  "rescue_image_ref": {"type": "string", "format": "uuid"}},
+                   "additionalProperties": False},
+    },
+    "required": ["rescue"],
+    "additionalProperties": False,
+}
+unrescue = _any_value("unrescue")
