@@ -50,6 +50,7 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:servers:delete": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:servers:update": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:servers:rebuild": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:servers:create_image": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-rescue": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-unrescue": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-instance-actions:list": PROJECT_READER_OR_ADMIN,

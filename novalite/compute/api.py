@@ -10,7 +10,7 @@ from typing import Any
 
 from novalite import availability_zones, exception, strutils
 from novalite.clients import placement as placement_client
-from novalite.compute import guards, moves_api, neutron, quotas, server_groups
+from novalite.compute import guards, moves_api, neutron, quotas, server_groups, snapshots
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.conf import CONF
@@ -406,6 +406,22 @@ class API:
             request_specs.request_spec_save(spec)
         self.compute.rebuild_instance(ctx, host, instances.instance_get(instance.uuid),
                                       image, preserve_ephemeral)
+
+    def snapshot(self, ctx: RequestContext, instance: Instance, name: str,
+                 metadata: dict[str, str] | None = None) -> str:
+        """createImage: the image (queued) now, its data from the compute; the image of a
+        refused snapshot is not left behind."""
+        host = guards.check_host(instance)
+        guards.check_state(instance, "createImage", states.ALLOW_SNAPSHOT)
+        image = snapshots.create_image(ctx, instance, name, "snapshot", metadata)
+        try:
+            self._begin(ctx, instance, "createImage",
+                        {"task_state": states.IMAGE_SNAPSHOT_PENDING}, [None])
+        except Exception:
+            image_api.delete(image)
+            raise
+        self.compute.snapshot_instance(ctx, host, instance, image.id)
+        return image.id
 
     def rescue(self, ctx: RequestContext, instance: Instance, password: str | None,
                rescue_image_ref: str | None = None) -> None:

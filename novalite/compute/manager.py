@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from novalite import exception
+from novalite.clients import glance
 from novalite.clients import placement as placement_client
 from novalite.compute import group_policy, host_boot, neutron, power_sync
 from novalite.compute.moves import MoveSteps
@@ -56,6 +57,7 @@ RESUME_EVENT = "compute_resume_instance"
 POWER_UPDATE_EVENT = "compute_power_update"
 REBUILD_EVENT = "compute_rebuild_instance"
 RESCUE_EVENT = "compute_rescue_instance"
+SNAPSHOT_EVENT = "compute_snapshot_instance"
 UNRESCUE_EVENT = "compute_unrescue_instance"
 _GONE = (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError)
 # The instance action recorded when a step at service start runs an action again.
@@ -75,7 +77,7 @@ def _sync_power_interval() -> float:
 class ComputeManager(MoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves)."""
 
-    target = Target(version="1.12")
+    target = Target(version="1.13")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -410,6 +412,32 @@ class ComputeManager(MoveSteps, Manager):
         self._update(ctx, instance, [states.REBUILD_SPAWNING],
                      vm_state=states.STOPPED if stopped else states.ACTIVE, task_state=None,
                      power_state=self._power_state(instance), launched_at=utcnow())
+
+    @tracked(SNAPSHOT_EVENT)
+    def snapshot_instance(self, ctx: RequestContext, instance: Instance,
+                          image_id: str) -> None:
+        """createImage: the guest's disk into the queued image the API made."""
+        instance = self._update(ctx, instance, [states.IMAGE_SNAPSHOT_PENDING],
+                                task_state=states.IMAGE_SNAPSHOT)
+        self._snapshot(ctx, instance, image_id)
+        self._update(ctx, instance, [states.IMAGE_UPLOADING], task_state=None)
+
+    def _snapshot(self, ctx: RequestContext, instance: Instance, image_id: str,
+                  renamed: dict[str, str] | None = None) -> None:
+        """Through the driver, whose steps' task states a shelve `renames` to its own; a
+        failed snapshot's image is deleted, as Nova deletes it."""
+        names = renamed or {}
+
+        def update_task_state(task_state: str, expected: str) -> None:
+            self._update(ctx, instance, [names.get(expected, expected)],
+                         task_state=names.get(task_state, task_state))
+
+        try:
+            self.driver.snapshot(ctx, instance, image_id, update_task_state)
+        except Exception:
+            with contextlib.suppress(Exception):
+                glance.delete(ctx, image_id)
+            raise
 
     @tracked(RESCUE_EVENT)
     def rescue_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,

@@ -13,6 +13,7 @@ Version history:
   1.10: get_instance_diagnostics
   1.11: rebuild_instance
   1.12: rescue_instance, unrescue_instance
+  1.13: snapshot_instance
 """
 
 from __future__ import annotations
@@ -95,6 +96,11 @@ class ComputeAPI:
         self.client.prepare(server=host, version="1.11").cast(
             ctx, "rebuild_instance", instance=instance, image=image,
             preserve_ephemeral=preserve_ephemeral)
+
+    def snapshot_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                          image_id: str) -> None:
+        self.client.prepare(server=host, version="1.13").cast(
+            ctx, "snapshot_instance", instance=instance, image_id=image_id)
 
     def rescue_instance(self, ctx: RequestContext, host: str, instance: Instance,
                         image: ImageMeta, rescue_password: str | None) -> None:

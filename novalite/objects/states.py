@@ -39,6 +39,16 @@ RESIZE_MIGRATED = "resize_migrated"
 RESIZE_FINISH = "resize_finish"
 RESIZE_REVERTING = "resize_reverting"
 RESIZE_CONFIRMING = "resize_confirming"
+# a snapshot (createImage), and a shelve's own
+IMAGE_SNAPSHOT_PENDING = "image_snapshot_pending"
+IMAGE_SNAPSHOT = "image_snapshot"
+IMAGE_PENDING_UPLOAD = "image_pending_upload"
+IMAGE_UPLOADING = "image_uploading"
+SHELVING = "shelving"
+SHELVING_IMAGE_PENDING_UPLOAD = "shelving_image_pending_upload"
+SHELVING_IMAGE_UPLOADING = "shelving_image_uploading"
+SHELVING_OFFLOADING = "shelving_offloading"
+UNSHELVING = "unshelving"
 RESCUING = "rescuing"
 UNRESCUING = "unrescuing"
 # the steps of a rebuild
@@ -72,6 +82,12 @@ ALLOW_RESUME = (SUSPENDED,)
 ALLOW_RESIZE = (ACTIVE, STOPPED)
 ALLOW_REBUILD = (ACTIVE, STOPPED, ERROR)
 ALLOW_RESCUE = (ACTIVE, STOPPED, ERROR)
+ALLOW_SNAPSHOT = (ACTIVE, STOPPED, PAUSED, SUSPENDED)
+ALLOW_SHELVE = (ACTIVE, STOPPED, PAUSED, SUSPENDED)
+SNAPSHOT_TASKS = (IMAGE_SNAPSHOT_PENDING, IMAGE_SNAPSHOT, IMAGE_PENDING_UPLOAD,
+                  IMAGE_UPLOADING)
+SHELVE_TASKS = (SHELVING, SHELVING_IMAGE_PENDING_UPLOAD, SHELVING_IMAGE_UPLOADING,
+                SHELVING_OFFLOADING)
 ALLOW_UNRESCUE = (RESCUED,)
 # A resize or cold migration under way, before it rests in RESIZED (status RESIZE).
 RESIZE_TASKS = (RESIZE_PREP, RESIZE_MIGRATING, RESIZE_MIGRATED, RESIZE_FINISH)

@@ -144,6 +144,13 @@ class ComputeDriver(abc.ABC):
         """Run a suspended guest again."""
         raise NotImplementedError()
 
+    def snapshot(self, ctx: Any, instance: Instance, image_id: str,
+                 update_task_state: Callable[[str, str], None]) -> None:
+        """Write the guest's disk, as it is now, as the data of the (queued) image
+        `image_id`; `update_task_state(new, expected)` marks the steps (Nova's
+        IMAGE_PENDING_UPLOAD, then IMAGE_UPLOADING)."""
+        raise NotImplementedError()
+
     def rescue(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
                rescue_password: str | None) -> None:
         """Boot the guest from `image_meta` with its own disk attached second, so a user

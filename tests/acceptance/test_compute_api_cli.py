@@ -88,6 +88,10 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     demo.wait_status(server["id"], "RESCUE")
     demo.ok("server", "unrescue", server["id"])
     demo.wait_status(server["id"], "ACTIVE")
+    demo.ok("server", "image", "create", "--name", "props-snap", "--wait", server["id"])
+    snapshot = demo.json("image", "show", "props-snap")
+    assert (snapshot["status"], snapshot["visibility"]) == ("active", "private")
+    demo.ok("image", "delete", "props-snap")
     admin = Cli(cloud.clouds_yaml, "novalite-admin")
     diagnostics = admin.json("--os-compute-api-version", "2.48", "server", "show",
                              "--diagnostics", server["id"])

@@ -13,6 +13,7 @@ import re
 from novalite.api import policy
 from novalite.api.compute import (
     actions,
+    server_images,
     server_lock,
     server_moves,
     server_networks,
@@ -94,6 +95,7 @@ ACTIONS: actions.Table = {
     "os-getConsoleOutput": get_console_output,
     "lock": server_lock.lock,
     "rebuild": server_rebuild.rebuild,
+    "createImage": server_images.create_image,
     "rescue": server_rescue.rescue,
     "unrescue": server_rescue.unrescue,
     "unlock": server_lock.unlock,

@@ -56,3 +56,10 @@ def create_overlay(base: str, base_format: str, path: str, size_bytes: int | Non
     if size_bytes:
         args.append(str(size_bytes))
     _run(*args)
+
+
+def flatten(path: str, out: str) -> None:
+    """A standalone qcow2 copy of an overlay with its base folded in (a snapshot's data,
+    which must not depend on this host's image cache). The disk may be open in a paused
+    guest's QEMU: read it without its lock (-U)."""
+    _run("convert", "-q", "-U", "-O", "qcow2", path, out)

@@ -23,9 +23,11 @@ import subprocess
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from novalite import exception
+from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.objects import states
 from novalite.objects.diagnostics import Diagnostics
@@ -188,12 +190,12 @@ class QemuDriver(driver.ComputeDriver):
         flavor = instance.flavor
         assert flavor is not None
         try:
-            image = images.show(ctx, image_meta.id)
+            image = glance.show(ctx, image_meta.id)
             base = images.fetch(ctx, image)
             kernel_id = image.get("kernel_id") or image_meta.properties.get("kernel_id")
             ramdisk_id = image.get("ramdisk_id") or image_meta.properties.get("ramdisk_id")
-            kernel = images.fetch(ctx, images.show(ctx, kernel_id)) if kernel_id else None
-            ramdisk = images.fetch(ctx, images.show(ctx, ramdisk_id)) if ramdisk_id else None
+            kernel = images.fetch(ctx, glance.show(ctx, kernel_id)) if kernel_id else None
+            ramdisk = images.fetch(ctx, glance.show(ctx, ramdisk_id)) if ramdisk_id else None
         except (exception.ImageNotFound, images.ImageUnusable) as exc:
             raise abort(exc.format_message()) from exc
         try:
@@ -355,6 +357,29 @@ class QemuDriver(driver.ComputeDriver):
         guest = self._existing(instance)
         if not guest.alive():
             self._hard_reboot(guest)
+
+    def snapshot(self, ctx: Any, instance: Instance, image_id: str,
+                 update_task_state: Callable[[str, str], None]) -> None:
+        """The disk flattened into a standalone qcow2 while a running guest is paused (a
+        consistent copy, as Nova's cold snapshot), then uploaded."""
+        guest = self._existing(instance)
+        update_task_state(states.IMAGE_PENDING_UPLOAD, states.IMAGE_SNAPSHOT)
+        copy = os.path.join(guest.paths.directory, f"snapshot-{image_id}.qcow2")
+        pause = guest.alive() and guest.status() == "running"
+        if pause:
+            guest.qmp("stop")
+        try:
+            disk.flatten(guest.paths.disk, copy)
+        finally:
+            if pause:
+                guest.qmp("cont")
+        try:
+            update_task_state(states.IMAGE_UPLOADING, states.IMAGE_PENDING_UPLOAD)
+            with open(copy, "rb") as data:
+                glance.upload(ctx, image_id, iter(lambda: data.read(images.CHUNK), b""),
+                              disk_format="qcow2")
+        finally:
+            os.unlink(copy)
 
     def get_instance_diagnostics(self, instance: Instance) -> Diagnostics:
         return diagnostics.gather(self._running(instance), instance, self.accel)

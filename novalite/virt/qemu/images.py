@@ -10,12 +10,9 @@ import os
 import tempfile
 from typing import Any
 
-from keystoneauth1 import exceptions as ks_exc
-
 from novalite import exception
-from novalite.clients import adapters
+from novalite.clients import glance
 from novalite.conf import CONF
-from novalite.conf.glance_client import GROUP
 from novalite.locks import KeyedLocks
 
 LOG = logging.getLogger(__name__)
@@ -28,39 +25,12 @@ class ImageUnusable(exception.NovaliteException):
     msg_fmt = "Image %(image_id)s cannot be used: %(reason)s"
 
 
-class ImageServiceUnavailable(exception.NovaliteException):
-    msg_fmt = ("The image service is unreachable or failing (%(reason)s); check the [glance] "
-               "options (endpoint_override or auth) and that novalite-api serves /image.")
-
-
 def base_dir() -> str:
     return os.path.join(instances_path(), CONF.image_cache.subdirectory_name)
 
 
 def instances_path() -> str:
     return CONF.instances_path or os.path.join(CONF.state_path, "instances")
-
-
-def _request(method: str, url: str, ctx: Any, **kwargs: Any) -> Any:
-    headers = {}
-    if ctx is not None and getattr(ctx, "global_request_id", None):
-        headers["X-OpenStack-Request-ID"] = ctx.global_request_id
-    try:
-        return adapters.adapter(GROUP).request(url, method, raise_exc=False,
-                                                      headers=headers, **kwargs)
-    except ks_exc.ClientException as exc:
-        raise ImageServiceUnavailable(reason=f"{method} {url}: {exc}") from exc
-
-
-def show(ctx: Any, image_id: str) -> dict:
-    """The image's record (Glance v2 fields and properties at the top level)."""
-    response = _request("GET", f"/v2/images/{image_id}", ctx)
-    if response.status_code == 404:
-        raise exception.ImageNotFound(image_id=image_id)
-    if response.status_code != 200:
-        raise ImageServiceUnavailable(reason=f"GET image {image_id} answered "
-                                      f"{response.status_code}")
-    return response.json()
 
 
 def fetch(ctx: Any, image: dict) -> str:
@@ -85,7 +55,7 @@ def _download(ctx: Any, image: dict, path: str) -> None:
     if not (algorithm and expected):
         algorithm, expected = "md5", image.get("checksum")
     digest = hashlib.new(algorithm) if expected else None
-    response = _request("GET", f"/v2/images/{image_id}/file", ctx, stream=True)
+    response = glance.request("GET", f"/v2/images/{image_id}/file", ctx, stream=True)
     if response.status_code != 200:
         raise ImageUnusable(image_id=image_id,
                             reason=f"its data could not be downloaded ({response.status_code})")

@@ -83,3 +83,24 @@ rescue = {
     "additionalProperties": False,
 }
 unrescue = _any_value("unrescue")
+
+create_image = {
+    "type": "object",
+    "properties": {
+        "createImage": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 255,
+                         "pattern": r"^(?! )[^\x00-\x1f]*(?<! )$"},
+                "metadata": {"type": "object",
+                             "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$":
+                                                   {"type": "string", "maxLength": 255}},
+                             "additionalProperties": False},
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["createImage"],
+    "additionalProperties": False,
+}

@@ -14,12 +14,16 @@ _STATUS = {"active": "ACTIVE", "queued": "SAVING", "saving": "SAVING", "deleted"
 _PROGRESS = {"queued": 25, "saving": 50, "active": 100}
 
 
+def image_service_url(base_url: str, image_id: str) -> str:
+    """The image's own URL in the image service, served beside the compute API."""
+    return f"{base_url.removesuffix('/compute')}/image/images/{image_id}"
+
+
 def _links(image_id: str, base_url: str) -> list[dict[str, str]]:
     """Nova's self and bookmark links, and the image service's own as `alternate`."""
-    image_service = base_url.removesuffix("/compute") + "/image"
     return [*links(base_url, "images", image_id),
             {"rel": "alternate", "type": "application/vnd.openstack.image",
-             "href": f"{image_service}/images/{image_id}"}]
+             "href": image_service_url(base_url, image_id)}]
 
 
 def basic(image: ImageRecord, base_url: str) -> dict[str, Any]:

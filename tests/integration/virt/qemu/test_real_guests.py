@@ -238,3 +238,22 @@ def test_host_boot_brings_back_guests_that_should_run(qemu_cloud, conf):
     assert pid_running(qemu_pid(server_id))
     wait_settled(cloud, server_id, "ACTIVE", 1)
     wait_console(cloud, server_id, MARKER, 2)
+
+
+def test_a_snapshot_of_a_running_guest_boots_a_new_one(qemu_cloud):
+    cloud = qemu_cloud
+    server_id = cloud.boot("original", flavor=NANO)
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER)
+    response = cloud.api.post(f"/servers/{server_id}/action", json={
+        "createImage": {"name": "snap"}}, headers={"OpenStack-API-Version": "compute 2.45"})
+    assert response.status_code == 202, response.text
+    image_id = response.json()["image_id"]
+    snapshot = cloud.wait(lambda: (i := cloud.api.get(
+        f"{cloud.base_url}/image/v2/images/{image_id}").json())["status"] == "active" and i,
+        timeout=BOOT_TIMEOUT)
+    assert snapshot["disk_format"] == "qcow2" and snapshot["size"] > 0
+    wait_settled(cloud, server_id, "ACTIVE", 1)  # paused for the copy, running again
+    copy = cloud.boot("copy", flavor=NANO, imageRef=image_id)
+    wait_settled(cloud, copy, "ACTIVE", 1)
+    wait_console(cloud, copy, MARKER)

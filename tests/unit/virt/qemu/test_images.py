@@ -26,7 +26,7 @@ def downloads(conf, monkeypatch):
         calls.append(url)
         return Response(200, DATA)
 
-    monkeypatch.setattr(images, "_request", request)
+    monkeypatch.setattr(images.glance, "request", request)
     return calls
 
 
