@@ -21,6 +21,11 @@ def zone_of(service: Service, host_zones: dict[str, set[str]]) -> str:
         CONF.default_availability_zone
 
 
+def compute_host_zone(host: str) -> str:
+    """The zone of a compute host (the default zone when no aggregate names one)."""
+    return ",".join(sorted(host_zones().get(host, ()))) or CONF.default_availability_zone
+
+
 def host_zones() -> dict[str, set[str]]:
     """The zones each host's aggregates name."""
     zones: dict[str, set[str]] = defaultdict(set)

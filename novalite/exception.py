@@ -214,6 +214,16 @@ class InstanceNotReady(Conflict):
     msg_fmt = "Instance %(instance_id)s is not ready"
 
 
+class UnshelveInstanceInvalidState(Conflict):
+    msg_fmt = ('Specifying an availability zone or a host when unshelving server '
+               '"%(instance_uuid)s" with status "%(state)s" is not supported. The server '
+               'status must be SHELVED_OFFLOADED.')
+
+
+class UnshelveHostNotInAZ(Conflict):
+    msg_fmt = 'Host "%(host)s" is not in the availability zone "%(availability_zone)s".'
+
+
 class InstanceNotRescuable(Invalid):
     msg_fmt = "Instance %(instance_id)s cannot be rescued: %(reason)s"
 

@@ -3,6 +3,7 @@ mean, independent of HTTP. The HTTP handlers in novalite.api.compute call this."
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import uuid as uuidlib
@@ -35,7 +36,7 @@ from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.network_info import VIF
-from novalite.objects.request_spec import Destination, RequestSpec
+from novalite.objects.request_spec import Destination, RequestSpec, UnshelvePlacement
 from novalite.rpc.errors import MessagingError
 from novalite.service import liveness
 
@@ -155,9 +156,7 @@ class API:
         max_count = quotas.check_instances(ctx.require_project_id(), flavor, min_count, max_count)
         availability_zone = availability_zone or CONF.default_schedule_zone
         if availability_zone and forced_host is None:
-            available, _ = availability_zones.split(availability_zones.services_with_zones())
-            if availability_zone not in available:
-                raise exception.Invalid("The requested availability zone is not available")
+            self._check_zone_available(availability_zone)
         if requested_destination:
             self._check_destination(**requested_destination)
         reservation_id = f"r-{uuidlib.uuid4().hex[:8]}"
@@ -282,6 +281,8 @@ class API:
                                     action="delete"))
         if instance.vm_state == states.RESIZED:
             moves_api.MoveAPI().confirm_on_delete(ctx, instance)
+        if instance.vm_state in (states.SHELVED, states.SHELVED_OFFLOADED):
+            self._delete_shelve_image(ctx, instance)  # as Nova's delete does
         if instance.host and self._host_is_up(instance.host):
             self.compute.terminate_instance(ctx, instance.host, instance)
             return
@@ -422,6 +423,83 @@ class API:
             raise
         self.compute.snapshot_instance(ctx, host, instance, image.id)
         return image.id
+
+    def shelve(self, ctx: RequestContext, instance: Instance) -> None:
+        """Park the server: its disk into a `<name>-shelved` image, its host kept until
+        offloaded (novalite.compute.manager.shelve_instance)."""
+        guards.check_lock(ctx, instance)
+        host = guards.check_host(instance)
+        guards.check_state(instance, "shelve", states.ALLOW_SHELVE)
+        image = snapshots.create_image(ctx, instance, f"{instance.display_name}-shelved",
+                                       "snapshot")
+        try:
+            self._begin(ctx, instance, "shelve", {"task_state": states.SHELVING}, [None])
+        except Exception:
+            image_api.delete(image)
+            raise
+        self.compute.shelve_instance(ctx, host, instance, image.id)
+
+    def shelve_offload(self, ctx: RequestContext, instance: Instance) -> None:
+        host = self._transition(ctx, instance, "shelveOffload", (states.SHELVED,),
+                                states.SHELVING_OFFLOADING)
+        self.compute.shelve_offload_instance(ctx, host, instance)
+
+    def unshelve(self, ctx: RequestContext, instance: Instance,
+                 placement: UnshelvePlacement | None = None) -> None:
+        """A shelved server powers on where it is; an offloaded one is scheduled again
+        (narrowed by `placement`, which only an offloaded one takes) and spawned from
+        its shelve image."""
+        guards.check_lock(ctx, instance)
+        guards.check_state(instance, "unshelve", (states.SHELVED, states.SHELVED_OFFLOADED))
+        if instance.vm_state == states.SHELVED:
+            if placement is not None:
+                raise exception.UnshelveInstanceInvalidState(instance_uuid=instance.uuid,
+                                                             state="SHELVED")
+            host = guards.check_host(instance)
+            self._begin(ctx, instance, "unshelve", {"task_state": states.POWERING_ON}, [None])
+            self.compute.start_instance(ctx, host, instance)
+            self._forget_shelve(ctx, instance)
+            return
+        placement = placement or UnshelvePlacement()
+        if placement.availability_zone:
+            self._check_zone_available(placement.availability_zone)
+        if placement.host:
+            self._check_unshelve_host(ctx, instance, placement)
+        image = self._image(ctx, instance.system_metadata.get("shelved_image_id", ""))
+        self._begin(ctx, instance, "unshelve", {"task_state": states.UNSHELVING}, [None])
+        self.conductor.unshelve_instance(ctx, instance.uuid, image, placement)
+
+    @staticmethod
+    def _check_zone_available(zone: str) -> None:
+        available, _ = availability_zones.split(availability_zones.services_with_zones())
+        if zone not in available:
+            raise exception.Invalid("The requested availability zone is not available")
+
+    @staticmethod
+    def _check_unshelve_host(ctx: RequestContext, instance: Instance,
+                             placement: UnshelvePlacement) -> None:
+        host = placement.host or ""
+        if not compute_nodes.compute_node_get_by_host(host):
+            raise exception.ComputeHostNotFound(host=host)
+        zone = (placement.availability_zone if placement.availability_zone or
+                placement.unpin else request_specs.request_spec_get(instance.uuid)
+                .availability_zone)
+        if zone and availability_zones.compute_host_zone(host) != zone:
+            raise exception.UnshelveHostNotInAZ(host=host, availability_zone=zone)
+
+    def _forget_shelve(self, ctx: RequestContext, instance: Instance) -> None:
+        """A server unshelved in place needs its shelve image no more."""
+        kept = {k: v for k, v in instance.system_metadata.items()
+                if k not in ("shelved_at", "shelved_image_id", "shelved_host")}
+        instances.instance_update(instance.uuid, {"system_metadata": kept})
+        self._delete_shelve_image(ctx, instance)
+
+    @staticmethod
+    def _delete_shelve_image(ctx: RequestContext, instance: Instance) -> None:
+        image_id = instance.system_metadata.get("shelved_image_id")
+        if image_id:
+            with contextlib.suppress(image_errors.ImageError):
+                image_api.delete(image_api.get(ctx, image_id))
 
     def rescue(self, ctx: RequestContext, instance: Instance, password: str | None,
                rescue_image_ref: str | None = None) -> None:

@@ -25,6 +25,7 @@ class Step(enum.Enum):
     RESUME_GUEST = "resume_guest"  # the driver's resume_state_on_host_boot
     REVERT_MOVE = "revert_move"  # a move died handing its disks over: back on this source
     FAIL_IN_PLACE = "fail_in_place"  # a rebuild died with the service: ERROR, still here
+    CLEAR_TASK = "clear_task"  # a snapshot or shelve died: idle again, as it was
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,6 +51,8 @@ def plan(vm_state: str | None, task_state: str | None, db_power_state: int | Non
     [DEFAULT] resume_guests_state_on_host_boot."""
     if task_state in (*states.REBUILD_TASKS, states.RESCUING, states.UNRESCUING):
         return Plan(Step.FAIL_IN_PLACE)  # its guest may be half made, as in Nova
+    if task_state in (*states.SNAPSHOT_TASKS, *states.SHELVE_TASKS):
+        return Plan(Step.CLEAR_TASK)  # Nova resets the task; the user may try again
     if vm_state == states.SOFT_DELETED or (vm_state == states.ERROR
                                            and task_state != states.DELETING):
         return Plan(Step.NOTHING)

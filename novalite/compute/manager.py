@@ -58,6 +58,15 @@ POWER_UPDATE_EVENT = "compute_power_update"
 REBUILD_EVENT = "compute_rebuild_instance"
 RESCUE_EVENT = "compute_rescue_instance"
 SNAPSHOT_EVENT = "compute_snapshot_instance"
+SHELVE_EVENT = "compute_shelve_instance"
+SHELVE_OFFLOAD_EVENT = "compute_shelve_offload_instance"
+UNSHELVE_EVENT = "compute_unshelve_instance"
+# What a shelve remembers in the instance's system metadata (Nova's keys).
+SHELVED_KEYS = ("shelved_at", "shelved_image_id", "shelved_host")
+# A snapshot's task states as a shelve names them.
+_SHELVE_STEPS = {states.IMAGE_SNAPSHOT: states.SHELVING,
+                 states.IMAGE_PENDING_UPLOAD: states.SHELVING_IMAGE_PENDING_UPLOAD,
+                 states.IMAGE_UPLOADING: states.SHELVING_IMAGE_UPLOADING}
 UNRESCUE_EVENT = "compute_unrescue_instance"
 _GONE = (exception.InstanceNotFound, exception.UnexpectedDeletingTaskStateError)
 # The instance action recorded when a step at service start runs an action again.
@@ -77,7 +86,7 @@ def _sync_power_interval() -> float:
 class ComputeManager(MoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves)."""
 
-    target = Target(version="1.13")
+    target = Target(version="1.14")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -105,6 +114,7 @@ class ComputeManager(MoveSteps, Manager):
             host_boot.Step.RESUME_GUEST: self._init_resume_guest,
             host_boot.Step.REVERT_MOVE: self._init_interrupted_move,
             host_boot.Step.FAIL_IN_PLACE: self._init_failed_in_place,
+            host_boot.Step.CLEAR_TASK: self._init_clear_task,
         }
 
     def init_host(self) -> None:
@@ -439,6 +449,92 @@ class ComputeManager(MoveSteps, Manager):
                 glance.delete(ctx, image_id)
             raise
 
+    # --- shelve ------------------------------------------------------------------------
+
+    @tracked(SHELVE_EVENT)
+    def shelve_instance(self, ctx: RequestContext, instance: Instance, image_id: str,
+                        clean_shutdown: bool = True) -> None:
+        """Power off, write the disk into the shelve image, rest SHELVED on this host;
+        offloaded at once when shelved_offload_time is 0, as in Nova."""
+        timeout, retry = ((CONF.shutdown_timeout, CONF.compute.shutdown_retry_interval)
+                          if clean_shutdown else (0, 0))
+        self.driver.power_off(instance, timeout, retry)
+        self._snapshot(ctx, instance, image_id, _SHELVE_STEPS)
+        shelved = {**instance.system_metadata, "shelved_at": utcnow().isoformat(),
+                   "shelved_image_id": image_id, "shelved_host": self.host}
+        instance = self._update(ctx, instance, [states.SHELVING_IMAGE_UPLOADING],
+                                vm_state=states.SHELVED, task_state=None,
+                                power_state=self._power_state(instance),
+                                system_metadata=shelved)
+        if CONF.shelved_offload_time == 0:
+            instance = self._update(ctx, instance, [None],
+                                    task_state=states.SHELVING_OFFLOADING)
+            self._offload(ctx, instance)
+
+    @tracked(SHELVE_OFFLOAD_EVENT)
+    def shelve_offload_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        self._offload(ctx, instance)
+
+    def _offload(self, ctx: RequestContext, instance: Instance) -> None:
+        """The guest destroyed, its ports unbound, its resources given back: the server
+        holds no host until it is unshelved."""
+        self.driver.power_off(instance, 0, 0)
+        self.driver.destroy(ctx, instance)
+        if instance.network_info:
+            self.network_api.unbind(ctx, instance.uuid)
+        self.rt.release(ctx, instance.uuid)
+        placement_client.free_allocations(ctx, instance.uuid)
+        self._update(ctx, instance, [states.SHELVING_OFFLOADING],
+                     vm_state=states.SHELVED_OFFLOADED, task_state=None,
+                     power_state=states.SHUTDOWN, host=None, node=None)
+
+    @tracked(UNSHELVE_EVENT)
+    def unshelve_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
+                          node: str) -> None:
+        """Spawn an offloaded server here from its shelve image (the scheduler chose this
+        host and claimed for it); a failure gives the host back: the server is
+        SHELVED_OFFLOADED again, with a fault."""
+        spawned = False
+        try:
+            instance = self._update(ctx, instance, [states.UNSHELVING],
+                                    task_state=states.SPAWNING, host=self.host, node=node)
+            self.rt.instance_claim(ctx, instance, node)
+            self._bind_ports(ctx, instance)
+            self.driver.spawn(ctx, instance, image)
+            spawned = True
+        except Exception:
+            self._undo(ctx, instance, spawned)
+            placement_client.free_allocations(ctx, instance.uuid)
+            self._update(ctx, instance, None, host=None, node=None)
+            raise
+        remembered = {k: v for k, v in instance.system_metadata.items()
+                      if k not in SHELVED_KEYS}
+        self._update(ctx, instance, [states.SPAWNING], vm_state=states.ACTIVE,
+                     task_state=None, power_state=self._power_state(instance),
+                     launched_at=utcnow(), system_metadata=remembered)
+        with contextlib.suppress(Exception):  # a leftover image harms no one
+            glance.delete(ctx, image.id)
+
+    @periodic_task(spacing=lambda: CONF.shelved_poll_interval)
+    def _poll_shelved_instances(self, ctx: RequestContext) -> None:
+        """Offload this host's servers shelved longer than shelved_offload_time."""
+        if CONF.shelved_offload_time <= 0:
+            return
+        cutoff = utcnow() - datetime.timedelta(seconds=CONF.shelved_offload_time)
+        for instance in self.conductor.instance_get_all_by_host(ctx, self.host):
+            shelved_at = instance.system_metadata.get("shelved_at")
+            if (instance.vm_state != states.SHELVED or instance.task_state is not None
+                    or not shelved_at
+                    or datetime.datetime.fromisoformat(shelved_at) > cutoff):
+                continue
+            try:
+                instance = self._update(ctx, instance, [None],
+                                        task_state=states.SHELVING_OFFLOADING)
+            except _GONE:
+                continue
+            self.conductor.action_start(ctx, instance.uuid, "shelveOffload")
+            self.shelve_offload_instance(ctx, instance)
+
     @tracked(RESCUE_EVENT)
     def rescue_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
                         rescue_password: str | None) -> None:
@@ -615,6 +711,10 @@ class ComputeManager(MoveSteps, Manager):
         placement_client.free_allocations(ctx, instance.uuid)
         self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
                      power_state=power)
+
+    def _init_clear_task(self, ctx: RequestContext, instance: Instance,
+                         plan: host_boot.Plan, power: int) -> None:
+        self._update(ctx, instance, None, task_state=None, power_state=power)
 
     def _init_failed_in_place(self, ctx: RequestContext, instance: Instance,
                               plan: host_boot.Plan, power: int) -> None:

@@ -14,6 +14,7 @@ Version history:
   1.11: rebuild_instance
   1.12: rescue_instance, unrescue_instance
   1.13: snapshot_instance
+  1.14: shelve_instance, shelve_offload_instance, unshelve_instance
 """
 
 from __future__ import annotations
@@ -101,6 +102,21 @@ class ComputeAPI:
                           image_id: str) -> None:
         self.client.prepare(server=host, version="1.13").cast(
             ctx, "snapshot_instance", instance=instance, image_id=image_id)
+
+    def shelve_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                        image_id: str) -> None:
+        self.client.prepare(server=host, version="1.14").cast(
+            ctx, "shelve_instance", instance=instance, image_id=image_id)
+
+    def shelve_offload_instance(self, ctx: RequestContext, host: str,
+                                instance: Instance) -> None:
+        self.client.prepare(server=host, version="1.14").cast(
+            ctx, "shelve_offload_instance", instance=instance)
+
+    def unshelve_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                          image: ImageMeta, node: str) -> None:
+        self.client.prepare(server=host, version="1.14").cast(
+            ctx, "unshelve_instance", instance=instance, image=image, node=node)
 
     def rescue_instance(self, ctx: RequestContext, host: str, instance: Instance,
                         image: ImageMeta, rescue_password: str | None) -> None:

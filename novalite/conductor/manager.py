@@ -8,7 +8,7 @@ from typing import Any
 
 from novalite.clients import placement as placement_client
 from novalite.compute.rpcapi import ComputeAPI
-from novalite.conductor.tasks import build, migrate
+from novalite.conductor.tasks import build, migrate, unshelve
 from novalite.conductor.tasks.base import TaskBase
 from novalite.conf import CONF
 from novalite.context import RequestContext
@@ -25,10 +25,16 @@ from novalite.db.api import (
 from novalite.objects import network_info as network_info_model
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
+from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
 from novalite.objects.network_info import VIF
-from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
+from novalite.objects.request_spec import (
+    FilterProperties,
+    RequestSpec,
+    Selection,
+    UnshelvePlacement,
+)
 from novalite.objects.service import Service
 from novalite.periodic import periodic_task
 from novalite.rpc import Target
@@ -40,7 +46,7 @@ LOG = logging.getLogger(__name__)
 
 
 class ComputeTaskManager:
-    target = Target(namespace="compute_task", version="1.1")
+    target = Target(namespace="compute_task", version="1.2")
 
     def __init__(self) -> None:
         self.scheduler = SchedulerAPI()
@@ -67,6 +73,11 @@ class ComputeTaskManager:
                         reason: str) -> None:
         self._run(migrate.RescheduleMoveTask(ctx, instance_uuid, migration, request_spec,
                                              host_list, reason, self.compute))
+
+    def unshelve_instance(self, ctx: RequestContext, instance_uuid: str, image: ImageMeta,
+                          placement: UnshelvePlacement) -> None:
+        self._run(unshelve.UnshelveTask(ctx, instance_uuid, image, placement,
+                                        self.scheduler, self.compute))
 
     @staticmethod
     def _run(task: TaskBase) -> None:

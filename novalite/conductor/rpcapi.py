@@ -6,6 +6,7 @@ ConductorAPI (no namespace) is the database for compute services, which have non
 Version history:
   compute_task 1.0: schedule_and_build_instances, build_instances
   compute_task 1.1: migrate_server (resize and cold migrate), reschedule_move
+  compute_task 1.2: unshelve_instance
   conductor    1.0: service_get_or_create, service_heartbeat, compute_node_save,
                     instance_get, instance_get_all_by_host, instance_update,
                     instance_destroy, instance_fault_create, action_event_start,
@@ -25,10 +26,16 @@ from typing import Any
 from novalite.context import RequestContext, get_admin_context
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
+from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
 from novalite.objects.network_info import VIF
-from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
+from novalite.objects.request_spec import (
+    FilterProperties,
+    RequestSpec,
+    Selection,
+    UnshelvePlacement,
+)
 from novalite.objects.service import Service
 from novalite.rpc.rpcapi import make_client
 
@@ -70,6 +77,14 @@ class ComputeTaskAPI:
         self.client.prepare(version="1.1").cast(
             ctx, "reschedule_move", instance_uuid=instance_uuid, migration=migration,
             request_spec=request_spec, host_list=host_list, reason=reason)
+
+
+    def unshelve_instance(self, ctx: RequestContext, instance_uuid: str, image: ImageMeta,
+                          placement: UnshelvePlacement) -> None:
+        """Schedule an offloaded server again and spawn it where it lands."""
+        self.client.prepare(version="1.2").cast(
+            ctx, "unshelve_instance", instance_uuid=instance_uuid, image=image,
+            placement=placement)
 
 
 class ConductorAPI:

@@ -85,6 +85,20 @@ opts = [
         help="Seconds a guest is given to shut down cleanly on stop before it is powered "
         "off; 0: power off at once.",
     ),
+    cfg.IntOpt(
+        "shelved_offload_time",
+        default=0,
+        min=-1,
+        help="Seconds a shelved server keeps its host (its guest powered off) before it "
+        "is offloaded: its guest destroyed, its resources and host given back. 0: "
+        "offload at once; -1: never (an admin's shelveOffload still does).",
+    ),
+    cfg.IntOpt(
+        "shelved_poll_interval",
+        default=3600,
+        help="Seconds between a compute's looks for shelved servers past "
+        "shelved_offload_time; 0 or less: never look.",
+    ),
     cfg.BoolOpt(
         "resume_guests_state_on_host_boot",
         default=False,

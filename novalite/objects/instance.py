@@ -13,8 +13,9 @@ from novalite.objects.network_info import VIF
 @base.register
 class Instance(base.NovaliteObject):
     # 1.0: initial; 1.1: locked (the power actions refuse a locked instance);
-    # 1.2: network_info (the cached VIFs: which ports the user brought)
-    VERSION = "1.2"
+    # 1.2: network_info (the cached VIFs: which ports the user brought);
+    # 1.3: system_metadata (what a shelve remembers: its image, when and where)
+    VERSION = "1.3"
 
     uuid: str
     display_name: str | None = None
@@ -37,6 +38,7 @@ class Instance(base.NovaliteObject):
     locked: bool = False
     metadata: dict[str, str] = dataclasses.field(default_factory=dict)
     network_info: list[VIF] = dataclasses.field(default_factory=list)
+    system_metadata: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def preserved_ports(self) -> set[str]:
         """The ports the user brought, released rather than deleted with the server."""

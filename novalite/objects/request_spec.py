@@ -68,6 +68,18 @@ class Destination(base.NovaliteObject):
     allow_cross_cell_move: bool = False
 
 
+@base.register
+class UnshelvePlacement(base.NovaliteObject):
+    """Where an unshelve asks the server to go: a zone (2.77), with 2.91 possibly none
+    (`unpin`: the server forgets the zone it was pinned to), and a host (2.91, admins)."""
+
+    VERSION = "1.0"
+
+    availability_zone: str | None = None
+    unpin: bool = False
+    host: str | None = None
+
+
 def _coerce(cls: type[_T], value: object) -> _T | None:
     """The object for a value that may still be in its old dict form."""
     if value is None or isinstance(value, cls):

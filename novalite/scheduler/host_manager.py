@@ -118,15 +118,16 @@ class HostManager:
                     state.service_disabled = disabled
 
     def awaits_host(self, instance_uuid: str) -> bool:
-        """Whether the instance is still waiting for its host: a move being scheduled,
-        or a build not deleted, not being deleted, not put in ERROR meanwhile (by the
-        build watchdog or a rollback whose caller gave up on this request)."""
+        """Whether the instance is still waiting for its host: a move or an unshelve
+        being scheduled, or a build not deleted, not being deleted, not put in ERROR
+        meanwhile (by the build watchdog or a rollback whose caller gave up on this
+        request)."""
         try:
             instance = instances.instance_get(instance_uuid)
         except exception.InstanceNotFound:
             return False
-        if instance.task_state == states.RESIZE_PREP:
-            return True  # a resize or cold migration asking for its destination
+        if instance.task_state in (states.RESIZE_PREP, states.UNSHELVING):
+            return True  # a move or an unshelve asking for its destination
         return (instance.vm_state == states.BUILDING
                 and instance.task_state != states.DELETING)
 

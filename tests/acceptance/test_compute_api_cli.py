@@ -92,6 +92,10 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     snapshot = demo.json("image", "show", "props-snap")
     assert (snapshot["status"], snapshot["visibility"]) == ("active", "private")
     demo.ok("image", "delete", "props-snap")
+    demo.ok("server", "shelve", "--wait", server["id"])
+    assert demo.json("server", "show", server["id"])["status"] == "SHELVED_OFFLOADED"
+    demo.ok("server", "unshelve", "--wait", server["id"])
+    assert demo.json("server", "show", server["id"])["status"] == "ACTIVE"
     admin = Cli(cloud.clouds_yaml, "novalite-admin")
     diagnostics = admin.json("--os-compute-api-version", "2.48", "server", "show",
                              "--diagnostics", server["id"])

@@ -19,6 +19,7 @@ from novalite.api.compute import (
     server_networks,
     server_rebuild,
     server_rescue,
+    server_shelve,
     unserved,
 )
 from novalite.api.compute.schemas import server_actions as schema
@@ -96,6 +97,9 @@ ACTIONS: actions.Table = {
     "lock": server_lock.lock,
     "rebuild": server_rebuild.rebuild,
     "createImage": server_images.create_image,
+    "shelve": server_shelve.shelve,
+    "shelveOffload": server_shelve.shelve_offload,
+    "unshelve": server_shelve.unshelve,
     "rescue": server_rescue.rescue,
     "unrescue": server_rescue.unrescue,
     "unlock": server_lock.unlock,

@@ -32,7 +32,7 @@ P_PAUSED, P_SUSPENDED = states.POWER_PAUSED, states.POWER_SUSPENDED
     ("paused", "unpausing", P_PAUSED, Plan(Step.SETTLE)),
     ("active", "suspending", RUNNING, Plan(Step.SETTLE)),
     ("suspended", "resuming", P_SUSPENDED, Plan(Step.SETTLE)),
-    ("active", "image_snapshot", RUNNING, Plan(Step.NOTHING)),  # not ours to judge
+    ("active", "image_snapshot", RUNNING, Plan(Step.CLEAR_TASK)),
 ])
 def test_the_step_for_an_interrupted_task(vm_state, task_state, power_state, expected):
     assert host_boot.plan(vm_state, task_state, RUNNING, power_state, False) == expected
@@ -70,3 +70,9 @@ def test_an_interrupted_rebuild_fails_in_place(vm_state, task_state):
 def test_an_interrupted_rescue_fails_in_place(task_state):
     assert host_boot.plan(states.ACTIVE, task_state, states.RUNNING, states.RUNNING,
                           False).step is Step.FAIL_IN_PLACE
+
+
+@pytest.mark.parametrize("task_state", [*states.SNAPSHOT_TASKS, *states.SHELVE_TASKS])
+def test_an_interrupted_snapshot_or_shelve_is_idle_again(task_state):
+    assert host_boot.plan(states.ACTIVE, task_state, states.RUNNING, states.SHUTDOWN,
+                          False).step is Step.CLEAR_TASK

@@ -104,3 +104,25 @@ create_image = {
     "required": ["createImage"],
     "additionalProperties": False,
 }
+
+shelve = _any_value("shelve")
+shelve_offload = _any_value("shelveOffload")
+unshelve = _any_value("unshelve")
+
+
+def unshelve_for(version: tuple[int, int]) -> dict:
+    """2.77: an availability zone may be named; 2.91: a host, or no zone (unpin)."""
+    if version < (2, 77):
+        return unshelve
+    zone: dict = {"type": "string", "minLength": 1, "maxLength": 255}
+    properties: dict = {"availability_zone": zone}
+    if version >= (2, 91):
+        properties = {"availability_zone": {"oneOf": [zone, {"type": "null"}]},
+                      "host": {"type": "string", "minLength": 1, "maxLength": 255,
+                               "pattern": "^[a-zA-Z0-9-._]*$"}}
+    return {"type": "object",
+            "properties": {"unshelve": {"oneOf": [
+                {"type": "null"},
+                {"type": "object", "properties": properties,
+                 "additionalProperties": False}]}},
+            "required": ["unshelve"], "additionalProperties": False}

@@ -257,3 +257,18 @@ def test_a_snapshot_of_a_running_guest_boots_a_new_one(qemu_cloud):
     copy = cloud.boot("copy", flavor=NANO, imageRef=image_id)
     wait_settled(cloud, copy, "ACTIVE", 1)
     wait_console(cloud, copy, MARKER)
+
+
+def test_a_real_guest_shelved_offloaded_and_unshelved_boots_from_its_image(qemu_cloud):
+    cloud = qemu_cloud
+    server_id = cloud.boot("parked", flavor=NANO)
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER)
+    pid = qemu_pid(server_id)
+    action(cloud, server_id, {"shelve": None})
+    offloaded = wait_settled(cloud, server_id, "SHELVED_OFFLOADED", 4)
+    assert offloaded["OS-EXT-SRV-ATTR:host"] is None and not pid_running(pid)
+    assert not os.path.exists(os.path.join(images.instances_path(), server_id))
+    action(cloud, server_id, {"unshelve": None})
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER)
