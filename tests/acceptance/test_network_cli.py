@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from openstack import connection
 from openstack.config import OpenStackConfig
 
@@ -73,10 +72,6 @@ def test_layout_servers_ports_and_interfaces_with_the_cli(cloud):
     demo.ok("port", "delete", extra["id"], v4_port["id"])
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known bug: in the package's shared all-in-one the network service's network-changed "
-    "event never reaches os-server-external-events, so a floating IP associated through the "
-    "network API does not appear in the server's addresses"))
 def test_floating_ips_and_security_groups_with_the_cli(cloud):
     demo = Cli(cloud.clouds_yaml, "novalite")
     demo.json("server", "create", "--image", "novalite-tiny", "--flavor", "m1.tiny",

@@ -6,7 +6,6 @@ over HTTP, and it tells compute of changes through os-server-external-events."""
 from __future__ import annotations
 
 import httpx
-import pytest
 
 from novalite.image import db as images
 from tests.integration.test_distributed import _start_all
@@ -46,9 +45,6 @@ def _layout(net: httpx.Client) -> tuple[str, str]:
     return public_id, private_id
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known bug: the network service's network-changed event does not bring a floating IP "
-    "associated through the network API into the server's addresses"))
 def test_six_servers_with_floating_ips_leave_nothing_behind(topology):
     topo = topology
     net = _network_service(topo)

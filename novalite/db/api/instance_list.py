@@ -119,12 +119,17 @@ def instance_list(filters: ServerFilters, sort: list[tuple[str, str]],
 
 
 def _views(s: Any, page: list[str], filters: ServerFilters) -> list[dict[str, Any]]:
-    """The page's rows with their metadata and tags, in three plain queries (the ORM's
-    per-object cost dominated a 1,000-server page)."""
+    """The page's rows with their metadata, tags and cached network info, in four plain
+    queries (the ORM's per-object cost dominated a 1,000-server page)."""
     rows = {r["uuid"]: dict(r) for r in s.execute(
         select(_I.__table__).where(_I.uuid.in_(page), *_conditions(filters))).mappings()}
     for row in rows.values():
-        row["metadata"], row["tags"] = {}, []
+        row["metadata"], row["tags"], row["network_info"] = {}, [], []
+    cache = models.info_cache.InstanceInfoCache
+    for uuid, network_info in s.execute(select(cache.instance_uuid, cache.network_info)
+                                        .where(cache.instance_uuid.in_(page))):
+        if uuid in rows:
+            rows[uuid]["network_info"] = list(network_info or [])
     meta = models.InstanceMetadata
     for uuid, key, value in s.execute(select(meta.instance_uuid, meta.key, meta.value)
                                       .where(meta.instance_uuid.in_(page),
