@@ -3,8 +3,8 @@ Nova reads it.
 
 Nova's query schema accepts its list of names; one outside it is a 400 here (Nova
 ignores it, which would let a misspelt filter silently list everything). Filters a
-non-admin may not use are dropped, as Nova drops them. `ip` and `ip6` match the
-servers' fixed addresses: none has one until networking records them.
+non-admin may not use are dropped, as Nova drops them. `ip` and `ip6` match the start
+of one of the servers' fixed addresses of that version, as Nova's do.
 """
 
 from __future__ import annotations
@@ -136,8 +136,11 @@ def filters(req: ApiRequest, params: dict[str, list[str]], project_id: str | Non
     for name, column in _REGEX.items():
         if name in params:
             f.regex[column] = _regex(name, params[name][-1])
-    if any(n in params for n in (*_NEVER_SET, *_ADDRESSES)):
+    if any(n in params for n in _NEVER_SET):
         f.matches_nothing = True
+    for version, name in ((4, "ip"), (6, "ip6")):
+        if name in params:
+            f.addresses[version] = _regex(name, params[name][-1])
     _status(params, req, f)
     _flavor(params, f)
     _times(params, req, f)

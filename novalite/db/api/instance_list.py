@@ -36,6 +36,8 @@ class ServerFilters:
     not_tags: list[str] = dataclasses.field(default_factory=list)
     not_tags_any: list[str] = dataclasses.field(default_factory=list)
     matches_nothing: bool = False  # a filter no server can pass (an unknown flavor, ...)
+    # ip / ip6: IP version -> a regular expression one of its fixed addresses matches
+    addresses: dict[int, str] = dataclasses.field(default_factory=dict)
 
 
 def _has_tag(tag: str) -> Any:
@@ -90,18 +92,41 @@ def _marker_after(s: Any, marker: str, filters: ServerFilters) -> Any:
     return or_(_I.created_at < created, and_(_I.created_at == created, _I.id < row_id))
 
 
+def _fixed_addresses(s: Any, uuids: list[str]) -> dict[str, list[tuple[int, str]]]:
+    """(version, address) of each instance's fixed IPs, from its cached network info."""
+    cache = models.info_cache.InstanceInfoCache
+    found: dict[str, list[tuple[int, str]]] = {}
+    for uuid, network_info in s.execute(select(cache.instance_uuid, cache.network_info)
+                                        .where(cache.instance_uuid.in_(uuids))):
+        found[uuid] = [(ip["version"], ip["address"]) for vif in network_info or []
+                       for subnet in vif["network"]["subnets"] for ip in subnet["ips"]]
+    return found
+
+
+def _with_addresses(s: Any, uuids: list[str], wanted: dict[int, str]) -> list[str]:
+    """Nova's ip/ip6 filters: a fixed address of that version matching from its start."""
+    patterns = {version: re.compile(p) for version, p in wanted.items()}
+    addresses = _fixed_addresses(s, uuids)
+    return [u for u in uuids if any(
+        version in patterns and patterns[version].match(address)
+        for version, address in addresses.get(u, []))]
+
+
 def _page_ids(s: Any, filters: ServerFilters, sort: list[tuple[str, str]],
               limit: int | None, marker: str | None) -> list[str]:
     """The page's uuids in order. Only SQL (the cost follows the page) unless a regular
-    expression filters or a marker meets a custom order: then every id is walked."""
+    expression or an address filters or a marker meets a custom order: then every id
+    is walked."""
     patterns = {c: re.compile(p) for c, p in filters.regex.items()}
     query = select(_I.uuid, *[getattr(_I, c) for c in patterns]).where(
         *_conditions(filters)).order_by(*_order(sort))
-    if not patterns and (marker is None or not sort):
+    if not patterns and not filters.addresses and (marker is None or not sort):
         if marker is not None:
             query = query.where(_marker_after(s, marker, filters))
         return list(s.scalars(query.limit(limit)))
     uuids = [row[0] for row in s.execute(query) if _matches(row, patterns)]
+    if filters.addresses:
+        uuids = _with_addresses(s, uuids, filters.addresses)
     start = 0
     if marker is not None:
         if marker not in uuids:

@@ -73,3 +73,25 @@ def test_the_server_list_shows_addresses_as_show_does(cloud, demo):
     shown = compute.get(f"/servers/{server_id}").json()["server"]["addresses"]
     listed = compute.get("/servers/detail", params={"name": "listed"}).json()["servers"]
     assert shown["private"] and [s["addresses"] for s in listed] == [shown]
+
+
+def test_the_ip_filter_matches_the_start_of_a_fixed_address(cloud, demo):
+    net, compute = demo
+    nets = {n["name"]: n for n in net.get("/networks").json()["networks"]}
+    created = compute.post("/servers", json={"server": {
+        "name": "addressed", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID,
+        "networks": [{"uuid": nets["private"]["id"]}]}})
+    server_id = created.json()["server"]["id"]
+    cloud.wait(lambda: compute.get(f"/servers/{server_id}").json()["server"]["status"]
+               == "ACTIVE")
+    (address,) = [a["addr"] for a in compute.get(f"/servers/{server_id}").json()[
+        "server"]["addresses"]["private"]]
+
+    def listed(**params):
+        return [s["id"] for s in compute.get("/servers", params=params).json()["servers"]]
+
+    assert listed(ip=address) == [server_id]
+    assert listed(ip="10\\.0\\.0\\.") == [server_id]
+    assert listed(ip="0.0.11") == []  # from the start, as Nova's re.match
+    assert compute.get("/servers", params={"ip6": "fd"}, headers={
+        "OpenStack-API-Version": "compute 2.5"}).json()["servers"] == []
