@@ -196,8 +196,9 @@ class ComputeManager(MoveSteps, Manager):
     @periodic_task(spacing=lambda: 60 if CONF.instance_build_timeout else 0)
     def _check_instance_build_time(self, ctx: RequestContext) -> None:
         """Nova's instance_build_timeout: an instance in BUILD on this host for longer is
-        put in ERROR with a fault and its claim freed; a build this service is running
-        right now is left to finish or fail by itself."""
+        put in ERROR with a fault, its guest (if one was made) destroyed and its claim and
+        host given back; a build this service is running right now is left to finish or
+        fail by itself."""
         cutoff = utcnow() - datetime.timedelta(seconds=CONF.instance_build_timeout)
         for instance in self.conductor.instance_get_all_by_host(ctx, self.host):
             if (instance.vm_state != states.BUILDING or instance.uuid in self._building
@@ -211,7 +212,9 @@ class ComputeManager(MoveSteps, Manager):
                     ctx, instance.uuid, 500, "Instance build timed out. Set to error state.",
                     None, self.host)
                 self._update(ctx, instance, [instance.task_state], vm_state=states.ERROR,
-                             task_state=None)
+                             task_state=None, host=None, node=None)
+                with contextlib.suppress(Exception):
+                    self.driver.destroy(ctx, instance)
                 self.rt.release(ctx, instance.uuid)
                 placement_client.free_allocations(ctx, instance.uuid)
 

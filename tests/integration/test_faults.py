@@ -93,10 +93,6 @@ def _assert_settled(topo, accepted: list[str]) -> None:
     assert "Found 0 problem(s)" in topo.manage("placement", "audit")
 
 
-@pytest.mark.xfail(reason="with late scheduler claims given back (PostgreSQL, conductor "
-                   "killed): usage matched per host, but placement audit reported an "
-                   "instance on compute2 holding no allocations (a watchdog-buried build "
-                   "that keeps its host?); not yet explained", strict=False)
 @pytest.mark.parametrize("victim", ["conductor", "compute2"])
 def test_a_service_killed_during_a_storm_leaves_nothing_stuck_or_leaked(topology, victim):
     topo = topology

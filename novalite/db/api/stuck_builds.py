@@ -23,8 +23,9 @@ from novalite.timeutils import utcnow
 def bury_stuck_builds(older_than: datetime.datetime, message: str, limit: int = 100
                       ) -> list[str]:
     """Put up to `limit` instances in BUILD unchanged since `older_than` (and not being
-    deleted) in ERROR, each with a fault saying `message` written in the same
-    transaction; returns the uuids this call ended."""
+    deleted) in ERROR on no host, each with a fault saying `message` written in the same
+    transaction; returns the uuids this call ended (whose claims the caller frees: an
+    ERROR server that holds a host holds its allocation, one that holds none, none)."""
     with writer() as s:
         last_change = func.coalesce(models.Instance.updated_at, models.Instance.created_at)
         query = (select(models.Instance.uuid, models.Instance.host)
@@ -44,6 +45,7 @@ def bury_stuck_builds(older_than: datetime.datetime, message: str, limit: int = 
                                        host=host))
         s.execute(update(models.Instance)
                   .where(models.Instance.uuid.in_([uuid for uuid, _ in stuck]))
-                  .values(vm_state=states.ERROR, task_state=None, updated_at=utcnow())
+                  .values(vm_state=states.ERROR, task_state=None, host=None, node=None,
+                          updated_at=utcnow())
                   .execution_options(synchronize_session=False))
         return [uuid for uuid, _ in stuck]

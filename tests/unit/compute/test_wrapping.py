@@ -158,3 +158,6 @@ def test_a_build_older_than_instance_build_timeout_is_ended(manager, conf, monke
                if name in ("instance_update", "instance_fault_create", "free")}
     assert touched == {"old"}
     assert ("free", ("old",)) in manager.conductor.calls
+    (update,) = [args[1] for name, args in manager.conductor.calls
+                 if name == "instance_update"]
+    assert (update["vm_state"], update["host"], update["node"]) == ("error", None, None)

@@ -25,7 +25,7 @@ def _create(**values):
     instances.instance_create({
         "uuid": inst.uuid, "display_name": "vm", "project_id": "p1", "user_id": "u1",
         "flavor": builders.flavor(), "vm_state": "building", "task_state": "scheduling",
-        **values})
+        "host": "compute1", "node": "compute1", **values})
     return inst.uuid
 
 
@@ -50,6 +50,9 @@ def test_each_stuck_build_is_ended_once_by_concurrent_conductors(db):
     faults = actions.fault_get_latest(sorted(stuck))
     assert {f["message"] for f in faults.values()} == {"stuck"} and len(faults) == 30
     assert all(instances.instance_get(uuid).vm_state == "error" for uuid in stuck)
+    # ERROR on no host: its claim is freed, so it holds none (the placement audit's rule)
+    assert {(instances.instance_get(uuid).host, instances.instance_get(uuid).node)
+            for uuid in stuck} == {(None, None)}
     assert instances.instance_get(deleting).vm_state == "building"
     assert instances.instance_get(active).vm_state == "active"
 
