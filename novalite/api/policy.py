@@ -86,6 +86,7 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:servers:revert_resize": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-migrate-server:migrate": ADMIN,
     "os_compute_api:os-migrate-server:migrate:host": ADMIN,
+    "os_compute_api:os-migrate-server:migrate_live": ADMIN,
     "os_compute_api:os-migrations:index": ADMIN,
     "os_compute_api:servers:migrations:index": ADMIN,
     "os_compute_api:os-extended-server-attributes": ADMIN,

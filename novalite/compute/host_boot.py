@@ -26,6 +26,7 @@ class Step(enum.Enum):
     REVERT_MOVE = "revert_move"  # a move died handing its disks over: back on this source
     FAIL_IN_PLACE = "fail_in_place"  # a rebuild died with the service: ERROR, still here
     CLEAR_TASK = "clear_task"  # a snapshot or shelve died: idle again, as it was
+    END_LIVE_MIGRATION = "end_live_migration"  # its source died: back here, running
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,6 +52,8 @@ def plan(vm_state: str | None, task_state: str | None, db_power_state: int | Non
     [DEFAULT] resume_guests_state_on_host_boot."""
     if task_state in (*states.REBUILD_TASKS, states.RESCUING, states.UNRESCUING):
         return Plan(Step.FAIL_IN_PLACE)  # its guest may be half made, as in Nova
+    if task_state == states.MIGRATING:
+        return Plan(Step.END_LIVE_MIGRATION)  # Nova ends it in error on the source
     if task_state in (*states.SNAPSHOT_TASKS, *states.SHELVE_TASKS):
         return Plan(Step.CLEAR_TASK)  # Nova resets the task; the user may try again
     if vm_state == states.SOFT_DELETED or (vm_state == states.ERROR

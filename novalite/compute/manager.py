@@ -22,7 +22,7 @@ from novalite import exception
 from novalite.clients import glance
 from novalite.clients import placement as placement_client
 from novalite.compute import group_policy, host_boot, neutron, power_sync
-from novalite.compute.moves import MoveSteps
+from novalite.compute.live_moves import LiveMoveSteps
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.compute.wrapping import BuildResult, tracked, tracked_build
@@ -83,10 +83,11 @@ def _sync_power_interval() -> float:
     return CONF.sync_power_state_interval or 60
 
 
-class ComputeManager(MoveSteps, Manager):
-    """Resize and cold migration steps come from MoveSteps (novalite.compute.moves)."""
+class ComputeManager(LiveMoveSteps, Manager):
+    """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
+    migration steps from LiveMoveSteps (novalite.compute.live_moves)."""
 
-    target = Target(version="1.14")
+    target = Target(version="1.15")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -115,6 +116,7 @@ class ComputeManager(MoveSteps, Manager):
             host_boot.Step.REVERT_MOVE: self._init_interrupted_move,
             host_boot.Step.FAIL_IN_PLACE: self._init_failed_in_place,
             host_boot.Step.CLEAR_TASK: self._init_clear_task,
+            host_boot.Step.END_LIVE_MIGRATION: self._init_interrupted_live_migration,
         }
 
     def init_host(self) -> None:

@@ -15,6 +15,7 @@ Version history:
   1.12: rescue_instance, unrescue_instance
   1.13: snapshot_instance
   1.14: shelve_instance, shelve_offload_instance, unshelve_instance
+  1.15: live_migration, post_live_migration_at_destination
 """
 
 from __future__ import annotations
@@ -117,6 +118,19 @@ class ComputeAPI:
                           image: ImageMeta, node: str) -> None:
         self.client.prepare(server=host, version="1.14").cast(
             ctx, "unshelve_instance", instance=instance, image=image, node=node)
+
+    def live_migration(self, ctx: RequestContext, host: str, instance: Instance,
+                       migration: Migration) -> None:
+        """To the source: move the guest to the migration's destination."""
+        self.client.prepare(server=host, version="1.15").cast(
+            ctx, "live_migration", instance=instance, migration=migration)
+
+    def post_live_migration_at_destination(self, ctx: RequestContext, host: str,
+                                           instance: Instance, migration: Migration
+                                           ) -> None:
+        self.client.prepare(server=host, version="1.15").cast(
+            ctx, "post_live_migration_at_destination", instance=instance,
+            migration=migration)
 
     def rescue_instance(self, ctx: RequestContext, host: str, instance: Instance,
                         image: ImageMeta, rescue_password: str | None) -> None:

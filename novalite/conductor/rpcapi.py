@@ -7,6 +7,7 @@ Version history:
   compute_task 1.0: schedule_and_build_instances, build_instances
   compute_task 1.1: migrate_server (resize and cold migrate), reschedule_move
   compute_task 1.2: unshelve_instance
+  compute_task 1.3: live_migrate_instance
   conductor    1.0: service_get_or_create, service_heartbeat, compute_node_save,
                     instance_get, instance_get_all_by_host, instance_update,
                     instance_destroy, instance_fault_create, action_event_start,
@@ -85,6 +86,13 @@ class ComputeTaskAPI:
         self.client.prepare(version="1.2").cast(
             ctx, "unshelve_instance", instance_uuid=instance_uuid, image=image,
             placement=placement)
+
+
+    def live_migrate_instance(self, ctx: RequestContext, instance_uuid: str,
+                              host: str | None, force: bool) -> None:
+        self.client.prepare(version="1.3").cast(
+            ctx, "live_migrate_instance", instance_uuid=instance_uuid, host=host,
+            force=force)
 
 
 class ConductorAPI:

@@ -15,6 +15,7 @@ from novalite.objects.flavor import Flavor
 
 RESIZE = "resize"
 MIGRATION = "migration"
+LIVE_MIGRATION = "live-migration"
 
 # Nova's migration statuses on the cold path, in order.
 PRE_MIGRATING = "pre-migrating"
@@ -27,6 +28,11 @@ REVERTING = "reverting"
 REVERTED = "reverted"
 ERROR = "error"
 FAILED = "failed"
+# ... and on the live path
+ACCEPTED = "accepted"
+PREPARING = "preparing"
+RUNNING = "running"
+COMPLETED = "completed"
 # A move that still holds resources on its hosts (Nova's in-progress filter leaves out
 # these final states).
 DONE = (CONFIRMED, REVERTED, ERROR, FAILED, "cancelled", "completed", "done")

@@ -126,7 +126,7 @@ class HostManager:
             instance = instances.instance_get(instance_uuid)
         except exception.InstanceNotFound:
             return False
-        if instance.task_state in (states.RESIZE_PREP, states.UNSHELVING):
+        if instance.task_state in (states.RESIZE_PREP, states.UNSHELVING, states.MIGRATING):
             return True  # a move or an unshelve asking for its destination
         return (instance.vm_state == states.BUILDING
                 and instance.task_state != states.DELETING)

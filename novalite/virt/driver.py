@@ -203,6 +203,16 @@ class ComputeDriver(abc.ABC):
         with the instance's (new) flavor, started if `power_on`."""
         raise NotImplementedError()
 
+    def live_migration(self, ctx: Any, instance: Instance, dest: str) -> None:
+        """On the source: move the running guest's memory and disks to `dest`; the
+        source's guest is gone when this returns (Nova's live_migration, then its
+        post-migration clean-up of the source)."""
+        raise NotImplementedError()
+
+    def post_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
+        """On the destination: the guest that arrived runs here now."""
+        raise NotImplementedError()
+
     def confirm_migration(self, ctx: Any, migration: Migration, instance: Instance) -> None:
         """On the source: the move is kept; drop what the source kept for a revert. Idempotent."""
         raise NotImplementedError()

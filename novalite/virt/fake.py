@@ -201,6 +201,22 @@ class FakeDriver(ComputeDriver):
         glance.upload(ctx, image_id, [f"novalite fake disk of {instance.uuid}\n".encode()],
                       disk_format="raw")
 
+    def live_migration(self, ctx: Any, instance: Instance, dest: str) -> None:
+        """A simulated guest leaves in one step; the destination's driver takes it up."""
+        with self._lock:
+            if self.instances.pop(instance.uuid, None) is None:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            self.consoles.pop(instance.uuid, None)
+            self._save()
+
+    def post_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
+        with self._lock:
+            self.instances[instance.uuid] = instance.power_state or states.RUNNING
+            self.consoles.setdefault(instance.uuid, [])
+            self._log(instance.uuid, f"novalite fake guest {instance.uuid} arrived on "
+                                     f"{self.host}")
+            self._save()
+
     def rescue(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
                rescue_password: str | None) -> None:
         """A simulated rescue boot: powered off, then running from the rescue image."""

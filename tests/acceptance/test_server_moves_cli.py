@@ -53,5 +53,12 @@ def test_an_admin_migrates_a_server_and_lists_migrations(cloud):
                            "--type", "cold-migration", "--limit", "1")
         assert [(m["Server UUID"], m["Type"]) for m in paged] == [(server_id, "migration")]
         assert paged[0]["UUID"]
+        here = _show(admin, server_id)["OS-EXT-SRV-ATTR:host"]
+        admin.ok("server", "migrate", "--live-migration", "--wait", server_id)
+        live = _show(admin, server_id)
+        assert (live["status"], live["OS-EXT-SRV-ATTR:host"] != here) == ("ACTIVE", True)
+        kinds = admin.json("--os-compute-api-version", "2.59", "server", "migration", "list",
+                           "--server", server_id)
+        assert sorted(m["Type"] for m in kinds) == ["live-migration", "migration"]
     finally:
         demo.ok("server", "delete", "--wait", server_id)

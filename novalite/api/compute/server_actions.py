@@ -109,6 +109,7 @@ ACTIONS: actions.Table = {
     "removeSecurityGroup": server_networks.remove_security_group,
     "resize": server_moves.resize,
     "migrate": server_moves.migrate,
+    "os-migrateLive": server_moves.live_migrate,
     "confirmResize": server_moves.confirm_resize,
     "revertResize": server_moves.revert_resize,
 }

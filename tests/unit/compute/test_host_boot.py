@@ -76,3 +76,8 @@ def test_an_interrupted_rescue_fails_in_place(task_state):
 def test_an_interrupted_snapshot_or_shelve_is_idle_again(task_state):
     assert host_boot.plan(states.ACTIVE, task_state, states.RUNNING, states.SHUTDOWN,
                           False).step is Step.CLEAR_TASK
+
+
+def test_an_interrupted_live_migration_ends_on_its_source():
+    assert host_boot.plan(states.ACTIVE, states.MIGRATING, states.RUNNING, states.RUNNING,
+                          False).step is Step.END_LIVE_MIGRATION

@@ -44,3 +44,25 @@ migrate_v2_56 = {
 
 confirm_resize = _any_value("confirmResize")
 revert_resize = _any_value("revertResize")
+
+
+def migrate_live_for(version: tuple[int, int]) -> dict:
+    """os-migrateLive: `block_migration` and, until 2.25, `disk_over_commit` required;
+    from 2.25 `block_migration` may be "auto"; `force` from 2.30 until 2.68."""
+    host = {"type": ["string", "null"], "minLength": 1, "maxLength": 255}
+    boolean = {"type": ["boolean", "string"],
+               "enum": [True, False, "True", "False", "true", "false", "1", "0"]}
+    properties: dict = {"host": host, "block_migration": boolean,
+                        "disk_over_commit": boolean}
+    required = ["block_migration", "disk_over_commit", "host"]
+    if version >= (2, 25):
+        properties = {"host": host, "block_migration": {"oneOf": [
+            boolean, {"type": "string", "enum": ["auto"]}]}}
+        required = ["block_migration", "host"]
+    if (2, 30) <= version < (2, 68):
+        properties["force"] = boolean
+    return {"type": "object",
+            "properties": {"os-migrateLive": {"type": "object", "properties": properties,
+                                              "required": required,
+                                              "additionalProperties": False}},
+            "required": ["os-migrateLive"], "additionalProperties": False}

@@ -1,0 +1,116 @@
+"""The compute side of a live migration (Nova's live_migration on the source, then
+post_live_migration_at_destination), each under the per-instance lock, recorded as an
+action event.
+
+Placement during the move (set up by novalite.conductor.tasks.live_migrate): the
+migration holds the source allocation, the instance the destination's. When the guest
+has arrived, the migration's is freed; when the move fails on the source, the source
+allocation goes back to the instance (replacing the destination's) and the server stays
+where it was, running, with a fault.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+
+from novalite import exception
+from novalite.clients import placement as placement_client
+from novalite.compute.moves import MoveSteps
+from novalite.context import RequestContext
+from novalite.exception import fault_message, format_tb
+from novalite.objects import migration as mig
+from novalite.objects import states
+from novalite.objects.instance import Instance
+from novalite.objects.migration import Migration
+
+LOG = logging.getLogger(__name__)
+
+LIVE_MIGRATION_EVENT = "compute_live_migration"
+POST_AT_DESTINATION_EVENT = "compute_post_live_migration_at_destination"
+
+
+class LiveMoveSteps(MoveSteps):
+    """Mixed into the ComputeManager, as MoveSteps is."""
+
+    _bind_ports: Callable[[RequestContext, Instance], None]
+
+    # --- source -----------------------------------------------------------------------
+
+    def live_migration(self, ctx: RequestContext, instance: Instance,
+                       migration: Migration) -> None:
+        def failed(exc: Exception) -> None:
+            self._live_rollback(ctx, instance, migration, exc)
+
+        with self._move_step(ctx, instance.uuid, LIVE_MIGRATION_EVENT, failed):
+            migration = self._status(ctx, migration, mig.RUNNING)
+            self.driver.live_migration(ctx, instance, migration.dest_compute or "")
+            self.compute_rpc.post_live_migration_at_destination(
+                ctx, migration.dest_compute or "", instance, migration)
+            self.rt.release(ctx, instance.uuid)  # the guest is the destination's now
+            placement_client.free_allocations(ctx, migration.uuid)
+
+    def _live_rollback(self, ctx: RequestContext, instance: Instance, migration: Migration,
+                       exc: Exception) -> None:
+        """The guest never left: the source allocation back to the instance (replacing
+        the destination's claim), the migration in error, the server idle and running
+        here, with the reason (Nova's _rollback_live_migration)."""
+        self._status(ctx, migration, mig.ERROR)
+        placement_client.report_client().move_allocations(
+            ctx, migration.uuid, instance.uuid, source_type="MIGRATION",
+            target_type="INSTANCE")
+        refused = isinstance(exc, NotImplementedError)
+        message = (f"The {type(self.driver).__name__} cannot live-migrate."
+                   if refused else fault_message(exc))
+        self.conductor.instance_fault_create(ctx, instance.uuid, 400 if refused else 500,
+                                             message, format_tb(exc), self.host)
+        with contextlib.suppress(exception.InstanceNotFound,
+                                 exception.UnexpectedTaskStateError):
+            self.conductor.instance_update(ctx, instance.uuid, {"task_state": None},
+                                           expected_task_state=[states.MIGRATING])
+
+    def _init_interrupted_live_migration(self, ctx: RequestContext, instance: Instance,
+                                         plan: object, power: int) -> None:
+        """On start, a live migration this source was running when it died ends in
+        error with the server back here, as Nova's _init_instance ends it."""
+        moving = [m for m in self.conductor.migration_get_in_progress_by_host(ctx, self.host)
+                  if m.instance_uuid == instance.uuid and m.source_compute == self.host]
+        reason = exception.NovaliteException(
+            f"The live migration was interrupted by a restart of compute {self.host}")
+        if moving:
+            self._live_rollback(ctx, instance, moving[0], reason)
+            return
+        with contextlib.suppress(exception.InstanceNotFound,
+                                 exception.UnexpectedTaskStateError):
+            self.conductor.instance_update(ctx, instance.uuid, {"task_state": None},
+                                           expected_task_state=[states.MIGRATING])
+
+    # --- destination ------------------------------------------------------------------
+
+    def post_live_migration_at_destination(self, ctx: RequestContext, instance: Instance,
+                                           migration: Migration) -> None:
+        def failed(exc: Exception) -> None:
+            """The guest is here but could not be recorded: ERROR here, with the reason
+            (its allocation, the instance's, is already on this host)."""
+            self._status(ctx, migration, mig.ERROR)
+            self.conductor.instance_fault_create(ctx, instance.uuid, 500,
+                                                 fault_message(exc), format_tb(exc),
+                                                 self.host)
+            with contextlib.suppress(exception.InstanceNotFound):
+                self.conductor.instance_update(
+                    ctx, instance.uuid, {"task_state": None, "vm_state": states.ERROR,
+                                         "host": self.host,
+                                         "node": migration.dest_node},
+                    check_task_state=False)
+
+        with self._move_step(ctx, instance.uuid, POST_AT_DESTINATION_EVENT, failed):
+            self.driver.post_live_migration_at_destination(ctx, instance)
+            instance = self.conductor.instance_update(
+                ctx, instance.uuid, {"host": self.host, "node": migration.dest_node,
+                                     "task_state": None,
+                                     "power_state": self._guest_power(instance)},
+                expected_task_state=[states.MIGRATING])
+            self.rt.instance_claim(ctx, instance, migration.dest_node or self.host)
+            self._bind_ports(ctx, instance)
+            self._status(ctx, migration, mig.COMPLETED)
