@@ -96,6 +96,11 @@ def test_two_schedulers_never_overcommit_a_host(topology):
         topo.start(host, "novalite-compute", "--host", host)
     topo.wait(lambda: len(topo.query("SELECT id FROM inventories")) == 6,
               what="two compute nodes reporting to placement")
+    # a service records itself once its RPC server consumes: both workers must be taking
+    # requests before the boots start, or one of them may get them all
+    topo.wait(lambda: {"scheduler-a", "scheduler-b"} <= {
+        host for (host,) in topo.query("SELECT host FROM services")},
+        what="both schedulers consuming")
 
     def boot(i):
         body = {"server": {"name": f"race-{i}", "flavorRef": "1",
