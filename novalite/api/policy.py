@@ -87,6 +87,7 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-migrate-server:migrate": ADMIN,
     "os_compute_api:os-migrate-server:migrate:host": ADMIN,
     "os_compute_api:os-migrate-server:migrate_live": ADMIN,
+    "os_compute_api:os-evacuate": ADMIN,
     "os_compute_api:os-migrations:index": ADMIN,
     "os_compute_api:servers:migrations:index": ADMIN,
     "os_compute_api:os-extended-server-attributes": ADMIN,

@@ -22,12 +22,15 @@ from novalite.context import RequestContext
 from novalite.exception import fault_message, format_tb
 from novalite.objects import migration as mig
 from novalite.objects import states
+from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
+from novalite.timeutils import utcnow
 
 LOG = logging.getLogger(__name__)
 
 LIVE_MIGRATION_EVENT = "compute_live_migration"
+EVACUATE_EVENT = "compute_rebuild_instance"
 POST_AT_DESTINATION_EVENT = "compute_post_live_migration_at_destination"
 
 
@@ -85,6 +88,73 @@ class LiveMoveSteps(MoveSteps):
                                  exception.UnexpectedTaskStateError):
             self.conductor.instance_update(ctx, instance.uuid, {"task_state": None},
                                            expected_task_state=[states.MIGRATING])
+
+    # --- evacuation --------------------------------------------------------------------
+
+    def evacuate_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
+                          migration: Migration, stopped: bool) -> None:
+        """Rebuild here a server whose host is down: claimed by the scheduler for this
+        host, spawned from its image, in its state again (SHUTOFF if it was, or if 2.95
+        asked); the failed host's resources stay its evacuation's until it comes back
+        (_destroy_evacuated_instances)."""
+        def failed(exc: Exception) -> None:
+            self._evacuation_failed(ctx, instance, migration, exc)
+
+        with self._move_step(ctx, instance.uuid, EVACUATE_EVENT, failed):
+            node = migration.dest_node or self.host
+            power_on = not stopped and instance.vm_state != states.STOPPED
+            instance = self.conductor.instance_update(
+                ctx, instance.uuid, {"host": self.host, "node": node,
+                                     "task_state": states.REBUILD_SPAWNING},
+                expected_task_state=[states.REBUILDING])
+            self.rt.instance_claim(ctx, instance, node)
+            self._bind_ports(ctx, instance)
+            self.driver.spawn(ctx, instance, image, power_on=power_on)
+            self.conductor.instance_update(
+                ctx, instance.uuid, {"vm_state": states.ACTIVE if power_on
+                                     else states.STOPPED, "task_state": None,
+                                     "power_state": self._guest_power(instance),
+                                     "launched_at": utcnow()},
+                expected_task_state=[states.REBUILD_SPAWNING])
+            self._status(ctx, migration, mig.DONE_STATUS)
+
+    def _evacuation_failed(self, ctx: RequestContext, instance: Instance,
+                           migration: Migration, exc: Exception) -> None:
+        """Nothing of the server stays here: its claim goes back to the evacuation's
+        allocation holder (the instance again, on its failed host), ERROR, the reason."""
+        with contextlib.suppress(Exception):
+            self.driver.destroy(ctx, instance)
+        self.rt.release(ctx, instance.uuid)
+        self._status(ctx, migration, mig.ERROR)
+        placement_client.report_client().move_allocations(
+            ctx, migration.uuid, instance.uuid, source_type="MIGRATION",
+            target_type="INSTANCE")
+        self.conductor.instance_fault_create(ctx, instance.uuid, 500, fault_message(exc),
+                                             format_tb(exc), self.host)
+        with contextlib.suppress(exception.InstanceNotFound):
+            self.conductor.instance_update(
+                ctx, instance.uuid, {"task_state": None, "vm_state": states.ERROR,
+                                     "host": migration.source_compute,
+                                     "node": migration.source_node},
+                check_task_state=False)
+
+    def _destroy_evacuated_instances(self, ctx: RequestContext) -> None:
+        """On start: the servers evacuated away while this host was down are another
+        host's now; their leftover guests here go, and the resources their evacuations
+        held here are given back (Nova's _destroy_evacuated_instances)."""
+        for migration in self.conductor.migration_get_in_progress_by_host(ctx, self.host):
+            if (migration.migration_type != mig.EVACUATION
+                    or migration.source_compute != self.host):
+                continue
+            if migration.status != mig.DONE_STATUS:
+                continue  # still being rebuilt elsewhere: the next start cleans up
+            with contextlib.suppress(exception.InstanceNotFound):
+                self.driver.destroy(ctx, Instance(uuid=migration.instance_uuid))
+            self.rt.release(ctx, migration.uuid)
+            placement_client.free_allocations(ctx, migration.uuid)
+            self._status(ctx, migration, mig.COMPLETED)
+            LOG.info("Removed instance %s, evacuated to %s, from this host",
+                     migration.instance_uuid, migration.dest_compute)
 
     # --- destination ------------------------------------------------------------------
 

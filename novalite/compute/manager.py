@@ -87,7 +87,7 @@ class ComputeManager(LiveMoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves)."""
 
-    target = Target(version="1.15")
+    target = Target(version="1.16")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -123,6 +123,10 @@ class ComputeManager(LiveMoveSteps, Manager):
         self.driver.init_host(self.host)
         self.driver.register_event_listener(self._queue_lifecycle_event)
         ctx = get_admin_context()
+        try:
+            self._destroy_evacuated_instances(ctx)
+        except Exception:
+            LOG.exception("Could not clean up the servers evacuated from %s", self.host)
         try:
             mine = self.conductor.instance_get_all_by_host(ctx, self.host)
         except Exception:

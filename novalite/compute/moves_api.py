@@ -9,12 +9,13 @@ from novalite.compute import guards, quotas
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.context import RequestContext
-from novalite.db.api import actions, compute_nodes, flavors, instances, migrations
+from novalite.db.api import actions, compute_nodes, flavors, instances, migrations, services
 from novalite.objects import migration as mig
 from novalite.objects import states
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
+from novalite.service import liveness
 
 
 class CannotMigrateToSameHost(exception.Invalid):
@@ -25,6 +26,13 @@ class HostNotFoundForMove(exception.Invalid):
     """Nova answers 400, not 404, for a migration's unknown host."""
 
     msg_fmt = "Compute host %(host)s could not be found."
+
+
+class ComputeServiceInUse(exception.Invalid):
+    """Nova answers 400: evacuating from a host whose compute is up would run the
+    server twice."""
+
+    msg_fmt = "Compute service of %(host)s is still in use."
 
 
 class NotResized(exception.Invalid):
@@ -125,6 +133,26 @@ class MoveAPI:
                                   expected_task_state=[None])
         actions.action_start(ctx, instance.uuid, "live-migration")
         self.conductor.live_migrate_instance(ctx, instance.uuid, host, force)
+
+    def evacuate(self, ctx: RequestContext, instance: Instance, host: str | None,
+                 force: bool, stopped: bool) -> None:
+        """Rebuild a server of a failed host elsewhere: only once its compute is down
+        (dead, or forced down by an admin); `stopped` (2.95) leaves it SHUTOFF there."""
+        if not (self.compute.client.can_send_version("1.16")
+                and self.conductor.client.can_send_version("1.4")):
+            raise MovesNotAvailable()
+        source = guards.check_host(instance)
+        guards.check_state(instance, "evacuate", states.ALLOW_EVACUATE)
+        try:
+            service = services.service_get_by_host_and_binary(source, "novalite-compute")
+        except exception.ComputeHostNotFound:
+            service = None
+        if service is not None and liveness.service_is_up(service):
+            raise ComputeServiceInUse(host=source)
+        instances.instance_update(instance.uuid, {"task_state": states.REBUILDING},
+                                  expected_task_state=[None])
+        actions.action_start(ctx, instance.uuid, "evacuate")
+        self.conductor.evacuate_instance(ctx, instance.uuid, host, force, stopped)
 
     def _start(self, ctx: RequestContext, instance: Instance, current: Flavor, new: Flavor,
                host: str | None, migration_type: str, action: str) -> None:

@@ -16,6 +16,7 @@ Version history:
   1.13: snapshot_instance
   1.14: shelve_instance, shelve_offload_instance, unshelve_instance
   1.15: live_migration, post_live_migration_at_destination
+  1.16: evacuate_instance
 """
 
 from __future__ import annotations
@@ -131,6 +132,13 @@ class ComputeAPI:
         self.client.prepare(server=host, version="1.15").cast(
             ctx, "post_live_migration_at_destination", instance=instance,
             migration=migration)
+
+    def evacuate_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                          image: ImageMeta, migration: Migration, stopped: bool) -> None:
+        """To the destination: rebuild a server of a failed host here."""
+        self.client.prepare(server=host, version="1.16").cast(
+            ctx, "evacuate_instance", instance=instance, image=image, migration=migration,
+            stopped=stopped)
 
     def rescue_instance(self, ctx: RequestContext, host: str, instance: Instance,
                         image: ImageMeta, rescue_password: str | None) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from novalite.clients import placement as placement_client
 from novalite.compute.rpcapi import ComputeAPI
-from novalite.conductor.tasks import build, live_migrate, migrate, unshelve
+from novalite.conductor.tasks import build, evacuate, live_migrate, migrate, unshelve
 from novalite.conductor.tasks.base import TaskBase
 from novalite.conf import CONF
 from novalite.context import RequestContext
@@ -46,7 +46,7 @@ LOG = logging.getLogger(__name__)
 
 
 class ComputeTaskManager:
-    target = Target(namespace="compute_task", version="1.3")
+    target = Target(namespace="compute_task", version="1.4")
 
     def __init__(self) -> None:
         self.scheduler = SchedulerAPI()
@@ -83,6 +83,11 @@ class ComputeTaskManager:
                               host: str | None, force: bool) -> None:
         self._run(live_migrate.LiveMigrationTask(ctx, instance_uuid, host, force,
                                                  self.scheduler, self.compute))
+
+    def evacuate_instance(self, ctx: RequestContext, instance_uuid: str, host: str | None,
+                          force: bool, stopped: bool) -> None:
+        self._run(evacuate.EvacuateTask(ctx, instance_uuid, host, force, stopped,
+                                        self.scheduler, self.compute))
 
     @staticmethod
     def _run(task: TaskBase) -> None:

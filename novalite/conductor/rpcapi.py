@@ -8,6 +8,7 @@ Version history:
   compute_task 1.1: migrate_server (resize and cold migrate), reschedule_move
   compute_task 1.2: unshelve_instance
   compute_task 1.3: live_migrate_instance
+  compute_task 1.4: evacuate_instance
   conductor    1.0: service_get_or_create, service_heartbeat, compute_node_save,
                     instance_get, instance_get_all_by_host, instance_update,
                     instance_destroy, instance_fault_create, action_event_start,
@@ -93,6 +94,13 @@ class ComputeTaskAPI:
         self.client.prepare(version="1.3").cast(
             ctx, "live_migrate_instance", instance_uuid=instance_uuid, host=host,
             force=force)
+
+
+    def evacuate_instance(self, ctx: RequestContext, instance_uuid: str, host: str | None,
+                          force: bool, stopped: bool) -> None:
+        self.client.prepare(version="1.4").cast(
+            ctx, "evacuate_instance", instance_uuid=instance_uuid, host=host, force=force,
+            stopped=stopped)
 
 
 class ConductorAPI:

@@ -16,6 +16,7 @@ from novalite.objects.flavor import Flavor
 RESIZE = "resize"
 MIGRATION = "migration"
 LIVE_MIGRATION = "live-migration"
+EVACUATION = "evacuation"
 
 # Nova's migration statuses on the cold path, in order.
 PRE_MIGRATING = "pre-migrating"
@@ -33,6 +34,7 @@ ACCEPTED = "accepted"
 PREPARING = "preparing"
 RUNNING = "running"
 COMPLETED = "completed"
+DONE_STATUS = "done"  # an evacuation rebuilt elsewhere, its source not yet cleaned
 # A move that still holds resources on its hosts (Nova's in-progress filter leaves out
 # these final states).
 DONE = (CONFIRMED, REVERTED, ERROR, FAILED, "cancelled", "completed", "done")
@@ -65,4 +67,7 @@ class Migration(base.NovaliteObject):
 
     @property
     def in_progress(self) -> bool:
-        return self.status not in DONE
+        """Still holding resources: an evacuation holds its source's until that host
+        comes back and cleans up (status done, then completed)."""
+        return self.status not in DONE or (self.migration_type == EVACUATION
+                                           and self.status == DONE_STATUS)

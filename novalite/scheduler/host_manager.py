@@ -126,8 +126,9 @@ class HostManager:
             instance = instances.instance_get(instance_uuid)
         except exception.InstanceNotFound:
             return False
-        if instance.task_state in (states.RESIZE_PREP, states.UNSHELVING, states.MIGRATING):
-            return True  # a move or an unshelve asking for its destination
+        if instance.task_state in (states.RESIZE_PREP, states.UNSHELVING, states.MIGRATING,
+                                   states.REBUILDING):
+            return True  # a move, an evacuation or an unshelve asking for its destination
         return (instance.vm_state == states.BUILDING
                 and instance.task_state != states.DELETING)
 

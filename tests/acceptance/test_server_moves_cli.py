@@ -60,5 +60,17 @@ def test_an_admin_migrates_a_server_and_lists_migrations(cloud):
         kinds = admin.json("--os-compute-api-version", "2.59", "server", "migration", "list",
                            "--server", server_id)
         assert sorted(m["Type"] for m in kinds) == ["live-migration", "migration"]
+        failed = _show(admin, server_id)["OS-EXT-SRV-ATTR:host"]
+        admin.ok("--os-compute-api-version", "2.11", "compute", "service", "set", "--down",
+                 failed, "novalite-compute")
+        try:
+            admin.ok("--os-compute-api-version", "2.29", "server", "evacuate", server_id)
+            admin.wait_status(server_id, "ACTIVE")
+        finally:  # the package's other tests share these hosts
+            admin.ok("--os-compute-api-version", "2.11", "compute", "service", "set",
+                     "--up", failed, "novalite-compute")
+        evacuated = _show(admin, server_id)
+        assert (evacuated["status"], evacuated["OS-EXT-SRV-ATTR:host"] != failed) == (
+            "ACTIVE", True)
     finally:
         demo.ok("server", "delete", "--wait", server_id)

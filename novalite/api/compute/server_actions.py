@@ -110,6 +110,7 @@ ACTIONS: actions.Table = {
     "resize": server_moves.resize,
     "migrate": server_moves.migrate,
     "os-migrateLive": server_moves.live_migrate,
+    "evacuate": server_moves.evacuate,
     "confirmResize": server_moves.confirm_resize,
     "revertResize": server_moves.revert_resize,
 }

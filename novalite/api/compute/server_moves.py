@@ -4,12 +4,15 @@ policy 403, state 409)."""
 
 from __future__ import annotations
 
+from novalite import strutils
 from novalite.api import policy
 from novalite.api.compute.schemas import server_moves as schema
 from novalite.api.compute.schemas import validate
-from novalite.api.compute.servers import get_instance
+from novalite.api.compute.servers import get_instance, new_password
+from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.compute.moves_api import MoveAPI
+from novalite.db.api import compute_nodes
 from novalite.objects.instance import Instance
 
 
@@ -50,6 +53,30 @@ def live_migrate(req: ApiRequest) -> ApiResponse:
     MoveAPI().live_migrate(req.ctx, instance, body.get("host"), body["block_migration"],
                            force)
     return ApiResponse(202)
+
+
+def evacuate(req: ApiRequest) -> ApiResponse:
+    """Before 2.14 the answer carries the admin password; `onSharedStorage` true is
+    refused: novalite's hosts share no storage, so the server is always rebuilt from
+    its image."""
+    instance = _target(req, schema.evacuate_for(req.version), "os-evacuate")
+    body = req.body["evacuate"]
+    host = body.get("host")
+    force = str(body.get("force", False)).lower() in ("true", "1")
+    if force and not host:
+        raise HTTPFault(400, "Can't force to a non-provided destination")
+    if strutils.parse_bool(str(body.get("onSharedStorage", False))):
+        raise HTTPFault(400, "onSharedStorage is not supported by novalite: its hosts "
+                             "share no storage; evacuate with onSharedStorage false")
+    if host is not None:
+        if not compute_nodes.compute_node_get_by_host(host):
+            raise HTTPFault(404, f"Compute host {host} not found.")
+        if host == instance.host:
+            raise HTTPFault(400, "The target host can't be the same one.")
+    MoveAPI().evacuate(req.ctx, instance, host, force, stopped=req.at_least("2.95"))
+    if req.at_least("2.14"):
+        return ApiResponse(200)
+    return ApiResponse(200, {"adminPass": body.get("adminPass") or new_password()})
 
 
 def confirm_resize(req: ApiRequest) -> ApiResponse:

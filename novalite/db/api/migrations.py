@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from novalite import exception, timeutils
@@ -93,7 +93,10 @@ def migration_get_in_progress_by_host(host: str) -> list[Migration]:
     """Moves from or to `host` that still hold resources there."""
     with reader() as s:
         rows = s.scalars(select(MigrationRow).where(
-            MigrationRow.deleted == 0, MigrationRow.status.not_in(mig.DONE),
+            MigrationRow.deleted == 0,
+            or_(MigrationRow.status.not_in(mig.DONE),
+                and_(MigrationRow.migration_type == mig.EVACUATION,
+                     MigrationRow.status == mig.DONE_STATUS)),
             or_(MigrationRow.source_compute == host, MigrationRow.dest_compute == host)))
         return [_to_obj(s, r) for r in rows]
 

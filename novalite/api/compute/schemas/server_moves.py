@@ -66,3 +66,21 @@ def migrate_live_for(version: tuple[int, int]) -> dict:
                                               "required": required,
                                               "additionalProperties": False}},
             "required": ["os-migrateLive"], "additionalProperties": False}
+
+
+def evacuate_for(version: tuple[int, int]) -> dict:
+    """evacuate: `onSharedStorage` required until 2.14; `force` from 2.29 until 2.68."""
+    properties: dict = {"host": {"type": "string", "minLength": 1, "maxLength": 255,
+                                 "pattern": "^[a-zA-Z0-9-._]*$"},
+                        "adminPass": {"type": "string"}}
+    required: list[str] = []
+    if version < (2, 14):
+        properties["onSharedStorage"] = {"type": ["boolean", "string"]}
+        required = ["onSharedStorage"]
+    if (2, 29) <= version < (2, 68):
+        properties["force"] = {"type": ["boolean", "string"]}
+    return {"type": "object",
+            "properties": {"evacuate": {"type": "object", "properties": properties,
+                                        "required": required,
+                                        "additionalProperties": False}},
+            "required": ["evacuate"], "additionalProperties": False}
