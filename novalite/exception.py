@@ -345,6 +345,27 @@ class MigrationPreCheckError(Invalid):
     msg_fmt = "Migration pre-check error: %(reason)s"
 
 
+class MigrationNotFoundForInstance(NotFound):
+    msg_fmt = "Migration %(migration_id)s not found for instance %(instance_id)s"
+
+
+class InvalidMigrationState(Invalid):
+    msg_fmt = ("Migration %(migration_id)s state of instance %(instance_uuid)s is %(state)s. "
+               "Cannot %(method)s while the migration is in this state.")
+
+
+class UnexpectedMigrationStatus(Conflict):
+    """Another step moved the migration on first (an abort racing the start of a
+    live migration): whoever changed it owns what follows."""
+
+    msg_fmt = ("Conflict updating migration %(migration_uuid)s. Expected: %(expected)s. "
+               "Actual: %(actual)s")
+
+
+class LiveMigrationAborted(NovaliteException):
+    msg_fmt = "The live migration of instance %(instance_uuid)s was aborted."
+
+
 def fault_message(exc: BaseException) -> str:
     """The message an instance fault records: a domain exception's own text, otherwise the
     error's text, or its class name when it has none (a fault never says nothing)."""

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from novalite import exception
 from novalite.clients import placement as placement_client
 from novalite.compute.moves import MoveSteps
+from novalite.compute.wrapping import tracked
 from novalite.context import RequestContext
 from novalite.exception import fault_message, format_tb
 from novalite.objects import migration as mig
@@ -32,12 +33,15 @@ LOG = logging.getLogger(__name__)
 LIVE_MIGRATION_EVENT = "compute_live_migration"
 EVACUATE_EVENT = "compute_rebuild_instance"
 POST_AT_DESTINATION_EVENT = "compute_post_live_migration_at_destination"
+FORCE_COMPLETE_EVENT = "compute_live_migration_force_complete"
+ABORT_EVENT = "compute_live_migration_abort"
 
 
 class LiveMoveSteps(MoveSteps):
     """Mixed into the ComputeManager, as MoveSteps is."""
 
     _bind_ports: Callable[[RequestContext, Instance], None]
+    _record_failure: Callable[..., None]  # what `tracked` needs of its host
 
     # --- source -----------------------------------------------------------------------
 
@@ -47,31 +51,78 @@ class LiveMoveSteps(MoveSteps):
             self._live_rollback(ctx, instance, migration, exc)
 
         with self._move_step(ctx, instance.uuid, LIVE_MIGRATION_EVENT, failed):
-            migration = self._status(ctx, migration, mig.RUNNING)
-            self.driver.live_migration(ctx, instance, migration.dest_compute or "")
+            try:
+                migration = self.conductor.migration_update(
+                    ctx, migration.uuid, {"status": mig.RUNNING},
+                    expected_status=[mig.PREPARING])
+            except exception.UnexpectedMigrationStatus:
+                LOG.info("Live migration %s of %s was aborted before it started",
+                         migration.uuid, instance.uuid)
+                return
+            try:
+                self.driver.live_migration(ctx, instance, migration.dest_compute or "")
+            except exception.LiveMigrationAborted:
+                self._live_rollback(ctx, instance, migration, None)
+                return
             self.compute_rpc.post_live_migration_at_destination(
                 ctx, migration.dest_compute or "", instance, migration)
             self.rt.release(ctx, instance.uuid)  # the guest is the destination's now
             placement_client.free_allocations(ctx, migration.uuid)
 
     def _live_rollback(self, ctx: RequestContext, instance: Instance, migration: Migration,
-                       exc: Exception) -> None:
+                       exc: Exception | None) -> None:
         """The guest never left: the source allocation back to the instance (replacing
         the destination's claim), the migration in error, the server idle and running
-        here, with the reason (Nova's _rollback_live_migration)."""
-        self._status(ctx, migration, mig.ERROR)
+        here, with the reason (Nova's _rollback_live_migration). With no `exc` the move
+        was aborted: the migration is cancelled and there is no fault."""
+        self._status(ctx, migration, mig.ERROR if exc else mig.CANCELLED)
         placement_client.report_client().move_allocations(
             ctx, migration.uuid, instance.uuid, source_type="MIGRATION",
             target_type="INSTANCE")
-        refused = isinstance(exc, NotImplementedError)
-        message = (f"The {type(self.driver).__name__} cannot live-migrate."
-                   if refused else fault_message(exc))
-        self.conductor.instance_fault_create(ctx, instance.uuid, 400 if refused else 500,
-                                             message, format_tb(exc), self.host)
+        if exc is not None:
+            refused = isinstance(exc, NotImplementedError)
+            message = (f"The {type(self.driver).__name__} cannot live-migrate."
+                       if refused else fault_message(exc))
+            self.conductor.instance_fault_create(ctx, instance.uuid,
+                                                 400 if refused else 500, message,
+                                                 format_tb(exc), self.host)
         with contextlib.suppress(exception.InstanceNotFound,
                                  exception.UnexpectedTaskStateError):
             self.conductor.instance_update(ctx, instance.uuid, {"task_state": None},
                                            expected_task_state=[states.MIGRATING])
+
+    @tracked(FORCE_COMPLETE_EVENT, alongside=True)
+    def live_migration_force_complete(self, ctx: RequestContext, instance: Instance,
+                                      migration: Migration) -> None:
+        """Finish the copy now: the driver pauses the guest so that the rest goes over
+        at once (Nova's; it does not wait for the live migration's lock, which the copy
+        holds)."""
+        self._check_live_status(ctx, migration, (mig.RUNNING,), "force complete")
+        self.driver.live_migration_force_complete(instance)
+
+    @tracked(ABORT_EVENT, alongside=True)
+    def live_migration_abort(self, ctx: RequestContext, instance: Instance,
+                             migration: Migration) -> None:
+        """A migration the source has not started is cancelled here (its start then
+        finds it so and does nothing); a running one is the driver's to stop, and the
+        live migration step rolls back when the copy ends."""
+        try:
+            migration = self.conductor.migration_update(
+                ctx, migration.uuid, {"status": mig.CANCELLED},
+                expected_status=[mig.PREPARING])
+        except exception.UnexpectedMigrationStatus:
+            self._check_live_status(ctx, migration, (mig.RUNNING,), "abort live migration")
+            self.driver.live_migration_abort(instance)
+            return
+        self._live_rollback(ctx, instance, migration, None)
+
+    def _check_live_status(self, ctx: RequestContext, migration: Migration,
+                           allowed: tuple[str, ...], method: str) -> None:
+        current = self.conductor.migration_get(ctx, migration.uuid)
+        if current.status not in allowed:
+            raise exception.InvalidMigrationState(
+                migration_id=current.id, instance_uuid=current.instance_uuid,
+                state=current.status, method=method)
 
     def _init_interrupted_live_migration(self, ctx: RequestContext, instance: Instance,
                                          plan: object, power: int) -> None:

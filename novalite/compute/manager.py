@@ -87,7 +87,7 @@ class ComputeManager(LiveMoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves)."""
 
-    target = Target(version="1.16")
+    target = Target(version="1.17")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -319,14 +319,15 @@ class ComputeManager(LiveMoveSteps, Manager):
                          **{"host": None, "node": None})
 
     def _record_failure(self, ctx: RequestContext, instance: Instance, exc: Exception,
-                        error_vm_state: str | None) -> None:
+                        error_vm_state: str | None, end_task: bool = True) -> None:
         """A failed action: the fault first (whoever sees the task state cleared sees the
-        fault), then no task state, and `error_vm_state` if given."""
+        fault), then, if `end_task`, no task state, and `error_vm_state` if given."""
         values = {"vm_state": error_vm_state} if error_vm_state else {}
         with contextlib.suppress(exception.InstanceNotFound):
             self.conductor.instance_fault_create(ctx, instance.uuid, 500, fault_message(exc),
                                                  format_tb(exc), self.host)
-            self._update(ctx, instance, None, task_state=None, **values)
+            if end_task:
+                self._update(ctx, instance, None, task_state=None, **values)
 
     # --- delete ----------------------------------------------------------------------
 

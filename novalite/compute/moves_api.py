@@ -134,6 +134,42 @@ class MoveAPI:
         actions.action_start(ctx, instance.uuid, "live-migration")
         self.conductor.live_migrate_instance(ctx, instance.uuid, host, force)
 
+    def _live_migration(self, ctx: RequestContext, instance: Instance, migration_id: str,
+                        action: str, label: str, task_states: tuple,
+                        allowed: tuple[str, ...], method: str) -> Migration:
+        """The in-progress live migration an abort or force-complete acts on, checked
+        as Nova checks it (lock and states 409, unknown 404, wrong status 400), its
+        action recorded."""
+        if not self.compute.client.can_send_version("1.17"):
+            raise MovesNotAvailable()
+        guards.check_lock(ctx, instance)
+        guards.check_state(instance, label, *task_states)
+        migration = migrations.migration_get_by_id_and_instance(migration_id, instance.uuid)
+        if migration.status not in allowed:
+            raise exception.InvalidMigrationState(
+                migration_id=migration_id, instance_uuid=instance.uuid,
+                state=migration.status, method=method)
+        actions.action_start(ctx, instance.uuid, action)
+        return migration
+
+    def live_migrate_force_complete(self, ctx: RequestContext, instance: Instance,
+                                    migration_id: str) -> None:
+        migration = self._live_migration(
+            ctx, instance, migration_id, "live_migration_force_complete", "force_complete",
+            ((states.ACTIVE,), (states.MIGRATING,)), (mig.RUNNING,), "force complete")
+        self.compute.live_migration_force_complete(ctx, migration.source_compute or "",
+                                                   instance, migration)
+
+    def live_migrate_abort(self, ctx: RequestContext, instance: Instance, migration_id: str,
+                           in_queue: bool) -> None:
+        """From 2.65 a migration the source has not started yet can be aborted too."""
+        allowed = (mig.RUNNING, mig.PREPARING) if in_queue else (mig.RUNNING,)
+        migration = self._live_migration(
+            ctx, instance, migration_id, "live_migration_cancel", "abort live migration",
+            (None, (states.MIGRATING,)), allowed, "abort live migration")
+        self.compute.live_migration_abort(ctx, migration.source_compute or "", instance,
+                                          migration)
+
     def evacuate(self, ctx: RequestContext, instance: Instance, host: str | None,
                  force: bool, stopped: bool) -> None:
         """Rebuild a server of a failed host elsewhere: only once its compute is down

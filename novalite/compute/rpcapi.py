@@ -17,6 +17,7 @@ Version history:
   1.14: shelve_instance, shelve_offload_instance, unshelve_instance
   1.15: live_migration, post_live_migration_at_destination
   1.16: evacuate_instance
+  1.17: live_migration_force_complete, live_migration_abort
 """
 
 from __future__ import annotations
@@ -132,6 +133,18 @@ class ComputeAPI:
         self.client.prepare(server=host, version="1.15").cast(
             ctx, "post_live_migration_at_destination", instance=instance,
             migration=migration)
+
+    def live_migration_force_complete(self, ctx: RequestContext, host: str,
+                                      instance: Instance, migration: Migration) -> None:
+        """To the source: finish the running copy now (the guest pauses for it)."""
+        self.client.prepare(server=host, version="1.17").cast(
+            ctx, "live_migration_force_complete", instance=instance, migration=migration)
+
+    def live_migration_abort(self, ctx: RequestContext, host: str, instance: Instance,
+                             migration: Migration) -> None:
+        """To the source: cancel the live migration, queued or running."""
+        self.client.prepare(server=host, version="1.17").cast(
+            ctx, "live_migration_abort", instance=instance, migration=migration)
 
     def evacuate_instance(self, ctx: RequestContext, host: str, instance: Instance,
                           image: ImageMeta, migration: Migration, stopped: bool) -> None:

@@ -5,7 +5,9 @@ wrap_instance_event, wrap_instance_fault and reverts_task_state stacked, in one 
 vice versa), records the action event's start and finish, and on a failure writes the
 fault first and then clears the task state, so the instance is never stuck mid-action and
 whoever sees the task state cleared sees the reason. A task state someone else changed
-meanwhile is theirs and is left alone.
+meanwhile is theirs and is left alone. `tracked(event, alongside=True)` is for a step
+that acts on another one under way (a live migration's abort or force-complete): it
+neither waits for that step's lock nor ends its task; a failure only writes the fault.
 
 `tracked_build(event)` is the build's variant: the build semaphore as well as the lock; the
 body returns a BuildResult or raises, and a raised failure goes to the manager's
@@ -50,7 +52,7 @@ class ActionHost(Protocol):
     _locks: KeyedLocks
 
     def _record_failure(self, ctx: RequestContext, instance: Instance, exc: Exception,
-                        error_vm_state: str | None) -> None: ...
+                        error_vm_state: str | None, end_task: bool = True) -> None: ...
 
 
 class BuildHost(ActionHost, Protocol):
@@ -66,7 +68,7 @@ B = TypeVar("B", bound=BuildHost)
 P = ParamSpec("P")
 
 
-def tracked(event: str, error_vm_state: str | None = None
+def tracked(event: str, error_vm_state: str | None = None, alongside: bool = False
             ) -> Callable[[Callable[Concatenate[M, RequestContext, Instance, P], None]],
                           Callable[Concatenate[M, RequestContext, Instance, P], None]]:
     """Wrap an action on `instance`; a failure also sets `error_vm_state` if given (a
@@ -77,14 +79,15 @@ def tracked(event: str, error_vm_state: str | None = None
         @functools.wraps(fn)
         def wrapper(self: M, ctx: RequestContext, instance: Instance,
                     *args: P.args, **kwargs: P.kwargs) -> None:
-            with self._locks(instance.uuid):
+            with contextlib.nullcontext() if alongside else self._locks(instance.uuid):
                 self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
                 try:
                     fn(self, ctx, instance, *args, **kwargs)
                 except Exception as exc:
                     LOG.exception("%s failed for instance %s", event, instance.uuid)
                     if not isinstance(exc, exception.UnexpectedTaskStateError):
-                        self._record_failure(ctx, instance, exc, error_vm_state)
+                        self._record_failure(ctx, instance, exc, error_vm_state,
+                                             end_task=not alongside)
                     self.conductor.action_event_finish(ctx, instance.uuid, event, "Error",
                                                        exception.format_tb(exc))
                 else:

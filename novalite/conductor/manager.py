@@ -102,7 +102,7 @@ class ComputeTaskManager:
 class ConductorManager(Manager):
     """Database operations on behalf of compute services."""
 
-    target = Target(version="1.4")
+    target = Target(version="1.5")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -162,8 +162,9 @@ class ConductorManager(Manager):
         return migrations.migration_get(migration_uuid)
 
     def migration_update(self, ctx: RequestContext, migration_uuid: str,
-                         values: dict[str, Any]) -> Migration:
-        return migrations.migration_update(migration_uuid, values)
+                         values: dict[str, Any],
+                         expected_status: list[str] | None = None) -> Migration:
+        return migrations.migration_update(migration_uuid, values, expected_status)
 
     def migration_get_in_progress_by_host(self, ctx: RequestContext, host: str
                                           ) -> list[Migration]:

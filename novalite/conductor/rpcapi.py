@@ -19,6 +19,8 @@ Version history:
   conductor    1.4: migration_get, migration_update, migration_get_in_progress_by_host,
                     migration_get_unconfirmed_by_dest_compute, instance_update_flavor
                     (the computes' steps of a resize or cold migration)
+  conductor    1.5: migration_update's expected_status (an abort racing a live
+                    migration's start)
 """
 
 from __future__ import annotations
@@ -155,9 +157,14 @@ class ConductorAPI:
                                                        migration_uuid=migration_uuid)
 
     def migration_update(self, ctx: RequestContext, migration_uuid: str,
-                         values: dict[str, Any]) -> Migration:
-        return self.client.prepare(version="1.4").call(
-            ctx, "migration_update", migration_uuid=migration_uuid, values=values)
+                         values: dict[str, Any],
+                         expected_status: list[str] | None = None) -> Migration:
+        if expected_status is None:
+            return self.client.prepare(version="1.4").call(
+                ctx, "migration_update", migration_uuid=migration_uuid, values=values)
+        return self.client.prepare(version="1.5").call(
+            ctx, "migration_update", migration_uuid=migration_uuid, values=values,
+            expected_status=expected_status)
 
     def migration_get_in_progress_by_host(self, ctx: RequestContext, host: str
                                           ) -> list[Migration]:

@@ -14,6 +14,13 @@ opts = [
         min=0.0,
         help="Simulated time a spawn takes, to make builds observable.",
     ),
+    cfg.FloatOpt(
+        "live_migration_seconds",
+        default=0.0,
+        min=0.0,
+        help="Simulated time a live migration's copy takes; while it runs the migration "
+        "can be watched, aborted or forced to complete.",
+    ),
     cfg.IntOpt(
         "numa_nodes",
         default=0,

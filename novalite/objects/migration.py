@@ -34,10 +34,11 @@ ACCEPTED = "accepted"
 PREPARING = "preparing"
 RUNNING = "running"
 COMPLETED = "completed"
+CANCELLED = "cancelled"  # an aborted live migration
 DONE_STATUS = "done"  # an evacuation rebuilt elsewhere, its source not yet cleaned
 # A move that still holds resources on its hosts (Nova's in-progress filter leaves out
 # these final states).
-DONE = (CONFIRMED, REVERTED, ERROR, FAILED, "cancelled", "completed", "done")
+DONE = (CONFIRMED, REVERTED, ERROR, FAILED, CANCELLED, COMPLETED, DONE_STATUS)
 
 
 @base.register

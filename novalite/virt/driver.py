@@ -213,6 +213,16 @@ class ComputeDriver(abc.ABC):
         """On the destination: the guest that arrived runs here now."""
         raise NotImplementedError()
 
+    def live_migration_force_complete(self, instance: Instance) -> None:
+        """On the source, while live_migration runs: make the copy converge now (pause
+        the guest, or switch to post-copy)."""
+        raise NotImplementedError()
+
+    def live_migration_abort(self, instance: Instance) -> None:
+        """On the source, while live_migration runs: stop the copy; live_migration then
+        raises LiveMigrationAborted with the guest still running here."""
+        raise NotImplementedError()
+
     def confirm_migration(self, ctx: Any, migration: Migration, instance: Instance) -> None:
         """On the source: the move is kept; drop what the source kept for a revert. Idempotent."""
         raise NotImplementedError()

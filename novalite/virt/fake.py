@@ -9,6 +9,7 @@ directory, so that, as real guests, they outlive a restart of their compute serv
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import threading
@@ -43,6 +44,15 @@ from novalite.virt.driver import (
 _NODE_NAMESPACE = uuid.UUID("7b6a2f4e-3c4d-4f5e-8a9b-0c1d2e3f4a5b")
 
 
+@dataclasses.dataclass
+class _LiveCopy:
+    """A simulated live migration's copy under way: `ended` when it has run its time,
+    or sooner by an abort or a force-complete."""
+
+    ended: threading.Event = dataclasses.field(default_factory=threading.Event)
+    aborted: bool = False
+
+
 class FakeDriver(ComputeDriver):
     capabilities = {"supports_image_type_qcow2": True, "supports_image_type_raw": True}
 
@@ -57,6 +67,7 @@ class FakeDriver(ComputeDriver):
         # revert until the move is confirmed (a real driver's "_resize" copy of the disks)
         self.resized: dict[str, tuple[int, list[str]]] = {}
         self._started = time.monotonic()
+        self._live_copies: dict[str, _LiveCopy] = {}
         self._lock = threading.Lock()
         self._numa_topology, self._pci_stats, self._metrics = numa_topology, pci_stats, metrics
 
@@ -202,12 +213,44 @@ class FakeDriver(ComputeDriver):
                       disk_format="raw")
 
     def live_migration(self, ctx: Any, instance: Instance, dest: str) -> None:
-        """A simulated guest leaves in one step; the destination's driver takes it up."""
+        """A simulated guest is copied for [fake_driver] live_migration_seconds (unless
+        aborted or forced to complete sooner), then leaves in one step; the
+        destination's driver takes it up."""
+        copy = _LiveCopy()
+        with self._lock:
+            if instance.uuid not in self.instances:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            self._live_copies[instance.uuid] = copy
+        try:
+            copy.ended.wait(CONF.fake_driver.live_migration_seconds)
+        finally:
+            with self._lock:
+                del self._live_copies[instance.uuid]
+        if copy.aborted:
+            raise exception.LiveMigrationAborted(instance_uuid=instance.uuid)
         with self._lock:
             if self.instances.pop(instance.uuid, None) is None:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
             self.consoles.pop(instance.uuid, None)
             self._save()
+
+    def _live_copy(self, instance: Instance, abort: bool) -> None:
+        with self._lock:
+            copy = self._live_copies.get(instance.uuid)
+            if copy is None:
+                raise exception.NovaliteException(
+                    f"No live migration of instance {instance.uuid} is running on "
+                    f"{self.host}.")
+            copy.aborted = abort
+            copy.ended.set()
+            self._log(instance.uuid, "live migration aborted" if abort
+                      else "paused to complete the live migration")
+
+    def live_migration_force_complete(self, instance: Instance) -> None:
+        self._live_copy(instance, abort=False)
+
+    def live_migration_abort(self, instance: Instance) -> None:
+        self._live_copy(instance, abort=True)
 
     def post_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
         with self._lock:

@@ -4,7 +4,9 @@ migrations as an admin."""
 
 from __future__ import annotations
 
+from tests.acceptance.conftest import all_in_one
 from tests.acceptance.test_openstack_cli import Cli
+from tests.waiting import wait_for
 
 
 def _show(cli: Cli, server: str) -> dict:
@@ -73,4 +75,43 @@ def test_an_admin_migrates_a_server_and_lists_migrations(cloud):
         assert (evacuated["status"], evacuated["OS-EXT-SRV-ATTR:host"] != failed) == (
             "ACTIVE", True)
     finally:
+        demo.ok("server", "delete", "--wait", server_id)
+
+
+def test_an_admin_forces_and_aborts_live_migrations(tmp_path):
+    """A cloud of its own whose simulated copies run until an admin ends them. (Not
+    `server migration show`: this client swaps its server and migration ids in the URL.)"""
+    slow = tmp_path / "slow-copies.conf"
+    slow.write_text("[fake_driver]\nlive_migration_seconds = 600\n")
+    state = tmp_path / "state"
+    state.mkdir()
+    with all_in_one(state, "--hosts", "2", "--config-file", str(slow)) as cloud:
+        demo = Cli(cloud.clouds_yaml, "novalite")
+        admin = Cli(cloud.clouds_yaml, "novalite-admin")
+        v = ("--os-compute-api-version", "2.80")
+        server_id = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
+                               "m1.tiny", "--wait", "live-vm")["id"]
+
+        def running() -> str:
+            admin.ok("server", "migrate", "--live-migration", server_id)
+            return wait_for(lambda: next(
+                (str(m["Id"]) for m in admin.json(*v, "server", "migration", "list",
+                                                  "--server", server_id)
+                 if m["Status"] == "running"), None),
+                timeout=60, interval=0.5, what="a running live migration")
+
+        source = _show(admin, server_id)["OS-EXT-SRV-ATTR:host"]
+        copying = running()
+        admin.ok(*v, "server", "migration", "abort", server_id, copying)
+        wait_for(lambda: _show(admin, server_id)["OS-EXT-STS:task_state"] is None,
+                 timeout=60, interval=0.5, what="the aborted migration's end")
+        assert _show(admin, server_id)["OS-EXT-SRV-ATTR:host"] == source
+
+        forced = running()
+        admin.ok(*v, "server", "migration", "force", "complete", server_id, forced)
+        wait_for(lambda: _show(admin, server_id)["OS-EXT-SRV-ATTR:host"] != source,
+                 timeout=60, interval=0.5, what="the forced migration's end")
+        statuses = {str(m["Id"]): m["Status"] for m in admin.json(
+            *v, "server", "migration", "list", "--server", server_id)}
+        assert (statuses[copying], statuses[forced]) == ("cancelled", "completed")
         demo.ok("server", "delete", "--wait", server_id)

@@ -4,6 +4,7 @@ changes a move makes (the flavor snapshot's `cur`, `old` and `new`)."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import and_, or_, select
@@ -53,8 +54,9 @@ def migration_create(migration: Migration) -> Migration:
         return _to_obj(s, row)
 
 
-def _row(s: Session, uuid: str) -> MigrationRow:
-    row = s.scalar(select(MigrationRow).filter_by(uuid=uuid, deleted=0))
+def _row(s: Session, uuid: str, for_update: bool = False) -> MigrationRow:
+    query = select(MigrationRow).filter_by(uuid=uuid, deleted=0)
+    row = s.scalar(query.with_for_update() if for_update else query)
     if row is None:
         raise exception.NotFound(f"Migration {uuid} could not be found.")
     return row
@@ -66,13 +68,32 @@ def migration_get(uuid: str) -> Migration:
 
 
 @retry_on_deadlock
-def migration_update(uuid: str, values: dict[str, Any]) -> Migration:
+def migration_update(uuid: str, values: dict[str, Any],
+                     expected_status: Collection[str] | None = None) -> Migration:
+    """With `expected_status`, only from one of those statuses (compare and set), else
+    UnexpectedMigrationStatus."""
     with writer() as s:
-        row = _row(s, uuid)
+        row = _row(s, uuid, for_update=expected_status is not None)
+        if expected_status is not None and row.status not in expected_status:
+            raise exception.UnexpectedMigrationStatus(
+                migration_uuid=uuid, expected=list(expected_status), actual=row.status)
         for key, value in values.items():
             setattr(row, key, value)
         row.updated_at = timeutils.utcnow()
         s.flush()
+        return _to_obj(s, row)
+
+
+def migration_get_by_id_and_instance(migration_id: str, instance_uuid: str) -> Migration:
+    """By the id the API's paths carry; MigrationNotFoundForInstance as Nova."""
+    with reader() as s:
+        row = (s.scalar(select(MigrationRow).filter_by(id=int(migration_id),
+                                                       instance_uuid=instance_uuid))
+               if migration_id.isascii() and migration_id.isdigit()
+               and int(migration_id) < 2**31 else None)
+        if row is None:
+            raise exception.MigrationNotFoundForInstance(migration_id=migration_id,
+                                                         instance_id=instance_uuid)
         return _to_obj(s, row)
 
 

@@ -84,3 +84,11 @@ def evacuate_for(version: tuple[int, int]) -> dict:
                                         "required": required,
                                         "additionalProperties": False}},
             "required": ["evacuate"], "additionalProperties": False}
+
+# POST /servers/{id}/migrations/{id}/action (2.22)
+force_complete = {
+    "type": "object",
+    "properties": {"force_complete": {"type": "null"}},
+    "required": ["force_complete"],
+    "additionalProperties": False,
+}
