@@ -348,6 +348,28 @@ class API:
         host = self._transition(ctx, instance, "resume", states.ALLOW_RESUME, states.RESUMING)
         self.compute.resume_instance(ctx, host, instance)
 
+    def trigger_crash_dump(self, ctx: RequestContext, instance: Instance) -> None:
+        guards.check_lock(ctx, instance)
+        host = guards.check_host(instance)
+        guards.check_state(instance, "trigger_crash_dump", states.ALLOW_TRIGGER_CRASH_DUMP)
+        actions.action_start(ctx, instance.uuid, "trigger_crash_dump")
+        self.compute.trigger_crash_dump(ctx, host, instance)
+
+    @staticmethod
+    def reset_state(ctx: RequestContext, instance: Instance, state: str) -> None:
+        """An admin's word over any state and any lock (Nova's admin_state_reset): the
+        vm_state given, no task; whatever was under way loses its next guarded update."""
+        instances.instance_update(
+            instance.uuid, {"vm_state": state, "task_state": None},
+            along=functools.partial(actions.add_action, ctx=ctx, instance_uuid=instance.uuid,
+                                    action="resetState"))
+
+    def inject_network_info(self, ctx: RequestContext, instance: Instance) -> None:
+        """The guests learn their addresses by DHCP and metadata, so there is nothing to
+        write into them: what remains is the cached network info, refreshed."""
+        guards.check_lock(ctx, instance)
+        self.refresh_network_info(ctx, instance)
+
     def _transition(self, ctx: RequestContext, instance: Instance, action: str,
                     vm_states: tuple[str, ...], task_state: str) -> str:
         """The checks and claim every idle-only action shares, as stop and start do; the

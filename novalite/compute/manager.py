@@ -54,6 +54,7 @@ PAUSE_EVENT = "compute_pause_instance"
 UNPAUSE_EVENT = "compute_unpause_instance"
 SUSPEND_EVENT = "compute_suspend_instance"
 RESUME_EVENT = "compute_resume_instance"
+CRASH_DUMP_EVENT = "compute_trigger_crash_dump"
 POWER_UPDATE_EVENT = "compute_power_update"
 REBUILD_EVENT = "compute_rebuild_instance"
 RESCUE_EVENT = "compute_rescue_instance"
@@ -87,7 +88,7 @@ class ComputeManager(LiveMoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves)."""
 
-    target = Target(version="1.17")
+    target = Target(version="1.18")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -414,6 +415,12 @@ class ComputeManager(LiveMoveSteps, Manager):
     def resume_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.resume(ctx, instance)
         self._power_settled(ctx, instance, states.RESUMING, states.ACTIVE)
+
+    @tracked(CRASH_DUMP_EVENT)
+    def trigger_crash_dump(self, ctx: RequestContext, instance: Instance) -> None:
+        """Neither task nor power state changes: what the guest does with the NMI (panic
+        and dump, reboot, or carry on) is its own configuration's choice."""
+        self.driver.trigger_crash_dump(instance)
 
     @tracked(REBUILD_EVENT, error_vm_state=states.ERROR)
     def rebuild_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,

@@ -18,6 +18,7 @@ Version history:
   1.15: live_migration, post_live_migration_at_destination
   1.16: evacuate_instance
   1.17: live_migration_force_complete, live_migration_abort
+  1.18: trigger_crash_dump
 """
 
 from __future__ import annotations
@@ -77,6 +78,11 @@ class ComputeAPI:
 
     def resume_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
         self._cast_1_2(ctx, host, "resume_instance", instance)
+
+    def trigger_crash_dump(self, ctx: RequestContext, host: str, instance: Instance
+                           ) -> None:
+        self.client.prepare(server=host, version="1.18").cast(
+            ctx, "trigger_crash_dump", instance=instance)
 
     def get_console_output(self, ctx: RequestContext, host: str, instance: Instance,
                            tail_length: int | None) -> str:

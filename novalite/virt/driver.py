@@ -171,6 +171,10 @@ class ComputeDriver(abc.ABC):
         memory), for GET /servers/{id}/diagnostics."""
         raise NotImplementedError()
 
+    def trigger_crash_dump(self, instance: Instance) -> None:
+        """Send the guest a non-maskable interrupt (a kernel set to panic on it dumps)."""
+        raise NotImplementedError()
+
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
         """The guest's serial console log so far (undecodable bytes replaced)."""
         raise NotImplementedError()

@@ -384,6 +384,17 @@ class FakeDriver(ComputeDriver):
             self._save()
         self.emit_event(LifecycleEvent(instance_uuid, EVENT_LIFECYCLE_STOPPED))
 
+    def trigger_crash_dump(self, instance: Instance) -> None:
+        """A simulated guest prints what a Linux kernel does on an NMI it does not expect
+        (and carries on, as one not set to panic on it does)."""
+        with self._lock:
+            current = self.instances.get(instance.uuid)
+            if current is None:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            if current not in (states.RUNNING, states.POWER_PAUSED):
+                raise exception.InstanceNotRunning(instance_id=instance.uuid)
+            self._log(instance.uuid, "Uhhuh. NMI received for unknown reason 00 on CPU 0.")
+
     def _transition(self, instance: Instance, state: int, message: str | None = None,
                     allowed: tuple[int, ...] | None = None, action: str | None = None) -> None:
         """Move a known guest to `state`, from one of the `allowed` states if given (a

@@ -100,6 +100,15 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     diagnostics = admin.json("--os-compute-api-version", "2.48", "server", "show",
                              "--diagnostics", server["id"])
     assert diagnostics["state"] == "running"
+    demo.ok("--os-compute-api-version", "2.17", "server", "dump", "create", server["id"])
+    admin.wait_status(server["id"], "ACTIVE")
+    assert "NMI received" in demo.ok("console", "log", "show", server["id"])
+    admin.ok("server", "set", "--state", "error", "--auto-approve", server["id"])
+    assert demo.json("server", "show", server["id"])["status"] == "ERROR"
+    admin.ok("server", "set", "--state", "active", "--auto-approve", server["id"])
+    assert demo.json("server", "show", server["id"])["status"] == "ACTIVE"
+    assert [e["Action"] for e in demo.json("server", "event", "list", server["id"])][:3] \
+        == ["resetState", "resetState", "trigger_crash_dump"]
     demo.ok("server", "delete", "--wait", server["id"])
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from novalite.api import policy
+from novalite.api.compute.schemas import validate
+from novalite.api.compute.servers import get_instance
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
+from novalite.objects.instance import Instance
 
 Table = dict[str, Callable[[ApiRequest], ApiResponse]]
 
@@ -22,3 +26,13 @@ def dispatch(req: ApiRequest, table: Table, nova_names: frozenset[str] = frozens
     if name not in table:
         raise HTTPFault(400, f"There is no such action: {name}")
     return table[name](req)
+
+
+def target(req: ApiRequest, body_schema: dict, rule: str) -> Instance:
+    """The server an action acts on, in Nova's order: the body (400), the server in the
+    caller's scope (404: another project's does not exist for them), the policy
+    `os_compute_api:{rule}` against the server's project (403)."""
+    validate(body_schema, req.body)
+    instance = get_instance(req)
+    policy.authorize(req.ctx, f"os_compute_api:{rule}", instance.project_id)
+    return instance

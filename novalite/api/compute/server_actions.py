@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from novalite.api import policy
 from novalite.api.compute import (
     actions,
+    admin_actions,
     server_images,
     server_lock,
     server_moves,
@@ -23,53 +23,52 @@ from novalite.api.compute import (
     unserved,
 )
 from novalite.api.compute.schemas import server_actions as schema
-from novalite.api.compute.schemas import validate
-from novalite.api.compute.servers import get_instance
+from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.compute.api import API
-from novalite.objects.instance import Instance
-
-
-def _target(req: ApiRequest, body_schema: dict, rule: str) -> Instance:
-    validate(body_schema, req.body)
-    instance = get_instance(req)
-    policy.authorize(req.ctx, f"os_compute_api:{rule}", instance.project_id)
-    return instance
 
 
 def stop(req: ApiRequest) -> ApiResponse:
-    API().stop(req.ctx, _target(req, schema.stop_server, "servers:stop"))
+    API().stop(req.ctx, actions.target(req, schema.stop_server, "servers:stop"))
     return ApiResponse(202)
 
 
 def start(req: ApiRequest) -> ApiResponse:
-    API().start(req.ctx, _target(req, schema.start_server, "servers:start"))
+    API().start(req.ctx, actions.target(req, schema.start_server, "servers:start"))
     return ApiResponse(202)
 
 
 def reboot(req: ApiRequest) -> ApiResponse:
-    instance = _target(req, schema.reboot, "servers:reboot")
+    instance = actions.target(req, schema.reboot, "servers:reboot")
     API().reboot(req.ctx, instance, req.body["reboot"]["type"].upper())
     return ApiResponse(202)
 
 
 def pause(req: ApiRequest) -> ApiResponse:
-    API().pause(req.ctx, _target(req, schema.pause, "os-pause-server:pause"))
+    API().pause(req.ctx, actions.target(req, schema.pause, "os-pause-server:pause"))
     return ApiResponse(202)
 
 
 def unpause(req: ApiRequest) -> ApiResponse:
-    API().unpause(req.ctx, _target(req, schema.unpause, "os-pause-server:unpause"))
+    API().unpause(req.ctx, actions.target(req, schema.unpause, "os-pause-server:unpause"))
     return ApiResponse(202)
 
 
 def suspend(req: ApiRequest) -> ApiResponse:
-    API().suspend(req.ctx, _target(req, schema.suspend, "os-suspend-server:suspend"))
+    API().suspend(req.ctx, actions.target(req, schema.suspend, "os-suspend-server:suspend"))
     return ApiResponse(202)
 
 
 def resume(req: ApiRequest) -> ApiResponse:
-    API().resume(req.ctx, _target(req, schema.resume, "os-suspend-server:resume"))
+    API().resume(req.ctx, actions.target(req, schema.resume, "os-suspend-server:resume"))
+    return ApiResponse(202)
+
+
+def trigger_crash_dump(req: ApiRequest) -> ApiResponse:
+    if not req.at_least("2.17"):
+        raise HTTPFault(404, "The resource could not be found.")
+    API().trigger_crash_dump(req.ctx, actions.target(req, schema.trigger_crash_dump,
+                                              "servers:trigger_crash_dump"))
     return ApiResponse(202)
 
 
@@ -78,7 +77,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
 
 
 def get_console_output(req: ApiRequest) -> ApiResponse:
-    instance = _target(req, schema.get_console_output, "os-console-output")
+    instance = actions.target(req, schema.get_console_output, "os-console-output")
     length = req.body["os-getConsoleOutput"].get("length")
     output = API().get_console_output(req.ctx, instance,
                                       None if length is None else int(length))
@@ -94,6 +93,9 @@ ACTIONS: actions.Table = {
     "suspend": suspend,
     "resume": resume,
     "os-getConsoleOutput": get_console_output,
+    "trigger_crash_dump": trigger_crash_dump,
+    "os-resetState": admin_actions.reset_state,
+    "injectNetworkInfo": admin_actions.inject_network_info,
     "lock": server_lock.lock,
     "rebuild": server_rebuild.rebuild,
     "createImage": server_images.create_image,

@@ -6,34 +6,26 @@ from __future__ import annotations
 
 from novalite import strutils
 from novalite.api import policy
+from novalite.api.compute import actions
 from novalite.api.compute.schemas import server_moves as schema
-from novalite.api.compute.schemas import validate
-from novalite.api.compute.servers import get_instance, new_password
+from novalite.api.compute.servers import new_password
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.compute.moves_api import MoveAPI
 from novalite.db.api import compute_nodes
-from novalite.objects.instance import Instance
-
-
-def _target(req: ApiRequest, body_schema: dict, rule: str) -> Instance:
-    validate(body_schema, req.body)
-    instance = get_instance(req)
-    policy.authorize(req.ctx, f"os_compute_api:{rule}", instance.project_id)
-    return instance
 
 
 def resize(req: ApiRequest) -> ApiResponse:
     """`OS-DCF:diskConfig` is validated as Nova does; the fake and qemu drivers have no
     partition to grow, so either value means the same."""
-    instance = _target(req, schema.resize, "servers:resize")
+    instance = actions.target(req, schema.resize, "servers:resize")
     MoveAPI().resize(req.ctx, instance, str(req.body["resize"]["flavorRef"]))
     return ApiResponse(202)
 
 
 def migrate(req: ApiRequest) -> ApiResponse:
     body_schema = schema.migrate_v2_56 if req.at_least("2.56") else schema.migrate
-    instance = _target(req, body_schema, "os-migrate-server:migrate")
+    instance = actions.target(req, body_schema, "os-migrate-server:migrate")
     host = (req.body["migrate"] or {}).get("host")
     if host is not None:
         policy.authorize(req.ctx, "os_compute_api:os-migrate-server:migrate:host",
@@ -46,7 +38,7 @@ def live_migrate(req: ApiRequest) -> ApiResponse:
     """`block_migration` (true, false or, from 2.25, "auto") and `disk_over_commit`
     (until 2.24) are validated as Nova does; the fake driver copies no disks and Nova's
     libvirt driver ignores disk_over_commit, so neither changes what happens."""
-    instance = _target(req, schema.migrate_live_for(req.version),
+    instance = actions.target(req, schema.migrate_live_for(req.version),
                        "os-migrate-server:migrate_live")
     body = req.body["os-migrateLive"]
     force = str(body.get("force", False)).lower() in ("true", "1")
@@ -59,7 +51,7 @@ def evacuate(req: ApiRequest) -> ApiResponse:
     """Before 2.14 the answer carries the admin password; `onSharedStorage` true is
     refused: novalite's hosts share no storage, so the server is always rebuilt from
     its image."""
-    instance = _target(req, schema.evacuate_for(req.version), "os-evacuate")
+    instance = actions.target(req, schema.evacuate_for(req.version), "os-evacuate")
     body = req.body["evacuate"]
     host = body.get("host")
     force = str(body.get("force", False)).lower() in ("true", "1")
@@ -80,12 +72,12 @@ def evacuate(req: ApiRequest) -> ApiResponse:
 
 
 def confirm_resize(req: ApiRequest) -> ApiResponse:
-    instance = _target(req, schema.confirm_resize, "servers:confirm_resize")
+    instance = actions.target(req, schema.confirm_resize, "servers:confirm_resize")
     MoveAPI().confirm_resize(req.ctx, instance)
     return ApiResponse(204)
 
 
 def revert_resize(req: ApiRequest) -> ApiResponse:
-    instance = _target(req, schema.revert_resize, "servers:revert_resize")
+    instance = actions.target(req, schema.revert_resize, "servers:revert_resize")
     MoveAPI().revert_resize(req.ctx, instance)
     return ApiResponse(202)

@@ -309,6 +309,9 @@ class QemuDriver(driver.ComputeDriver):
     def unpause(self, instance: Instance) -> None:
         self._running(instance).qmp("cont")
 
+    def trigger_crash_dump(self, instance: Instance) -> None:
+        self._running(instance).qmp("inject-nmi")
+
     def _running(self, instance: Instance) -> Guest:
         guest = self._existing(instance)
         if not guest.alive():

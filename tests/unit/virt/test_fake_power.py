@@ -42,3 +42,11 @@ def test_only_a_hard_reboot_recreates_a_lost_guest(driver):
             call()
     driver.reboot(None, GUEST, "HARD")
     assert _power(driver) == states.RUNNING
+
+
+def test_a_crash_dump_needs_a_guest_that_runs(driver):
+    driver.trigger_crash_dump(GUEST)
+    assert "NMI received" in driver.get_console_output(None, GUEST)
+    driver.power_off(GUEST)
+    with pytest.raises(exception.InstanceNotRunning):
+        driver.trigger_crash_dump(GUEST)

@@ -55,6 +55,28 @@ get_console_output = {
     "additionalProperties": False,
 }
 
+trigger_crash_dump = {
+    "type": "object",
+    "properties": {"trigger_crash_dump": {"type": "null"}},
+    "required": ["trigger_crash_dump"],
+    "additionalProperties": False,
+}
+
+reset_state = {
+    "type": "object",
+    "properties": {
+        "os-resetState": {
+            "type": "object",
+            "properties": {"state": {"type": "string", "enum": ["active", "error"]}},
+            "required": ["state"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["os-resetState"],
+    "additionalProperties": False,
+}
+inject_network_info = _any_value("injectNetworkInfo")
+
 lock = _any_value("lock")
 unlock = _any_value("unlock")
 lock_v273 = {

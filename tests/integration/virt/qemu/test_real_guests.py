@@ -125,6 +125,12 @@ def test_guest_lifecycle(qemu_cloud):
     action(cloud, server_id, {"unpause": None})
     wait_settled(cloud, server_id, "ACTIVE", 1)
 
+    dumped = cloud.api.post(f"/servers/{server_id}/action", json={"trigger_crash_dump": None},
+                            headers={"X-OpenStack-Nova-API-Version": "2.17"})
+    assert dumped.status_code == 202, dumped.text
+    wait_console(cloud, server_id, "NMI received")  # the kernel's word; it carries on
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+
     pid = qemu_pid(server_id)
     action(cloud, server_id, {"suspend": None})
     wait_settled(cloud, server_id, "SUSPENDED", 7)
