@@ -7,9 +7,10 @@ import contextlib
 import functools
 import logging
 import uuid as uuidlib
+from collections.abc import Callable
 from typing import Any
 
-from novalite import availability_zones, exception, strutils
+from novalite import availability_zones, exception, strutils, timeutils
 from novalite.clients import placement as placement_client
 from novalite.compute import guards, moves_api, neutron, quotas, server_groups, snapshots
 from novalite.compute import rpcapi as compute_rpcapi
@@ -272,13 +273,54 @@ class API:
             raise exception.ComputeHostNotFound(host=host)
 
     def delete(self, ctx: RequestContext, instance_uuid: str) -> None:
+        """With reclaim_instance_interval set, a server that has run on an up host is
+        soft-deleted (restorable until its compute reclaims it); any other is deleted at
+        once, as is one in VERIFY_RESIZE (its confirmation, which runs on the source,
+        would otherwise race the soft delete for the server's state)."""
         project = None if ctx.is_admin else ctx.project_id
         instance = instances.instance_get(instance_uuid, project_id=project)
         guards.check_lock(ctx, instance)
+        if (CONF.reclaim_instance_interval > 0 and instance.launched_at is not None
+                and instance.vm_state != states.RESIZED and instance.host
+                and self._host_is_up(instance.host)):
+            instance = instances.instance_update(
+                instance_uuid, {"task_state": states.SOFT_DELETING,
+                                "deleted_at": timeutils.utcnow()},
+                along=self._recorded(ctx, instance_uuid, "delete"))
+            self.compute.soft_delete_instance(ctx, instance.host or "", instance)
+            return
+        self._delete(ctx, instance)
+
+    def force_delete(self, ctx: RequestContext, instance: Instance) -> None:
+        """Delete now, a soft-deleted server or any other with no task under way."""
+        guards.check_lock(ctx, instance)
+        guards.check_state(instance, "forceDelete", must_have_launched=False)
+        self._delete(ctx, instance)
+
+    def restore(self, ctx: RequestContext, instance: Instance) -> None:
+        """Bring a soft-deleted server back, if the project's quota still has room for it
+        (while soft-deleted it counted for nothing)."""
+        guards.check_lock(ctx, instance)
+        guards.check_state(instance, "restore", (states.SOFT_DELETED,))
+        if instance.flavor is not None:
+            quotas.check_instances(instance.project_id or "", instance.flavor, 1, 1)
+        instance = instances.instance_update(
+            instance.uuid, {"task_state": states.RESTORING, "deleted_at": None},
+            expected_task_state=[None], along=self._recorded(ctx, instance.uuid, "restore"))
+        self.compute.restore_instance(ctx, guards.check_host(instance), instance)
+
+    @staticmethod
+    def _recorded(ctx: RequestContext, instance_uuid: str, action: str
+                  ) -> Callable[..., None]:
+        """The action's record, to commit with the update that starts it."""
+        return functools.partial(actions.add_action, ctx=ctx, instance_uuid=instance_uuid,
+                                 action=action)
+
+    def _delete(self, ctx: RequestContext, instance: Instance) -> None:
+        instance_uuid = instance.uuid
         instance = instances.instance_update(
             instance_uuid, {"task_state": states.DELETING},
-            along=functools.partial(actions.add_action, ctx=ctx, instance_uuid=instance_uuid,
-                                    action="delete"))
+            along=self._recorded(ctx, instance_uuid, "delete"))
         if instance.vm_state == states.RESIZED:
             moves_api.MoveAPI().confirm_on_delete(ctx, instance)
         if instance.vm_state in (states.SHELVED, states.SHELVED_OFFLOADED):
@@ -355,14 +397,12 @@ class API:
         actions.action_start(ctx, instance.uuid, "trigger_crash_dump")
         self.compute.trigger_crash_dump(ctx, host, instance)
 
-    @staticmethod
-    def reset_state(ctx: RequestContext, instance: Instance, state: str) -> None:
+    def reset_state(self, ctx: RequestContext, instance: Instance, state: str) -> None:
         """An admin's word over any state and any lock (Nova's admin_state_reset): the
         vm_state given, no task; whatever was under way loses its next guarded update."""
         instances.instance_update(
             instance.uuid, {"vm_state": state, "task_state": None},
-            along=functools.partial(actions.add_action, ctx=ctx, instance_uuid=instance.uuid,
-                                    action="resetState"))
+            along=self._recorded(ctx, instance.uuid, "resetState"))
 
     def inject_network_info(self, ctx: RequestContext, instance: Instance) -> None:
         """The guests learn their addresses by DHCP and metadata, so there is nothing to

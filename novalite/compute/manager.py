@@ -47,6 +47,8 @@ LOG = logging.getLogger(__name__)
 
 BUILD_EVENT = "compute__do_build_and_run_instance"
 TERMINATE_EVENT = "compute_terminate_instance"
+SOFT_DELETE_EVENT = "compute_soft_delete_instance"
+RESTORE_EVENT = "compute_restore_instance"
 STOP_EVENT = "compute_stop_instance"
 START_EVENT = "compute_start_instance"
 REBOOT_EVENT = "compute_reboot_instance"
@@ -88,7 +90,7 @@ class ComputeManager(LiveMoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves)."""
 
-    target = Target(version="1.18")
+    target = Target(version="1.19")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -348,6 +350,39 @@ class ComputeManager(LiveMoveSteps, Manager):
                 self.scheduler.delete_instance_info(ctx, self.host, instance.uuid)
             except Exception:  # the delete is done; the periodic instance sync catches up
                 LOG.exception("Could not tell the schedulers %s is gone", instance.uuid)
+
+    @tracked(SOFT_DELETE_EVENT)
+    def soft_delete_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        """The guest powered off, everything else kept (its host, its allocation, its
+        ports) for a restore, until the reclaim."""
+        self.driver.power_off(instance)
+        self._update(ctx, instance, [states.SOFT_DELETING], vm_state=states.SOFT_DELETED,
+                     task_state=None, power_state=self._power_state(instance))
+
+    @tracked(RESTORE_EVENT)
+    def restore_instance(self, ctx: RequestContext, instance: Instance) -> None:
+        self.driver.power_on(ctx, instance)
+        self._update(ctx, instance, [states.RESTORING], vm_state=states.ACTIVE,
+                     task_state=None, power_state=self._power_state(instance))
+
+    @periodic_task(spacing=lambda: CONF.reclaim_instance_interval)
+    def _reclaim_queued_deletes(self, ctx: RequestContext) -> None:
+        """Delete for good this host's servers soft-deleted longer than
+        reclaim_instance_interval ago."""
+        if CONF.reclaim_instance_interval <= 0:
+            return
+        cutoff = utcnow() - datetime.timedelta(seconds=CONF.reclaim_instance_interval)
+        for instance in self.conductor.instance_get_all_by_host(ctx, self.host):
+            if (instance.vm_state != states.SOFT_DELETED or instance.task_state is not None
+                    or (instance.deleted_at is not None and instance.deleted_at > cutoff)):
+                continue
+            try:
+                instance = self._update(ctx, instance, [None], task_state=states.DELETING)
+            except (*_GONE, exception.UnexpectedTaskStateError):
+                continue  # restored or deleted meanwhile
+            LOG.info("Reclaiming soft-deleted instance %s", instance.uuid)
+            self.conductor.action_start(ctx, instance.uuid, "delete")
+            self.terminate_instance(ctx, instance)
 
     # --- power -----------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ Version history:
   1.16: evacuate_instance
   1.17: live_migration_force_complete, live_migration_abort
   1.18: trigger_crash_dump
+  1.19: soft_delete_instance, restore_instance
 """
 
 from __future__ import annotations
@@ -78,6 +79,15 @@ class ComputeAPI:
 
     def resume_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
         self._cast_1_2(ctx, host, "resume_instance", instance)
+
+    def soft_delete_instance(self, ctx: RequestContext, host: str, instance: Instance
+                             ) -> None:
+        self.client.prepare(server=host, version="1.19").cast(
+            ctx, "soft_delete_instance", instance=instance)
+
+    def restore_instance(self, ctx: RequestContext, host: str, instance: Instance) -> None:
+        self.client.prepare(server=host, version="1.19").cast(
+            ctx, "restore_instance", instance=instance)
 
     def trigger_crash_dump(self, ctx: RequestContext, host: str, instance: Instance
                            ) -> None:

@@ -99,6 +99,14 @@ opts = [
         help="Seconds between a compute's looks for shelved servers past "
         "shelved_offload_time; 0 or less: never look.",
     ),
+    cfg.IntOpt(
+        "reclaim_instance_interval",
+        default=0,
+        help="More than 0: a delete is deferred (soft): the guest is powered off and "
+        "the server kept, restorable, in SOFT_DELETED; its compute reclaims it (deletes "
+        "it for good) once it has been so this many seconds, looking as often. 0 or "
+        "less: a delete is immediate.",
+    ),
     cfg.BoolOpt(
         "resume_guests_state_on_host_boot",
         default=False,

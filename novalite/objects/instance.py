@@ -14,8 +14,9 @@ from novalite.objects.network_info import VIF
 class Instance(base.NovaliteObject):
     # 1.0: initial; 1.1: locked (the power actions refuse a locked instance);
     # 1.2: network_info (the cached VIFs: which ports the user brought);
-    # 1.3: system_metadata (what a shelve remembers: its image, when and where)
-    VERSION = "1.3"
+    # 1.3: system_metadata (what a shelve remembers: its image, when and where);
+    # 1.4: deleted_at (when a soft delete began: the reclaim's clock)
+    VERSION = "1.4"
 
     uuid: str
     display_name: str | None = None
@@ -35,6 +36,7 @@ class Instance(base.NovaliteObject):
     created_at: datetime.datetime | None = None
     updated_at: datetime.datetime | None = None
     deleted: bool = False
+    deleted_at: datetime.datetime | None = None
     locked: bool = False
     metadata: dict[str, str] = dataclasses.field(default_factory=dict)
     network_info: list[VIF] = dataclasses.field(default_factory=list)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from openstack import connection
 from openstack.config import OpenStackConfig
 
+from tests.acceptance.conftest import all_in_one
 from tests.acceptance.test_openstack_cli import Cli
 
 COMPUTE = "novalite-compute"
@@ -148,3 +149,24 @@ def test_usage_list_and_show(cloud):
     count = shown["Servers"]
     assert (len(count) if isinstance(count, list) else int(count)) == len(used)
     demo.ok("server", "delete", "--wait", server["id"])
+
+
+def test_a_user_restores_and_force_deletes_soft_deleted_servers(tmp_path):
+    """A cloud of its own whose deletes are deferred an hour."""
+    deferred = tmp_path / "deferred-delete.conf"
+    deferred.write_text("[DEFAULT]\nreclaim_instance_interval = 3600\n")
+    state = tmp_path / "state"
+    state.mkdir()
+    with all_in_one(state, "--hosts", "1", "--config-file", str(deferred)) as cloud:
+        demo = Cli(cloud.clouds_yaml, "novalite")
+        server = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
+                           "m1.tiny", "--wait", "undo-vm")
+        demo.ok("server", "delete", server["id"])
+        demo.wait_status(server["id"], "SOFT_DELETED")
+        assert demo.json("server", "list") == []
+        demo.ok("server", "restore", server["id"])
+        demo.wait_status(server["id"], "ACTIVE")
+        demo.ok("server", "delete", server["id"])
+        demo.wait_status(server["id"], "SOFT_DELETED")
+        demo.ok("server", "delete", "--force", "--wait", server["id"])
+        assert demo.run("server", "show", server["id"]).returncode != 0

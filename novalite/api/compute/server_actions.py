@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from novalite import exception
 from novalite.api.compute import (
     actions,
     admin_actions,
@@ -72,6 +73,22 @@ def trigger_crash_dump(req: ApiRequest) -> ApiResponse:
     return ApiResponse(202)
 
 
+def restore(req: ApiRequest) -> ApiResponse:
+    """Nova answers a restore over quota 403 "Restore exceeds quota"."""
+    instance = actions.target(req, schema.restore, "os-deferred-delete:restore")
+    try:
+        API().restore(req.ctx, instance)
+    except exception.TooManyInstances:
+        raise HTTPFault(403, "Restore exceeds quota") from None
+    return ApiResponse(202)
+
+
+def force_delete(req: ApiRequest) -> ApiResponse:
+    instance = actions.target(req, schema.force_delete, "os-deferred-delete:force")
+    API().force_delete(req.ctx, instance)
+    return ApiResponse(202)
+
+
 # Control characters but tab and newline, which Nova strips from console output.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f]")
 
@@ -94,6 +111,8 @@ ACTIONS: actions.Table = {
     "resume": resume,
     "os-getConsoleOutput": get_console_output,
     "trigger_crash_dump": trigger_crash_dump,
+    "restore": restore,
+    "forceDelete": force_delete,
     "os-resetState": admin_actions.reset_state,
     "injectNetworkInfo": admin_actions.inject_network_info,
     "lock": server_lock.lock,

@@ -146,6 +146,8 @@ def filters(req: ApiRequest, params: dict[str, list[str]], project_id: str | Non
     _times(params, req, f)
     if "deleted" in params:
         f.deleted = _bool("deleted", params["deleted"][-1])
+    if "soft_deleted" in params:
+        f.soft_deleted = _bool("soft_deleted", params["soft_deleted"][-1])
     if "locked" in params:
         f.exact["locked"] = [_bool("locked", params["locked"][-1])]
     for name in _TAGS:

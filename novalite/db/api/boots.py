@@ -1,11 +1,12 @@
 """The records one boot request creates, written in one transaction: the instances, their
-metadata, tags and network info, each one's "create" action, and the request spec. One
+metadata, tags and network info, each one's "create" action and request spec. One
 commit instead of 2 × count + 1 keeps the API's share of the database's single writer
 small, and a crash leaves either all of a boot's records or none (never an instance
 without its spec)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from novalite import context as ctx_mod
@@ -25,4 +26,6 @@ def boot_records_create(ctx: ctx_mod.RequestContext, records: list[dict[str, Any
             if network_infos and values["uuid"] in network_infos:
                 info_caches.add(s, values["uuid"], network_infos[values["uuid"]])
             actions.add_action(s, ctx, values["uuid"], "create")
-        request_specs.add_request_spec(s, spec)
+            # each its own, as Nova keeps them: a later move of any one reads its own
+            request_specs.add_request_spec(
+                s, dataclasses.replace(spec, instance_uuid=values["uuid"]))

@@ -18,6 +18,7 @@ from sqlalchemy import and_, exists, false, not_, or_, select
 from novalite import exception
 from novalite.db import models
 from novalite.db.session import reader
+from novalite.objects import states
 
 _I = models.Instance
 
@@ -29,6 +30,9 @@ class ServerFilters:
     exact: dict[str, list[Any]] = dataclasses.field(default_factory=dict)
     regex: dict[str, str] = dataclasses.field(default_factory=dict)
     deleted: bool | None = False  # None: live and deleted alike
+    # Whether soft-deleted servers count as deleted ones; None: as Nova, they do
+    # (listed with the deleted, not with the live)
+    soft_deleted: bool | None = None
     changes_since: datetime.datetime | None = None
     changes_before: datetime.datetime | None = None
     tags: list[str] = dataclasses.field(default_factory=list)
@@ -56,8 +60,14 @@ def _tag_conditions(f: ServerFilters) -> list[Any]:
 
 def _conditions(f: ServerFilters) -> list[Any]:
     conditions: list[Any] = [false()] if f.matches_nothing else []
-    if f.deleted is not None:
-        conditions.append(_I.deleted != 0 if f.deleted else _I.deleted == 0)
+    soft = _I.vm_state == states.SOFT_DELETED
+    if f.deleted:
+        conditions.append(_I.deleted != 0 if f.soft_deleted is False
+                          else or_(_I.deleted != 0, soft))
+    elif f.deleted is False:
+        conditions.append(_I.deleted == 0)
+        if not f.soft_deleted:
+            conditions.append(or_(not_(soft), _I.vm_state.is_(None)))
     for column, values in f.exact.items():
         conditions.append(getattr(_I, column).in_(values))
     if f.changes_since is not None:

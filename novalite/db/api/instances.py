@@ -31,6 +31,7 @@ def _to_obj(row: models.Instance) -> Instance:
         availability_zone=row.availability_zone, key_name=row.key_name,
         launch_index=row.launch_index, launched_at=row.launched_at,
         created_at=row.created_at, updated_at=row.updated_at, deleted=bool(row.deleted),
+        deleted_at=row.deleted_at,
         locked=bool(row.locked), system_metadata=dict(row.system_metadata or {}),
         metadata={m.key: m.value or "" for m in row.metadata_items},
         network_info=network_info.from_json(row.info_cache.network_info

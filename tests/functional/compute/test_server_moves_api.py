@@ -140,6 +140,24 @@ def test_cold_migrate_to_a_named_host_and_confirm(cloud, placement, capsys):
     _consistent(capsys)
 
 
+def test_every_server_of_a_multiple_create_can_move(cloud, capsys):
+    """Each has its own request spec, as in Nova, not only the first."""
+    created = cloud.api.post("/servers", headers=ALICE, json={"server": {
+        "name": "pair", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID,
+        "min_count": 2, "return_reservation_id": True}})
+    reservation = created.json()["reservation_id"]
+    listed = cloud.api.get(f"/servers?all_tenants=1&reservation_id={reservation}").json()[
+        "servers"]
+    assert len(listed) == 2
+    for server in listed:
+        _settled(cloud, server["id"], "ACTIVE")
+        assert _act(cloud, server["id"], {"migrate": None}).status_code == 202
+        _settled(cloud, server["id"], "VERIFY_RESIZE")
+        assert _act(cloud, server["id"], {"confirmResize": None}).status_code == 204
+        _settled(cloud, server["id"], "ACTIVE")
+    _consistent(capsys)
+
+
 def test_a_stopped_server_migrates_and_stays_stopped(cloud, capsys):
     server_id, _ = _active(cloud)
     assert _act(cloud, server_id, {"os-stop": None}).status_code == 202

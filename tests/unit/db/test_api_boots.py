@@ -16,7 +16,7 @@ def _record(uuid, name="vm"):
             "flavor": builders.flavor(), "vm_state": "building", "task_state": "scheduling"}
 
 
-def test_a_boot_writes_instances_actions_and_spec_together(db):
+def test_a_boot_writes_instances_actions_and_specs_together(db):
     ctx = context.RequestContext(user_id="u1", project_id="p1")
     spec = builders.request_spec()
     uuids = [spec.instance_uuid, builders.instance().uuid]
@@ -26,7 +26,7 @@ def test_a_boot_writes_instances_actions_and_spec_together(db):
         assert instances.instance_get(uuid).metadata == {"role": "web"}
         assert instances.instance_get_view(uuid)["tags"] == ["blue"]
         assert [a["action"] for a in actions.actions_get(uuid)] == ["create"]
-    assert request_specs.request_spec_get(spec.instance_uuid).instance_uuid == uuids[0]
+        assert request_specs.request_spec_get(uuid).instance_uuid == uuid
 
 
 def test_a_boot_that_fails_part_way_leaves_nothing(db):

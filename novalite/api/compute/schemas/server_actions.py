@@ -76,6 +76,8 @@ reset_state = {
     "additionalProperties": False,
 }
 inject_network_info = _any_value("injectNetworkInfo")
+restore = _any_value("restore")
+force_delete = _any_value("forceDelete")
 
 lock = _any_value("lock")
 unlock = _any_value("unlock")
