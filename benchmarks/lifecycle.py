@@ -70,21 +70,17 @@ def _client(base: str) -> httpx.Client:
 
 
 def _boot(api: httpx.Client, count: int, name: str, zone: str | None = None) -> list[str]:
-    """`count` servers, one POST each (8 at a time), and their ids once all are ACTIVE.
-    Not one multi-create request: novalite keeps a multi-create's request spec for its
-    first server only, and a move of any other one ends in ERROR ("RequestSpec for
-    instance ... not found")."""
-
-    def post(i: int) -> str:
-        server = {"name": f"{name}-{i}", "flavorRef": "1", "imageRef": IMAGE_ID}
-        if zone:
-            server["availability_zone"] = zone
-        response = api.post("/servers", json={"server": server})
-        response.raise_for_status()
-        return response.json()["server"]["id"]
-
-    with concurrent.futures.ThreadPoolExecutor(CLIENTS) as pool:
-        ids = list(pool.map(post, range(count)))
+    """`count` servers in one multiple-create request, and their ids once all are
+    ACTIVE (each has its own request spec, which its moves read)."""
+    server = {"name": name, "flavorRef": "1", "imageRef": IMAGE_ID, "min_count": count,
+              "return_reservation_id": True}
+    if zone:
+        server["availability_zone"] = zone
+    response = api.post("/servers", json={"server": server})
+    response.raise_for_status()
+    reservation = response.json()["reservation_id"]
+    ids = [s["id"] for s in api.get("/servers", params={
+        "reservation_id": reservation, "limit": count}).json()["servers"]]
     deadline = time.monotonic() + 600
     while True:
         active = api.get("/servers", params={"status": "ACTIVE", "limit": count}).json()
