@@ -3,6 +3,7 @@ read an image's record and data, and write the data of a snapshot the API create
 
 from __future__ import annotations
 
+import urllib.parse
 from collections.abc import Iterable
 from typing import Any
 
@@ -61,6 +62,22 @@ def upload(ctx: Any, image_id: str, data: Iterable[bytes], disk_format: str,
     if stored.status_code != 204:
         raise ImageServiceUnavailable(reason=f"PUT image {image_id} data answered "
                                       f"{stored.status_code}: {stored.text}")
+
+
+def images_with(ctx: Any, properties: dict[str, str]) -> list[dict[str, Any]]:
+    """The images whose properties include `properties`, newest first (every page)."""
+    found: list[dict[str, Any]] = []
+    url: str | None = "/v2/images?" + urllib.parse.urlencode(
+        {**properties, "sort_key": "created_at", "sort_dir": "desc"})
+    while url:
+        response = request("GET", url, ctx)
+        if response.status_code != 200:
+            raise ImageServiceUnavailable(reason=f"GET {url} answered "
+                                          f"{response.status_code}")
+        body = response.json()
+        found.extend(body["images"])
+        url = body.get("next")
+    return found
 
 
 def delete(ctx: Any, image_id: str) -> None:

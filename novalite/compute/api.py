@@ -31,6 +31,7 @@ from novalite.db.api import (
 )
 from novalite.image import api as image_api
 from novalite.image import errors as image_errors
+from novalite.image.record import ImageRecord
 from novalite.objects import network_info, states
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
@@ -472,19 +473,37 @@ class API:
 
     def snapshot(self, ctx: RequestContext, instance: Instance, name: str,
                  metadata: dict[str, str] | None = None) -> str:
-        """createImage: the image (queued) now, its data from the compute; the image of a
-        refused snapshot is not left behind."""
+        """createImage: the image (queued) now, its data from the compute."""
+        host, image = self._image_of(ctx, instance, "createImage", name, "snapshot",
+                                     metadata or {}, states.IMAGE_SNAPSHOT_PENDING)
+        self.compute.snapshot_instance(ctx, host, instance, image.id)
+        return image.id
+
+    def backup(self, ctx: RequestContext, instance: Instance, name: str, backup_type: str,
+               rotation: int, metadata: dict[str, str]) -> str:
+        """createBackup: a snapshot marked as a backup of `backup_type`; the compute then
+        keeps the newest `rotation` backups of that type of this server."""
+        host, image = self._image_of(ctx, instance, "createBackup", name, "backup",
+                                     {**metadata, "backup_type": backup_type},
+                                     states.IMAGE_BACKUP)
+        self.compute.backup_instance(ctx, host, instance, image.id, backup_type, rotation)
+        return image.id
+
+    def _image_of(self, ctx: RequestContext, instance: Instance, action: str, name: str,
+                  image_type: str, properties: dict[str, str], task_state: str
+                  ) -> tuple[str, ImageRecord]:
+        """The image a snapshot fills, made now (queued); the image of a refused
+        snapshot is not left behind. A lock does not stop it, as in Nova: a snapshot
+        changes nothing of the server."""
         host = guards.check_host(instance)
-        guards.check_state(instance, "createImage", states.ALLOW_SNAPSHOT)
-        image = snapshots.create_image(ctx, instance, name, "snapshot", metadata)
+        guards.check_state(instance, action, states.ALLOW_SNAPSHOT)
+        image = snapshots.create_image(ctx, instance, name, image_type, properties)
         try:
-            self._begin(ctx, instance, "createImage",
-                        {"task_state": states.IMAGE_SNAPSHOT_PENDING}, [None])
+            self._begin(ctx, instance, action, {"task_state": task_state}, [None])
         except Exception:
             image_api.delete(image)
             raise
-        self.compute.snapshot_instance(ctx, host, instance, image.id)
-        return image.id
+        return host, image
 
     def shelve(self, ctx: RequestContext, instance: Instance) -> None:
         """Park the server: its disk into a `<name>-shelved` image, its host kept until

@@ -61,6 +61,7 @@ POWER_UPDATE_EVENT = "compute_power_update"
 REBUILD_EVENT = "compute_rebuild_instance"
 RESCUE_EVENT = "compute_rescue_instance"
 SNAPSHOT_EVENT = "compute_snapshot_instance"
+BACKUP_EVENT = "compute_backup_instance"
 SHELVE_EVENT = "compute_shelve_instance"
 SHELVE_OFFLOAD_EVENT = "compute_shelve_offload_instance"
 UNSHELVE_EVENT = "compute_unshelve_instance"
@@ -90,7 +91,7 @@ class ComputeManager(LiveMoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves)."""
 
-    target = Target(version="1.19")
+    target = Target(version="1.20")
 
     def __init__(self, host: str, driver_name: str | None = None) -> None:
         super().__init__(host)
@@ -483,6 +484,23 @@ class ComputeManager(LiveMoveSteps, Manager):
                                 task_state=states.IMAGE_SNAPSHOT)
         self._snapshot(ctx, instance, image_id)
         self._update(ctx, instance, [states.IMAGE_UPLOADING], task_state=None)
+
+    @tracked(BACKUP_EVENT)
+    def backup_instance(self, ctx: RequestContext, instance: Instance, image_id: str,
+                        backup_type: str, rotation: int) -> None:
+        """A snapshot, then the rotation: the backups of this type of this server beyond
+        the newest `rotation` are deleted (a rotation of 0 keeps none, this one
+        included, as Nova's does). A backup that cannot be deleted is left, logged."""
+        self._snapshot(ctx, instance, image_id, {states.IMAGE_SNAPSHOT: states.IMAGE_BACKUP})
+        self._update(ctx, instance, [states.IMAGE_UPLOADING], task_state=None)
+        backups = glance.images_with(ctx, {"image_type": "backup", "backup_type": backup_type,
+                                           "instance_uuid": instance.uuid})
+        for excess in backups[rotation:]:
+            try:
+                glance.delete(ctx, excess["id"])
+            except Exception:
+                LOG.exception("Could not delete backup %s of %s beyond rotation %d",
+                              excess["id"], instance.uuid, rotation)
 
     def _snapshot(self, ctx: RequestContext, instance: Instance, image_id: str,
                   renamed: dict[str, str] | None = None) -> None:

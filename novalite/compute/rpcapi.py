@@ -20,6 +20,7 @@ Version history:
   1.17: live_migration_force_complete, live_migration_abort
   1.18: trigger_crash_dump
   1.19: soft_delete_instance, restore_instance
+  1.20: backup_instance
 """
 
 from __future__ import annotations
@@ -121,6 +122,12 @@ class ComputeAPI:
                           image_id: str) -> None:
         self.client.prepare(server=host, version="1.13").cast(
             ctx, "snapshot_instance", instance=instance, image_id=image_id)
+
+    def backup_instance(self, ctx: RequestContext, host: str, instance: Instance,
+                        image_id: str, backup_type: str, rotation: int) -> None:
+        self.client.prepare(server=host, version="1.20").cast(
+            ctx, "backup_instance", instance=instance, image_id=image_id,
+            backup_type=backup_type, rotation=rotation)
 
     def shelve_instance(self, ctx: RequestContext, host: str, instance: Instance,
                         image_id: str) -> None:

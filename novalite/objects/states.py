@@ -44,6 +44,7 @@ RESIZE_CONFIRMING = "resize_confirming"
 # a snapshot (createImage), and a shelve's own
 IMAGE_SNAPSHOT_PENDING = "image_snapshot_pending"
 IMAGE_SNAPSHOT = "image_snapshot"
+IMAGE_BACKUP = "image_backup"
 IMAGE_PENDING_UPLOAD = "image_pending_upload"
 IMAGE_UPLOADING = "image_uploading"
 SHELVING = "shelving"

@@ -9,6 +9,7 @@ from openstack.config import OpenStackConfig
 
 from tests.acceptance.conftest import all_in_one
 from tests.acceptance.test_openstack_cli import Cli
+from tests.waiting import wait_for
 
 COMPUTE = "novalite-compute"
 
@@ -93,6 +94,15 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     snapshot = demo.json("image", "show", "props-snap")
     assert (snapshot["status"], snapshot["visibility"]) == ("active", "private")
     demo.ok("image", "delete", "props-snap")
+    for name in ("props-bk1", "props-bk2"):
+        demo.ok("server", "backup", "create", "--name", name, "--type", "daily", "--rotate",
+                "1", "--wait", server["id"])
+        wait_for(lambda: demo.json("server", "show", server["id"])[
+            "OS-EXT-STS:task_state"] is None, timeout=60, interval=0.5, what="idle")
+    wait_for(lambda: [i["Name"] for i in demo.json(
+        "image", "list", "--property", f"instance_uuid={server['id']}")] == ["props-bk2"],
+        timeout=60, interval=0.5, what="the rotation")
+    demo.ok("image", "delete", "props-bk2")
     demo.ok("server", "shelve", "--wait", server["id"])
     assert demo.json("server", "show", server["id"])["status"] == "SHELVED_OFFLOADED"
     demo.ok("server", "unshelve", "--wait", server["id"])

@@ -118,6 +118,7 @@ ACTIONS: actions.Table = {
     "lock": server_lock.lock,
     "rebuild": server_rebuild.rebuild,
     "createImage": server_images.create_image,
+    "createBackup": server_images.create_backup,
     "shelve": server_shelve.shelve,
     "shelveOffload": server_shelve.shelve_offload,
     "unshelve": server_shelve.unshelve,

@@ -108,24 +108,45 @@ rescue = {
 }
 unrescue = _any_value("unrescue")
 
+_IMAGE_NAME = {"type": "string", "minLength": 1, "maxLength": 255,
+               "pattern": r"^(?! )[^\x00-\x1f]*(?<! )$"}
+_IMAGE_METADATA = {"type": "object",
+                   "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$":
+                                         {"type": "string", "maxLength": 255}},
+                   "additionalProperties": False}
+
 create_image = {
     "type": "object",
     "properties": {
         "createImage": {
             "type": "object",
-            "properties": {
-                "name": {"type": "string", "minLength": 1, "maxLength": 255,
-                         "pattern": r"^(?! )[^\x00-\x1f]*(?<! )$"},
-                "metadata": {"type": "object",
-                             "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$":
-                                                   {"type": "string", "maxLength": 255}},
-                             "additionalProperties": False},
-            },
+            "properties": {"name": _IMAGE_NAME, "metadata": _IMAGE_METADATA},
             "required": ["name"],
             "additionalProperties": False,
         },
     },
     "required": ["createImage"],
+    "additionalProperties": False,
+}
+
+create_backup = {
+    "type": "object",
+    "properties": {
+        "createBackup": {
+            "type": "object",
+            "properties": {
+                "name": _IMAGE_NAME,
+                "backup_type": {"type": "string"},
+                # Nova's non_negative_integer: an integer, or a string of digits
+                "rotation": {"type": ["integer", "string"], "pattern": "^[0-9]+$",
+                             "minimum": 0},
+                "metadata": _IMAGE_METADATA,
+            },
+            "required": ["name", "backup_type", "rotation"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["createBackup"],
     "additionalProperties": False,
 }
 
