@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable
 
@@ -22,16 +23,26 @@ from novalite.image import seed
 from novalite.network import layout, nova_notifier
 from novalite.service import assembly
 from novalite.service.base import Service
+from novalite.virt.qemu import images as qemu_images
 
 LOG = logging.getLogger(__name__)
 
 
 def compute_host_names(count: int) -> list[str]:
     """One compute per real machine (named as Nova names it, [DEFAULT] host: the
-    hostname); the fake driver simulates `count` of them."""
+    hostname), or [qemu] hosts of them on this one; the fake driver simulates `count`."""
     if real_guests():
-        return [CONF.host]
+        hosts = CONF.qemu.hosts
+        return [CONF.host] if hosts == 1 else [f"{CONF.host}-{i}" for i in range(1, hosts + 1)]
     return [f"compute{i}" for i in range(1, count + 1)]
+
+
+def driver_args(host: str) -> dict[str, str]:
+    """QEMU computes sharing this machine keep their guests apart, as separate machines
+    would: each in its own directory."""
+    if real_guests() and CONF.qemu.hosts > 1:
+        return {"instances_dir": os.path.join(qemu_images.instances_path(), host)}
+    return {}
 
 
 def real_guests() -> bool:
@@ -97,7 +108,7 @@ class AllInOne:
         """The computes, once the HTTP APIs at `base_url` serve: they report to
         placement as they start. Then the API's own service record."""
         self._configure_service_clients(base_url)
-        started = [assembly.compute(h) for h in compute_host_names(self.hosts)]
+        started = [assembly.compute(h, driver_args(h)) for h in compute_host_names(self.hosts)]
         started.append(assembly.api())
         for svc in started:
             svc.start()
@@ -147,7 +158,9 @@ class AllInOne:
 
     def banner(self, port: int) -> str:
         base = bootstrap.base_url(port)
-        hosts = "1 QEMU host" if real_guests() else f"{self.hosts} simulated hosts"
+        count = len(compute_host_names(self.hosts))
+        hosts = (f"{count} QEMU host{'s' if count > 1 else ''}" if real_guests()
+                 else f"{self.hosts} simulated hosts")
         lines = [
             f"novalite all-in-one is running: {hosts}, "
             f"database {CONF.database.connection or CONF.state_path + '/novalite.sqlite'}",

@@ -28,8 +28,9 @@ def _parser() -> argparse.ArgumentParser:
                      "(default ./.novalite, or [DEFAULT] state_path)")
     aio.add_argument("--port", type=int, help="port of the HTTP APIs (default 8774, or "
                      "[DEFAULT] osapi_compute_listen_port)")
-    aio.add_argument("--hosts", type=int, help="number of simulated compute hosts "
-                     "(default 4, or [fake_driver] hosts)")
+    aio.add_argument("--hosts", type=int, help="number of compute hosts: simulated ones "
+                     "(default 4, or [fake_driver] hosts), or with --driver qemu QEMU "
+                     "computes on this machine (default 1, or [qemu] hosts)")
     aio.add_argument("--listen", help="address to listen on (default 0.0.0.0)")
     aio.add_argument("--driver", help="virt driver: fake (simulated hosts, the default) or "
                      "qemu (one host running real guests; or [DEFAULT] compute_driver)")
@@ -49,6 +50,7 @@ def main(argv: list[str] | None = None) -> None:
         CONF.set_override("osapi_compute_listen_port", args.port)
     if args.hosts is not None:
         CONF.set_override("hosts", args.hosts, group="fake_driver")
+        CONF.set_override("hosts", args.hosts, group="qemu")
     if args.listen:
         CONF.set_override("osapi_compute_listen", args.listen)
     if args.driver:

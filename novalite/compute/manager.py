@@ -93,9 +93,11 @@ class ComputeManager(LiveMoveSteps, Manager):
 
     target = Target(version="1.20")
 
-    def __init__(self, host: str, driver_name: str | None = None) -> None:
+    def __init__(self, host: str, driver_name: str | None = None,
+                 driver_args: dict[str, str] | None = None) -> None:
         super().__init__(host)
-        self.driver = virt_driver.load_driver(driver_name or CONF.compute_driver)
+        self.driver = virt_driver.load_driver(driver_name or CONF.compute_driver,
+                                              **(driver_args or {}))
         self.conductor = ConductorAPI()
         self.compute_task = ComputeTaskAPI()
         self.scheduler = SchedulerAPI()

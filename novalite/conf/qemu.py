@@ -29,6 +29,16 @@ qemu_opts = [
     cfg.StrOpt("emulator", default="qemu-system-x86_64",
                help="The QEMU binary (a name on PATH or a path)."),
     cfg.StrOpt("qemu_img", default="qemu-img", help="The qemu-img binary."),
+    cfg.StrOpt("qemu_nbd", default="qemu-nbd",
+               help="The qemu-nbd binary, which serves a disk to the destination of a "
+               "resize or cold migration."),
+    cfg.IntOpt("hosts", default=1, min=1,
+               help="How many QEMU computes the all-in-one runs on this machine (its "
+               "--hosts with --driver qemu); with more than one, each keeps its guests "
+               "in its own directory under instances_path, as separate machines would."),
+    cfg.FloatOpt("live_migration_timeout", default=300.0, min=1.0,
+                 help="Seconds a live migration's disk mirror and memory copy may take "
+                 "before it is cancelled (the guest stays on its source)."),
     cfg.StrOpt("machine_type", default="q35", help="QEMU machine type of guests."),
     cfg.StrOpt("cpu_model", default="qemu64",
                help="Guest CPU model under TCG (under KVM guests get 'host')."),

@@ -25,12 +25,12 @@ def scheduler(host: str | None = None) -> Service:
                    DBServiceRecords(), host)
 
 
-def compute(host: str | None = None) -> Service:
+def compute(host: str | None = None, driver_args: dict[str, str] | None = None) -> Service:
     from novalite.compute.manager import ComputeManager
     from novalite.conductor.rpcapi import ConductorServiceRecords
 
     host = host or CONF.host
-    return Service("novalite-compute", "compute", ComputeManager(host),
+    return Service("novalite-compute", "compute", ComputeManager(host, driver_args=driver_args),
                    ConductorServiceRecords(), host)
 
 

@@ -75,6 +75,11 @@ class GuestPaths:
         return self._file("qemu.log")
 
     @property
+    def nbd_pidfile(self) -> str:
+        """The qemu-nbd serving the disk to a resize's or cold migration's destination."""
+        return self._file("nbd.pid")
+
+    @property
     def saved_state(self) -> str:
         """The memory image of a suspended guest (Nova's managed save)."""
         return self._file("suspended.state")

@@ -32,7 +32,7 @@ def _run(*args: str) -> str:
 def info(path: str) -> dict:
     """Format and virtual size as qemu-img reads them from the bytes (never trusting a
     declared disk_format)."""
-    return json.loads(_run("info", "--output=json", path))
+    return json.loads(_run("info", "-U", "--output=json", path))
 
 
 def boot_sector(path: str, fmt: str) -> bytes:
@@ -56,6 +56,20 @@ def create_overlay(base: str, base_format: str, path: str, size_bytes: int | Non
     if size_bytes:
         args.append(str(size_bytes))
     _run(*args)
+
+
+def virtual_size(path: str) -> int:
+    return int(info(path)["virtual-size"])
+
+
+def grow(path: str, size_bytes: int) -> None:
+    """A larger virtual disk (a resize to a flavor with a bigger root disk)."""
+    _run("resize", "-q", path, str(size_bytes))
+
+
+def convert(source: str, source_format: str, out: str) -> None:
+    """`source` (a path or an NBD URL) into a standalone qcow2 at `out`."""
+    _run("convert", "-q", "-f", source_format, "-O", "qcow2", source, out)
 
 
 def flatten(path: str, out: str) -> None:

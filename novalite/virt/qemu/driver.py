@@ -31,11 +31,13 @@ from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.objects import states
 from novalite.objects.diagnostics import Diagnostics
+from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
+from novalite.objects.migration import Migration
 from novalite.virt import driver
-from novalite.virt.qemu import accel, diagnostics, disk, images
-from novalite.virt.qemu.config import GuestConfig
+from novalite.virt.qemu import accel, diagnostics, disk, images, nbd
+from novalite.virt.qemu.config import GuestConfig, GuestPaths
 from novalite.virt.qemu.guest import Guest, GuestLaunchFailed
 from novalite.virt.qemu.qmp import QMPError
 
@@ -46,6 +48,9 @@ MAX_CONSOLE_BYTES = 100 * 1024  # as Nova's libvirt driver
 WATCH_INTERVAL = 1.0
 SUSPEND_TIMEOUT = 120.0
 PACKAGES = "qemu-system-x86 qemu-utils"
+# Where a resized or cold-migrated guest's directory waits for confirm or revert (Nova's
+# libvirt driver keeps `<instance dir>_resize` the same way).
+RESIZE_SUFFIX = "_resize"
 
 
 class HypervisorUnavailable(exception.ConfigInvalid):
@@ -64,7 +69,10 @@ class QemuDriver(driver.ComputeDriver):
         "supports_image_type_ami": True,
     }
 
-    def __init__(self) -> None:
+    def __init__(self, instances_dir: str | None = None) -> None:
+        """`instances_dir`: this compute's own directory of guests, when computes share a
+        machine (the all-in-one's QEMU hosts); else instances_path."""
+        self.instances_dir = instances_dir
         self.host = ""
         self.accel = "tcg"
         self.emulator = ""
@@ -80,14 +88,14 @@ class QemuDriver(driver.ComputeDriver):
         """Refuse to start without QEMU; choose the accelerator; adopt running guests."""
         self.host = host
         self.emulator = shutil.which(CONF.qemu.emulator) or ""
-        missing = [binary for binary in (CONF.qemu.emulator, CONF.qemu.qemu_img)
-                   if not shutil.which(binary)]
+        missing = [binary for binary in (CONF.qemu.emulator, CONF.qemu.qemu_img,
+                                         CONF.qemu.qemu_nbd) if not shutil.which(binary)]
         if missing:
             raise HypervisorUnavailable(reason=(
                 f"The qemu virt driver needs {' and '.join(missing)}, which is not "
                 f"installed: apt-get install {PACKAGES} (or set [qemu] emulator / "
                 "qemu_img to their paths)"))
-        os.makedirs(images.instances_path(), exist_ok=True)
+        os.makedirs(self._root(), exist_ok=True)
         self.accel = accel.choose(self.emulator, CONF.libvirt.virt_type,
                                   CONF.qemu.probe_timeout)
         for uuid_ in self.list_instances():
@@ -116,7 +124,7 @@ class QemuDriver(driver.ComputeDriver):
 
     def get_available_resource(self, nodename: str) -> dict[str, Any]:
         vcpus = os.cpu_count() or 1
-        usage = shutil.disk_usage(images.instances_path())
+        usage = shutil.disk_usage(self._root())
         virt = "kvm" if self.accel == "kvm" else "qemu"
         return {
             "vcpus": vcpus,
@@ -135,8 +143,11 @@ class QemuDriver(driver.ComputeDriver):
 
     # --- instances ----------------------------------------------------------------------
 
+    def _root(self) -> str:
+        return self.instances_dir or images.instances_path()
+
     def _dir(self, uuid_: str) -> str:
-        return os.path.join(images.instances_path(), uuid_)
+        return os.path.join(self._root(), uuid_)
 
     def _guest(self, uuid_: str) -> Guest:
         with self._lock:
@@ -152,11 +163,11 @@ class QemuDriver(driver.ComputeDriver):
         return guest
 
     def list_instances(self) -> list[str]:
-        root = images.instances_path()
+        root = self._root()
         if not os.path.isdir(root):
             return []
-        return sorted(name for name in os.listdir(root)
-                      if os.path.exists(os.path.join(root, name, "guest.json")))
+        return sorted(name for name in os.listdir(root) if not name.endswith(RESIZE_SUFFIX)
+                      and os.path.exists(os.path.join(root, name, "guest.json")))
 
     def get_info(self, instance: Instance) -> driver.InstanceInfo:
         return driver.InstanceInfo(state=self._existing(instance).power_state())
@@ -190,12 +201,8 @@ class QemuDriver(driver.ComputeDriver):
         flavor = instance.flavor
         assert flavor is not None
         try:
-            image = glance.show(ctx, image_meta.id)
-            base = images.fetch(ctx, image)
-            kernel_id = image.get("kernel_id") or image_meta.properties.get("kernel_id")
-            ramdisk_id = image.get("ramdisk_id") or image_meta.properties.get("ramdisk_id")
-            kernel = images.fetch(ctx, glance.show(ctx, kernel_id)) if kernel_id else None
-            ramdisk = images.fetch(ctx, glance.show(ctx, ramdisk_id)) if ramdisk_id else None
+            image, base, kernel, ramdisk = self._boot_files(ctx, image_meta.id,
+                                                            image_meta.properties)
         except (exception.ImageNotFound, images.ImageUnusable) as exc:
             raise abort(exc.format_message()) from exc
         try:
@@ -216,12 +223,31 @@ class QemuDriver(driver.ComputeDriver):
         size = flavor.root_gb * disk.GiB if flavor.root_gb else None
         disk.create_overlay(base, fmt, guest.paths.disk,
                             size if size and size > virtual_size else None)
+        return self._guest_config(instance, image, kernel, ramdisk, image_meta.properties)
+
+    @staticmethod
+    def _boot_files(ctx: Any, image_id: str, properties: dict[str, Any]
+                    ) -> tuple[dict[str, Any], str, str | None, str | None]:
+        """The image's record and, in this host's base cache, its disk and the kernel
+        and ramdisk it names."""
+        image = glance.show(ctx, image_id)
+        base = images.fetch(ctx, image)
+        kernel_id = image.get("kernel_id") or properties.get("kernel_id")
+        ramdisk_id = image.get("ramdisk_id") or properties.get("ramdisk_id")
+        kernel = images.fetch(ctx, glance.show(ctx, kernel_id)) if kernel_id else None
+        ramdisk = images.fetch(ctx, glance.show(ctx, ramdisk_id)) if ramdisk_id else None
+        return image, base, kernel, ramdisk
+
+    def _guest_config(self, instance: Instance, image: dict[str, Any], kernel: str | None,
+                      ramdisk: str | None, properties: dict[str, Any]) -> GuestConfig:
+        flavor = instance.flavor
+        assert flavor is not None
         return GuestConfig(
             uuid=instance.uuid, memory_mb=flavor.memory_mb, vcpus=flavor.vcpus,
             accel=self.accel, machine=CONF.qemu.machine_type, cpu_model=CONF.qemu.cpu_model,
             kernel=kernel, ramdisk=ramdisk,
             kernel_args=str(image.get("os_command_line")
-                            or image_meta.properties.get("os_command_line") or ""))
+                            or properties.get("os_command_line") or ""))
 
     def _launch(self, guest: Guest, incoming: str | None = None) -> None:
         try:
@@ -383,6 +409,70 @@ class QemuDriver(driver.ComputeDriver):
                               disk_format="qcow2")
         finally:
             os.unlink(copy)
+
+    # --- resize and cold migration -------------------------------------------------------
+
+    def _kept(self, uuid_: str) -> GuestPaths:
+        return GuestPaths(self._dir(uuid_) + RESIZE_SUFFIX)
+
+    def migrate_disk_and_power_off(self, ctx: Any, instance: Instance, dest_host: str,
+                                   flavor: Flavor, timeout: int = 0,
+                                   retry_interval: int = 0) -> str:
+        """The guest off, its directory set aside for a revert, its disk served to the
+        destination over NBD (the same way to this very host, for a resize here)."""
+        guest = self._existing(instance)
+        if flavor.root_gb and disk.virtual_size(guest.paths.disk) > flavor.root_gb * disk.GiB:
+            raise exception.ResizeError(reason="Unable to resize disk down.")
+        self.power_off(instance, timeout, retry_interval)
+        with self._lock:
+            self._guests.pop(instance.uuid, None)
+        kept = self._kept(instance.uuid)
+        shutil.rmtree(kept.directory, ignore_errors=True)
+        os.rename(guest.paths.directory, kept.directory)
+        return json.dumps({"disk": nbd.export(kept.disk, kept.nbd_pidfile)})
+
+    def finish_migration(self, ctx: Any, migration: Migration, instance: Instance,
+                         disk_info: str, image_meta: ImageMeta | None,
+                         resize_instance: bool, power_on: bool = True) -> None:
+        """The disk read from the source into a standalone qcow2 here, grown to the new
+        flavor's root disk, the guest configured with its memory and vCPUs."""
+        guest = self._guest(instance.uuid)
+        if os.path.exists(guest.paths.config):
+            raise exception.InstanceExists(name=instance.uuid)
+        os.makedirs(guest.paths.directory, exist_ok=True)
+        try:
+            nbd.pull(json.loads(disk_info)["disk"], guest.paths.disk)
+            flavor = instance.flavor
+            assert flavor is not None
+            if flavor.root_gb * disk.GiB > disk.virtual_size(guest.paths.disk):
+                disk.grow(guest.paths.disk, flavor.root_gb * disk.GiB)
+            image_id = image_meta.id if image_meta else instance.image_ref or ""
+            image, _, kernel, ramdisk = self._boot_files(ctx, image_id, {})
+            self._guest_config(instance, image, kernel, ramdisk, {}).save(guest.paths.config)
+            if power_on:
+                self._launch(guest)
+        except Exception:
+            guest.kill()
+            self.cleanup(ctx, instance)
+            raise
+
+    def confirm_migration(self, ctx: Any, migration: Migration, instance: Instance) -> None:
+        kept = self._kept(instance.uuid)
+        nbd.stop_export(kept.nbd_pidfile)
+        shutil.rmtree(kept.directory, ignore_errors=True)
+
+    def finish_revert_migration(self, ctx: Any, instance: Instance,
+                                power_on: bool = True) -> None:
+        """The set-aside directory back in place (a resize on this host: instead of the
+        new guest's), started if it ran."""
+        kept = self._kept(instance.uuid)
+        nbd.stop_export(kept.nbd_pidfile)
+        if not os.path.isdir(kept.directory):
+            raise exception.InstanceNotFound(instance_id=instance.uuid)
+        self.destroy(ctx, instance)
+        os.rename(kept.directory, self._dir(instance.uuid))
+        if power_on:
+            self._launch(self._guest(instance.uuid))
 
     def get_instance_diagnostics(self, instance: Instance) -> Diagnostics:
         return diagnostics.gather(self._running(instance), instance, self.accel)
