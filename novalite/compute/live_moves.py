@@ -59,8 +59,11 @@ class LiveMoveSteps(MoveSteps):
                 LOG.info("Live migration %s of %s was aborted before it started",
                          migration.uuid, instance.uuid)
                 return
+            dest = migration.dest_compute or ""
+            migrate_data = self.compute_rpc.pre_live_migration(ctx, dest, instance,
+                                                               migration)
             try:
-                self.driver.live_migration(ctx, instance, migration.dest_compute or "")
+                self.driver.live_migration(ctx, instance, dest, migrate_data)
             except exception.LiveMigrationAborted:
                 self._live_rollback(ctx, instance, migration, None)
                 return
@@ -74,8 +77,12 @@ class LiveMoveSteps(MoveSteps):
         """The guest never left: the source allocation back to the instance (replacing
         the destination's claim), the migration in error, the server idle and running
         here, with the reason (Nova's _rollback_live_migration). With no `exc` the move
-        was aborted: the migration is cancelled and there is no fault."""
+        was aborted: the migration is cancelled and there is no fault. Whatever the
+        destination prepared for the guest goes."""
         self._status(ctx, migration, mig.ERROR if exc else mig.CANCELLED)
+        if migration.dest_compute:
+            self.compute_rpc.rollback_live_migration_at_destination(
+                ctx, migration.dest_compute, instance)
         placement_client.report_client().move_allocations(
             ctx, migration.uuid, instance.uuid, source_type="MIGRATION",
             target_type="INSTANCE")
@@ -208,6 +215,15 @@ class LiveMoveSteps(MoveSteps):
                      migration.instance_uuid, migration.dest_compute)
 
     # --- destination ------------------------------------------------------------------
+
+    def pre_live_migration(self, ctx: RequestContext, instance: Instance,
+                           migration: Migration) -> dict[str, str]:
+        """Ready to receive the guest: what the source's driver needs to send it."""
+        return self.driver.pre_live_migration(ctx, instance)
+
+    def rollback_live_migration_at_destination(self, ctx: RequestContext,
+                                               instance: Instance) -> None:
+        self.driver.rollback_live_migration_at_destination(ctx, instance)
 
     def post_live_migration_at_destination(self, ctx: RequestContext, instance: Instance,
                                            migration: Migration) -> None:

@@ -91,7 +91,7 @@ class ComputeManager(LiveMoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves)."""
 
-    target = Target(version="1.20")
+    target = Target(version="1.21")
 
     def __init__(self, host: str, driver_name: str | None = None,
                  driver_args: dict[str, str] | None = None) -> None:

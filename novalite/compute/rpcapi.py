@@ -21,6 +21,7 @@ Version history:
   1.18: trigger_crash_dump
   1.19: soft_delete_instance, restore_instance
   1.20: backup_instance
+  1.21: pre_live_migration, rollback_live_migration_at_destination
 """
 
 from __future__ import annotations
@@ -149,6 +150,19 @@ class ComputeAPI:
         """To the source: move the guest to the migration's destination."""
         self.client.prepare(server=host, version="1.15").cast(
             ctx, "live_migration", instance=instance, migration=migration)
+
+    def pre_live_migration(self, ctx: RequestContext, host: str, instance: Instance,
+                           migration: Migration) -> dict[str, str]:
+        """To the destination: get ready to receive the guest; what the source's driver
+        needs to send it (an address to migrate to, say)."""
+        found: dict[str, str] = self.client.prepare(server=host, version="1.21").call(
+            ctx, "pre_live_migration", instance=instance, migration=migration)
+        return found
+
+    def rollback_live_migration_at_destination(self, ctx: RequestContext, host: str,
+                                               instance: Instance) -> None:
+        self.client.prepare(server=host, version="1.21").cast(
+            ctx, "rollback_live_migration_at_destination", instance=instance)
 
     def post_live_migration_at_destination(self, ctx: RequestContext, host: str,
                                            instance: Instance, migration: Migration

@@ -207,7 +207,18 @@ class ComputeDriver(abc.ABC):
         with the instance's (new) flavor, started if `power_on`."""
         raise NotImplementedError()
 
-    def live_migration(self, ctx: Any, instance: Instance, dest: str) -> None:
+    def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
+        """On the destination, before the source starts: be ready to receive the guest;
+        what the source's live_migration needs (its migrate_data)."""
+        raise NotImplementedError()
+
+    def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
+        """On the destination, after a failed or aborted live migration: drop what
+        pre_live_migration prepared (if anything)."""
+        raise NotImplementedError()
+
+    def live_migration(self, ctx: Any, instance: Instance, dest: str,
+                       migrate_data: dict[str, str]) -> None:
         """On the source: move the running guest's memory and disks to `dest`; the
         source's guest is gone when this returns (Nova's live_migration, then its
         post-migration clean-up of the source)."""

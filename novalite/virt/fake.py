@@ -212,7 +212,14 @@ class FakeDriver(ComputeDriver):
         glance.upload(ctx, image_id, [f"novalite fake disk of {instance.uuid}\n".encode()],
                       disk_format="raw")
 
-    def live_migration(self, ctx: Any, instance: Instance, dest: str) -> None:
+    def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
+        return {}  # a simulated guest needs nothing to land
+
+    def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
+        """Nothing was prepared."""
+
+    def live_migration(self, ctx: Any, instance: Instance, dest: str,
+                       migrate_data: dict[str, str]) -> None:
         """A simulated guest is copied for [fake_driver] live_migration_seconds (unless
         aborted or forced to complete sooner), then leaves in one step; the
         destination's driver takes it up."""

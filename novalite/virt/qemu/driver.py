@@ -37,6 +37,7 @@ from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
 from novalite.virt import driver
 from novalite.virt.qemu import accel, diagnostics, disk, images, nbd
+from novalite.virt.qemu import live_migration as migrating
 from novalite.virt.qemu.config import GuestConfig, GuestPaths
 from novalite.virt.qemu.guest import Guest, GuestLaunchFailed
 from novalite.virt.qemu.qmp import QMPError
@@ -77,6 +78,7 @@ class QemuDriver(driver.ComputeDriver):
         self.accel = "tcg"
         self.emulator = ""
         self._guests: dict[str, Guest] = {}
+        self._live: dict[str, migrating.Control] = {}  # migrations this source runs
         self._watched: set[str] = set()  # guests whose unasked exit is an event
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -473,6 +475,73 @@ class QemuDriver(driver.ComputeDriver):
         os.rename(kept.directory, self._dir(instance.uuid))
         if power_on:
             self._launch(self._guest(instance.uuid))
+
+    # --- live migration ------------------------------------------------------------------
+
+    def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
+        """A QEMU waiting for the guest, on an empty overlay of the same base and size,
+        which it serves over NBD for the source to mirror the disk into."""
+        guest = self._guest(instance.uuid)
+        if os.path.exists(guest.paths.config):
+            raise exception.InstanceExists(name=instance.uuid)
+        flavor = instance.flavor
+        assert flavor is not None
+        os.makedirs(guest.paths.directory, exist_ok=True)
+        try:
+            image, base, kernel, ramdisk = self._boot_files(ctx, instance.image_ref or "", {})
+            found = disk.info(base)
+            size = flavor.root_gb * disk.GiB
+            disk.create_overlay(base, found["format"], guest.paths.disk,
+                                size if size > int(found["virtual-size"]) else None)
+            self._guest_config(instance, image, kernel, ramdisk, {}).save(guest.paths.config)
+            return migrating.receive(guest, self.emulator)
+        except Exception:
+            guest.kill()
+            self.cleanup(ctx, instance)
+            raise
+
+    def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
+        self.destroy(ctx, instance)
+
+    def live_migration(self, ctx: Any, instance: Instance, dest: str,
+                       migrate_data: dict[str, str]) -> None:
+        """QEMU's own: the disk mirrored into the destination's export, the memory
+        copied while the guest runs, then the switch; the source's QEMU and directory
+        go. Aborted: the guest runs on here, LiveMigrationAborted."""
+        guest = self._running(instance)
+        control = migrating.Control()
+        with self._lock:
+            self._live[instance.uuid] = control
+        try:
+            migrating.send(guest, migrate_data, control,
+                                CONF.qemu.live_migration_timeout)
+        finally:
+            with self._lock:
+                del self._live[instance.uuid]
+        self._unwatch(guest.uuid)
+        guest.kill()
+        self.cleanup(ctx, instance)
+
+    def _live_control(self, instance: Instance) -> migrating.Control:
+        with self._lock:
+            control = self._live.get(instance.uuid)
+        if control is None:
+            raise exception.NovaliteException(
+                f"No live migration of instance {instance.uuid} is running on {self.host}.")
+        return control
+
+    def live_migration_force_complete(self, instance: Instance) -> None:
+        self._live_control(instance).force.set()
+
+    def live_migration_abort(self, instance: Instance) -> None:
+        self._live_control(instance).abort.set()
+
+    def post_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
+        """The guest runs here now; it resumes if it ran before (a forced completion
+        paused it) and is watched as this host's."""
+        guest = self._existing(instance)
+        migrating.landed(guest, resume=instance.power_state == states.RUNNING)
+        self._watch(guest.uuid)
 
     def get_instance_diagnostics(self, instance: Instance) -> Diagnostics:
         return diagnostics.gather(self._running(instance), instance, self.accel)

@@ -28,7 +28,7 @@ def _copying(driver: FakeDriver) -> tuple[threading.Thread, list[Exception]]:
 
     def migrate() -> None:
         try:
-            driver.live_migration(None, GUEST, "h2")
+            driver.live_migration(None, GUEST, "h2", {})
         except Exception as exc:  # noqa: BLE001 (handed to the test)
             failures.append(exc)
 

@@ -1,7 +1,8 @@
 """Real QEMU guests moved between two QEMU computes sharing this machine, each with its
 own instances directory (no shared storage: a cold move's disk goes over NBD): a cold
 migration confirmed, a resize that gives the guest more memory, then reverted to the
-original guest on its own disk."""
+original guest on its own disk; live migrations (QEMU's own, the disk mirrored over
+NBD) that keep the guest running, aborted and forced to complete."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import signal
 import pytest
 
 from novalite.all_in_one import driver_args
+from novalite.db.api import actions
 from novalite.virt.qemu.guest_image import DISK_TEXT, MARKER
 from tests import services
 from tests.integration.virt.qemu.test_real_guests import (
@@ -22,6 +24,7 @@ from tests.integration.virt.qemu.test_real_guests import (
 )
 
 MICRO = "84"  # 192 MiB
+LIVE = {"X-OpenStack-Nova-API-Version": "2.80"}
 
 
 @pytest.fixture
@@ -92,3 +95,77 @@ def test_cold_migrate_then_resize_and_revert_real_guests(two_qemu_hosts):
     assert reverted["OS-EXT-SRV-ATTR:host"] == target
     assert reverted["OS-EXT-STS:power_state"] == 1
     wait_console(cloud, server_id, MARKER, 2)  # its own console: booted again from its disk
+
+
+def _live(cloud, server_id) -> None:
+    response = cloud.api.post(f"/servers/{server_id}/action", headers=LIVE, json={
+        "os-migrateLive": {"host": None, "block_migration": "auto"}})
+    assert response.status_code == 202, response.text
+
+
+def _uptime(out: str) -> float:
+    return float(out.rsplit("uptime=", 1)[1].split()[0])
+
+
+def test_live_migration_keeps_the_guest_running(two_qemu_hosts):
+    """No reboot: the console that arrives is the guest's own (one boot), and the guest
+    answers a crash-dump NMI on its new host."""
+    cloud = two_qemu_hosts
+    server_id = cloud.boot("live", flavor=NANO)
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER)
+    source = _host(cloud, server_id)
+
+    _live(cloud, server_id)
+    moved = _settled(cloud, server_id, "ACTIVE")
+    assert moved["OS-EXT-SRV-ATTR:host"] != source
+    assert moved["OS-EXT-STS:power_state"] == 1
+    assert not os.path.exists(_guest_dir(source, server_id))
+    dumped = cloud.api.post(f"/servers/{server_id}/action", json={"trigger_crash_dump": None},
+                            headers={"X-OpenStack-Nova-API-Version": "2.17"})
+    assert dumped.status_code == 202, dumped.text
+    out = wait_console(cloud, server_id, "NMI received")  # the same guest, still running
+    assert out.count(MARKER) == 0  # a new console file: no boot on this host
+    migrations = cloud.api.get("/os-migrations", params={"instance_uuid": server_id}).json()
+    assert [m["status"] for m in migrations["migrations"]] == ["completed"]
+
+
+def test_live_migration_aborted_and_forced_on_real_guests(two_qemu_hosts):
+    cloud = two_qemu_hosts
+    server_id = cloud.boot("steered", flavor=NANO)
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER)
+    source = _host(cloud, server_id)
+    compute = cloud.compute(source)
+    guest = compute.driver._guest(server_id)
+    guest.qmp("migrate-set-parameters", **{"max-bandwidth": 1})  # a copy that never ends
+
+    def running():
+        return cloud.wait(lambda: next((m for m in cloud.api.get(
+            f"/servers/{server_id}/migrations", headers=LIVE).json()["migrations"]
+            if m["status"] == "running"), None), timeout=60)
+
+    _live(cloud, server_id)
+    record = running()
+    cloud.wait(lambda: guest.qmp("query-migrate").get("status") == "active", timeout=60)
+    assert cloud.api.delete(f"/servers/{server_id}/migrations/{record['id']}",
+                            headers=LIVE).status_code == 202
+    back = _settled(cloud, server_id, "ACTIVE")
+    assert (back["OS-EXT-SRV-ATTR:host"], back["OS-EXT-STS:power_state"]) == (source, 1)
+    assert guest.status() == "running"
+
+    # fast, but never converging while the guest runs: only a paused guest's remaining
+    # memory fits a downtime of 0
+    guest.qmp("migrate-set-parameters", **{"max-bandwidth": 1 << 30, "downtime-limit": 0})
+    _live(cloud, server_id)
+    record = running()
+    cloud.wait(lambda: guest.qmp("query-migrate").get("status") == "active", timeout=60)
+    assert cloud.api.post(f"/servers/{server_id}/migrations/{record['id']}/action",
+                          headers=LIVE, json={"force_complete": None}).status_code == 202
+    moved = _settled(cloud, server_id, "ACTIVE")
+    assert (moved["OS-EXT-SRV-ATTR:host"] != source, moved["OS-EXT-STS:power_state"]) == (
+        True, 1)  # resumed on the destination
+    forced = [a for a in actions.actions_get(server_id)
+              if a["action"] == "live_migration_force_complete"]
+    assert {e["event"]: e["result"] for e in forced[-1]["events"]} == {
+        "compute_live_migration_force_complete": "Success"}
