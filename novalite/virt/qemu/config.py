@@ -95,7 +95,9 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     """The QEMU argv: no display or default devices, the qcow2 overlay on virtio, the serial
     console appended to console.log, QMP on a unix socket; a guest powering itself off
     (or rebooting after a panic) ends the process, as libvirt's on_poweroff/on_crash
-    destroy do. `incoming` restores a suspended guest's memory from that migration URI."""
+    destroy do. `incoming` restores a suspended guest's memory from that migration URI
+    ("defer": a URI given later over QMP, for a live migration's destination, which
+    starts paused and runs only when told: its disk is in use until then)."""
     argv = [
         emulator, "-name", f"guest={config.uuid}", "-uuid", config.uuid,
         "-accel", config.accel, "-machine", config.machine,
@@ -116,4 +118,6 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
             argv += ["-initrd", config.ramdisk]
     if incoming:
         argv += ["-incoming", incoming]
+    if incoming == "defer":
+        argv.append("-S")
     return argv

@@ -41,6 +41,10 @@ def receive(guest: Guest, emulator: str) -> dict[str, str]:
     receive, its disk exported; where the source sends the disk and the memory."""
     address = CONF.my_ip
     guest.launch(emulator, incoming="defer")
+    # the disk stays the export's until the guest is told to run (libvirt's way): else
+    # QEMU, taking it at the switch-over, finds the export writing to it and exits
+    guest.qmp("migrate-set-capabilities",
+              capabilities=[{"capability": "late-block-activate", "state": True}])
     nbd_port = nbd.free_port(address)
     guest.qmp("nbd-server-start",
               addr={"type": "inet", "data": {"host": address, "port": str(nbd_port)}})
@@ -76,20 +80,21 @@ def send(guest: Guest, migrate_data: dict[str, str], control: Control,
     try:
         _until(lambda: bool(_mirror(guest).get("ready")), check)
         guest.qmp("migrate", uri=migrate_data["uri"])
-        _until(lambda: _progress(guest), check)
+        _until(lambda: _progress(guest, check), check)
     except BaseException:
         _cancel(guest, resume=bool(paused))
         raise
 
 
-def _progress(guest: Guest) -> bool:
+def _progress(guest: Guest, check: Callable[[], None]) -> bool:
     """One look at the memory copy: True once the guest runs on the destination."""
     status = guest.qmp("query-migrate")
     assert isinstance(status, dict)
     state = status.get("status")
     if state == "pre-switchover":  # paused for us: end the mirror, then switch
+        LOG.info("Guest %s paused for the switch-over", guest.uuid)
         guest.qmp("block-job-cancel", device=JOB)
-        _until(lambda: not _mirror(guest), lambda: None)
+        _until(lambda: not _mirror(guest), check)
         guest.qmp("migrate-continue", state="pre-switchover")
     elif state == "completed":
         LOG.info("Live migration of guest %s completed in %s ms, downtime %s ms",
@@ -129,11 +134,13 @@ def _cancel(guest: Guest, resume: bool) -> None:
 
 def landed(guest: Guest, resume: bool) -> None:
     """On the destination, once the source is done: the export closed, the guest
-    running if it ran before."""
+    running (which gives it its disk), paused again if it was paused before."""
     deadline = time.monotonic() + 30
     while guest.status() == "inmigrate" and time.monotonic() < deadline:
         time.sleep(POLL_S)
     with contextlib.suppress(QMPError):
         guest.qmp("nbd-server-stop")
-    if resume and guest.status() == "paused":
-        guest.qmp("cont")
+    guest.qmp("cont")
+    LOG.info("Guest %s runs on its new host", guest.uuid)
+    if not resume:
+        guest.qmp("stop")
