@@ -28,6 +28,8 @@ class GuestConfig:
     kernel: str | None = None
     ramdisk: str | None = None
     kernel_args: str = ""
+    # Rescued (Nova's rescue): booted from the rescue disk, its own disk attached second
+    rescue: bool = False
 
     def save(self, path: str) -> None:
         temporary = f"{path}.tmp"
@@ -57,6 +59,15 @@ class GuestPaths:
     @property
     def disk(self) -> str:
         return self._file("disk")
+
+    @property
+    def rescue_disk(self) -> str:
+        return self._file("disk.rescue")
+
+    @property
+    def unrescued_config(self) -> str:
+        """The configuration a rescued guest goes back to."""
+        return self._file("guest.json.unrescued")
 
     @property
     def console(self) -> str:
@@ -110,8 +121,10 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
         # a unix socket's address
         "-qmp", f"unix:{os.path.basename(paths.qmp)},server=on,wait=off",
         "-pidfile", paths.pidfile,
-        "-drive", f"file={paths.disk},format=qcow2,if=virtio",
     ]
+    if config.rescue:
+        argv += ["-drive", f"file={paths.rescue_disk},format=qcow2,if=virtio"]
+    argv += ["-drive", f"file={paths.disk},format=qcow2,if=virtio"]
     if config.kernel:
         argv += ["-kernel", config.kernel, "-append", kernel_command_line(config.kernel_args)]
         if config.ramdisk:

@@ -13,6 +13,7 @@ lifecycle event, which syncs the instance's power state at once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -411,6 +412,37 @@ class QemuDriver(driver.ComputeDriver):
                               disk_format="qcow2")
         finally:
             os.unlink(copy)
+
+    # --- rescue -------------------------------------------------------------------------
+
+    def rescue(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
+               rescue_password: str | None) -> None:
+        """The guest off; booted from an overlay on the rescue image, with its own disk
+        attached second (/dev/vdb) as it was; its configuration kept for unrescue."""
+        guest = self._existing(instance)
+        self._unwatch(guest.uuid)
+        guest.kill()
+        image, base, kernel, ramdisk = self._boot_files(ctx, image_meta.id,
+                                                        image_meta.properties)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(guest.paths.rescue_disk)
+        disk.create_overlay(base, disk.info(base)["format"], guest.paths.rescue_disk, None)
+        if not os.path.exists(guest.paths.unrescued_config):
+            shutil.copy(guest.paths.config, guest.paths.unrescued_config)
+        config = self._guest_config(instance, image, kernel, ramdisk, image_meta.properties)
+        config.rescue = True
+        config.save(guest.paths.config)
+        self._launch(guest)
+
+    def unrescue(self, ctx: Any, instance: Instance) -> None:
+        guest = self._existing(instance)
+        self._unwatch(guest.uuid)
+        guest.kill()
+        if os.path.exists(guest.paths.unrescued_config):
+            os.replace(guest.paths.unrescued_config, guest.paths.config)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(guest.paths.rescue_disk)
+        self._launch(guest)
 
     # --- resize and cold migration -------------------------------------------------------
 

@@ -278,3 +278,26 @@ def test_a_real_guest_shelved_offloaded_and_unshelved_boots_from_its_image(qemu_
     action(cloud, server_id, {"unshelve": None})
     wait_settled(cloud, server_id, "ACTIVE", 1)
     wait_console(cloud, server_id, MARKER)
+
+
+def test_a_rescued_real_guest_boots_the_rescue_disk_with_its_own_second(qemu_cloud):
+    cloud = qemu_cloud
+    server_id = cloud.boot("broken", flavor=NANO)
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER)
+    guest = cloud.compute(cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]).driver._guest(
+        server_id)
+
+    def drives() -> list[str]:
+        found = guest.qmp("query-block")
+        return [os.path.basename(d["inserted"]["file"]) for d in found if "inserted" in d]
+
+    rescued = cloud.api.post(f"/servers/{server_id}/action", json={"rescue": None})
+    assert rescued.status_code == 200 and rescued.json()["adminPass"], rescued.text
+    wait_settled(cloud, server_id, "RESCUE", 1)
+    wait_console(cloud, server_id, MARKER, 2)  # booted again, from the rescue disk
+    assert drives() == ["disk.rescue", "disk"]
+    action(cloud, server_id, {"unrescue": None})
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER, 3)
+    assert drives() == ["disk"]

@@ -2,7 +2,8 @@
 own instances directory (no shared storage: a cold move's disk goes over NBD): a cold
 migration confirmed, a resize that gives the guest more memory, then reverted to the
 original guest on its own disk; live migrations (QEMU's own, the disk mirrored over
-NBD) that keep the guest running, aborted and forced to complete."""
+NBD) that keep the guest running, aborted and forced to complete; an evacuation from a
+compute that stopped, and a shelved server unshelved onto the other compute."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 from novalite.all_in_one import driver_args
 from novalite.db.api import actions
+from novalite.service import assembly
 from novalite.virt.qemu.guest_image import DISK_TEXT, MARKER
 from tests import services
 from tests.integration.virt.qemu.test_real_guests import (
@@ -169,3 +171,62 @@ def test_live_migration_aborted_and_forced_on_real_guests(two_qemu_hosts):
               if a["action"] == "live_migration_force_complete"]
     assert {e["event"]: e["result"] for e in forced[-1]["events"]} == {
         "compute_live_migration_force_complete": "Success"}
+
+
+def test_evacuate_rebuilds_elsewhere_and_the_returning_host_cleans_up(two_qemu_hosts):
+    """The first compute stops (its guest runs on, unmanaged) and is forced down; the
+    server is rebuilt on the other from its image; back, the first one destroys its
+    leftover guest (Nova's _destroy_evacuated_instances)."""
+    cloud = two_qemu_hosts
+    server_id = cloud.boot("stranded", flavor=NANO)
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER)
+    source = _host(cloud, server_id)
+    failed = next(s for s in cloud.aio.services if s.host == source
+                  and s.binary == "novalite-compute")
+    failed.stop()
+    cloud.aio.services.remove(failed)
+    down = cloud.api.put(f"/os-services/{_service_id(cloud, source)}",
+                         json={"forced_down": True}, headers=LIVE)
+    assert down.status_code == 200, down.text
+
+    evacuated = cloud.api.post(f"/servers/{server_id}/action", json={"evacuate": {}},
+                               headers=LIVE)
+    assert evacuated.status_code == 200, evacuated.text
+    moved = _settled(cloud, server_id, "ACTIVE")
+    assert moved["OS-EXT-SRV-ATTR:host"] != source
+    wait_console(cloud, server_id, MARKER)  # a new guest, booted from the image
+    assert os.path.isdir(_guest_dir(source, server_id))  # the old one, left behind
+
+    back = assembly.compute(source, driver_args(source))
+    back.start()
+    cloud.aio.services.insert(0, back)
+    cloud.wait(lambda: not os.path.exists(_guest_dir(source, server_id)), timeout=60)
+    assert cloud.api.put(f"/os-services/{_service_id(cloud, source)}",
+                         json={"forced_down": False}, headers=LIVE).status_code == 200
+
+
+def _service_id(cloud, host: str) -> str:
+    listed = cloud.api.get("/os-services", params={"host": host, "binary": "novalite-compute"},
+                           headers=LIVE).json()["services"]
+    return listed[0]["id"]
+
+
+def test_shelved_then_unshelved_onto_the_other_host(two_qemu_hosts):
+    cloud = two_qemu_hosts
+    server_id = cloud.boot("parked", flavor=NANO)
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER)
+    source = _host(cloud, server_id)
+    other = next(s.host for s in cloud.aio.services
+                 if s.binary == "novalite-compute" and s.host != source)
+    action(cloud, server_id, {"shelve": None})
+    wait_settled(cloud, server_id, "SHELVED_OFFLOADED", 4)
+    assert not os.path.exists(_guest_dir(source, server_id))
+    unshelved = cloud.api.post(f"/servers/{server_id}/action",
+                               json={"unshelve": {"host": other}},
+                               headers={"X-OpenStack-Nova-API-Version": "2.91"})
+    assert unshelved.status_code == 202, unshelved.text
+    landed = wait_settled(cloud, server_id, "ACTIVE", 1)
+    assert landed["OS-EXT-SRV-ATTR:host"] == other
+    assert DISK_TEXT in wait_console(cloud, server_id, MARKER)  # from its shelve image
