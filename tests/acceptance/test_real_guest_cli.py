@@ -54,3 +54,39 @@ def test_openstack_cli_boots_a_real_guest(qemu_cloud):
 
     demo.ok("server", "delete", "--wait", "vm1")
     assert demo.json("server", "list") == []
+
+
+def test_openstack_cli_moves_real_guests_between_two_qemu_computes(tmp_path):
+    """`--driver qemu --hosts 2`: live migration, cold migration confirmed, a resize
+    reverted, with the CLI's own --wait."""
+    services.require_qemu()
+    state_dir = tmp_path / "qemu-pair"
+    state_dir.mkdir()
+    try:
+        with all_in_one(state_dir, "--driver", "qemu", "--hosts", "2") as cloud:
+            demo = Cli(cloud.clouds_yaml, "novalite")
+            admin = Cli(cloud.clouds_yaml, "novalite-admin")
+            server = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
+                               "m1.nano", "--wait", "mover")["id"]
+            wait_console(demo, server, MARKER)
+
+            def host() -> str:
+                return admin.json("server", "show", server)["OS-EXT-SRV-ATTR:host"]
+
+            first = host()
+            admin.ok("server", "migrate", "--live-migration", "--wait", server)
+            assert host() != first
+            assert demo.json("server", "show", server)["status"] == "ACTIVE"
+            admin.ok("server", "migrate", "--wait", server)
+            assert host() == first
+            admin.ok("server", "resize", "confirm", server)
+            demo.wait_status(server, "ACTIVE")
+            demo.ok("server", "resize", "--flavor", "m1.micro", "--wait", server)
+            demo.ok("server", "resize", "revert", server)
+            demo.wait_status(server, "ACTIVE")
+            assert "m1.nano" in str(demo.json("server", "show", server)["flavor"])
+            demo.ok("server", "delete", "--wait", server)
+    finally:
+        for pidfile in state_dir.glob("instances/*/*/qemu.pid"):
+            with contextlib.suppress(OSError, ValueError):
+                os.kill(int(pidfile.read_text()), signal.SIGKILL)
