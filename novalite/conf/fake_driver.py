@@ -15,6 +15,13 @@ opts = [
         help="Simulated time a spawn takes, to make builds observable.",
     ),
     cfg.FloatOpt(
+        "migration_seconds",
+        default=0.0,
+        min=0.0,
+        help="Simulated time a resize's or cold migration's disk copy takes (the server "
+        "shows task_state resize_migrating meanwhile).",
+    ),
+    cfg.FloatOpt(
         "live_migration_seconds",
         default=0.0,
         min=0.0,

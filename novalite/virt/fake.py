@@ -338,6 +338,8 @@ class FakeDriver(ComputeDriver):
         if old is not None and (flavor.root_gb < old.root_gb
                                 or flavor.ephemeral_gb < old.ephemeral_gb):
             raise exception.ResizeError(reason="Unable to resize disk down.")
+        if CONF.fake_driver.migration_seconds:
+            time.sleep(CONF.fake_driver.migration_seconds)
         with self._lock:
             if instance.uuid not in self.instances:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)

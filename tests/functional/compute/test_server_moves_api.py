@@ -439,3 +439,14 @@ def test_a_source_restarted_mid_handover_takes_the_server_back(cloud, placement,
     assert migrations.migration_get(migration.uuid).status == "error"
     assert _holdings(placement, server_id).keys() == {source}
     _consistent(capsys)
+
+
+def test_a_slow_disk_copy_is_seen_under_way(cloud_factory):
+    """[fake_driver] migration_seconds: the copy takes its time, in Nova's task state."""
+    cloud = cloud_factory(migration_seconds=2)
+    server_id, _ = _active(cloud)
+    assert _act(cloud, server_id, {"migrate": None}).status_code == 202
+    copying = cloud.wait(lambda: (s := cloud.server(server_id))[
+        "OS-EXT-STS:task_state"] == "resize_migrating" and s)
+    assert (copying["status"], _migration(server_id)["status"]) == ("RESIZE", "migrating")
+    _settled(cloud, server_id, "VERIFY_RESIZE")
