@@ -66,7 +66,8 @@ def test_list_parameters_not_honoured_are_refused_by_name(cloud):
 
 def test_a_nova_server_action_novalite_lacks_is_501_and_a_made_up_one_400(cloud):
     server_id = cloud.boot()
-    response = cloud.api.post(f"/servers/{server_id}/action", json={"changePassword": {"adminPass": "x"}})
+    response = cloud.api.post(f"/servers/{server_id}/action",
+                              json={"changePassword": {"adminPass": "x"}})
     assert response.status_code == 501
     assert response.json()["notImplemented"]["message"] == (
         "The server action changePassword is not implemented by novalite.")

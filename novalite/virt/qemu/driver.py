@@ -545,8 +545,7 @@ class QemuDriver(driver.ComputeDriver):
         with self._lock:
             self._live[instance.uuid] = control
         try:
-            migrating.send(guest, migrate_data, control,
-                                CONF.qemu.live_migration_timeout)
+            migrating.send(guest, migrate_data, control, CONF.qemu.live_migration_timeout)
         finally:
             with self._lock:
                 del self._live[instance.uuid]
