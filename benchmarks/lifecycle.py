@@ -207,7 +207,7 @@ def migrations(base: str, count: int, hosts: int, cloud_pid: int) -> dict:
     failures: list[str] = []
     finished: list[float] = []
 
-    def migrate(server_id: str) -> None:
+    def migrate(server_id: str, watcher: Watcher) -> None:
         started = time.perf_counter()
         if error := _action(api, server_id, {"migrate": None}):
             failures.append(f"{server_id}: {error}")
@@ -230,14 +230,7 @@ def migrations(base: str, count: int, hosts: int, cloud_pid: int) -> dict:
         to_verify.append(verified - started)
         finished.append(ended)
 
-    cpu0 = _cpu_seconds(cloud_pid)
-    watcher = Watcher(api, count)
-    t0 = time.perf_counter()
-    with concurrent.futures.ThreadPoolExecutor(CLIENTS) as pool:
-        list(pool.map(migrate, servers))
-    wall = max(finished, default=t0) - t0
-    watcher.close()
-    cpu = _cpu_seconds(cloud_pid) - cpu0
+    wall, cpu, watcher = _concurrently(api, count, cloud_pid, migrate, servers, finished)
     after = _hosts(api, count)
     moved = sum(1 for i in servers if after.get(i) and after[i] != before.get(i))
     return {
@@ -279,7 +272,7 @@ def drain(base: str, count: int, hosts: int, cloud_pid: int) -> dict:
     failures: list[str] = []
     finished: list[float] = []
 
-    def live_migrate(server_id: str) -> None:
+    def live_migrate(server_id: str, watcher: Watcher) -> None:
         started = time.perf_counter()
         body = {"os-migrateLive": {"host": None, "block_migration": "auto"}}
         if error := _action(api, server_id, body, headers=LIVE):
@@ -294,14 +287,8 @@ def drain(base: str, count: int, hosts: int, cloud_pid: int) -> dict:
         latencies.append(ended - started)
         finished.append(ended)
 
-    cpu0 = _cpu_seconds(cloud_pid)
-    watcher = Watcher(api, count)
-    t0 = time.perf_counter()
-    with concurrent.futures.ThreadPoolExecutor(CLIENTS) as pool:
-        list(pool.map(live_migrate, servers))
-    wall = max(finished, default=t0) - t0
-    watcher.close()
-    cpu = _cpu_seconds(cloud_pid) - cpu0
+    wall, cpu, watcher = _concurrently(api, count, cloud_pid, live_migrate, servers,
+                                       finished)
     after = _hosts(api, count)
     statuses = api.get("/servers/detail", params={"limit": count}).json()["servers"]
     left = sum(1 for i in servers if after.get(i) == source)
@@ -317,6 +304,22 @@ def drain(base: str, count: int, hosts: int, cloud_pid: int) -> dict:
         "cpu_s_per_live_migration": round(cpu / max(len(servers), 1), 4),
         "watcher_polls": watcher.polls,
     }
+
+
+def _concurrently(api: httpx.Client, count: int, cloud_pid: int,
+                  move: Callable[[str, Watcher], None], servers: list[str],
+                  finished: list[float]) -> tuple[float, float, Watcher]:
+    """CLIENTS clients `move` the servers, watched by one Watcher: the wall time from
+    the first move to the last one `finished`, the all-in-one's CPU-seconds meanwhile,
+    and the (closed) watcher."""
+    cpu0 = _cpu_seconds(cloud_pid)
+    watcher = Watcher(api, count)
+    t0 = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(CLIENTS) as pool:
+        list(pool.map(lambda server_id: move(server_id, watcher), servers))
+    wall = max(finished, default=t0) - t0
+    watcher.close()
+    return wall, _cpu_seconds(cloud_pid) - cpu0, watcher
 
 
 def qemu_live(base: str, count: int, log: str) -> dict:

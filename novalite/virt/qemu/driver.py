@@ -24,7 +24,7 @@ import subprocess
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from novalite import exception
@@ -175,24 +175,32 @@ class QemuDriver(driver.ComputeDriver):
     def get_info(self, instance: Instance) -> driver.InstanceInfo:
         return driver.InstanceInfo(state=self._existing(instance).power_state())
 
-    def spawn(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
-              power_on: bool = True) -> None:
+    @contextlib.contextmanager
+    def _new_guest(self, ctx: Any, instance: Instance) -> Iterator[Guest]:
+        """A directory made for the instance's guest on this host (a spawn, or one
+        arriving by a move); if what is done in it fails, its QEMU is stopped and the
+        directory removed again."""
         guest = self._guest(instance.uuid)
         if os.path.exists(guest.paths.config):
             raise exception.InstanceExists(name=instance.uuid)
-        if image_meta is None or instance.flavor is None:
-            raise exception.BuildAbortException(instance_uuid=instance.uuid,
-                                                reason="the qemu driver boots from an image")
         os.makedirs(guest.paths.directory, exist_ok=True)
         try:
-            config = self._prepare(ctx, instance, image_meta, guest)
-            config.save(guest.paths.config)
-            if power_on:
-                self._launch(guest)
+            yield guest
         except Exception:
             guest.kill()
             self.cleanup(ctx, instance)
             raise
+
+    def spawn(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
+              power_on: bool = True) -> None:
+        if image_meta is None or instance.flavor is None:
+            raise exception.BuildAbortException(instance_uuid=instance.uuid,
+                                                reason="the qemu driver boots from an image")
+        with self._new_guest(ctx, instance) as guest:
+            config = self._prepare(ctx, instance, image_meta, guest)
+            config.save(guest.paths.config)
+            if power_on:
+                self._launch(guest)
 
     def _prepare(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
                  guest: Guest) -> GuestConfig:
@@ -223,10 +231,15 @@ class QemuDriver(driver.ComputeDriver):
         if not kernel and not disk.is_bootable(base, fmt):
             raise abort(f"image {image_meta.id} is not bootable: its disk has no boot "
                         "sector and the image names no kernel_id")
-        size = flavor.root_gb * disk.GiB if flavor.root_gb else None
-        disk.create_overlay(base, fmt, guest.paths.disk,
-                            size if size and size > virtual_size else None)
+        self._overlay(base, fmt, virtual_size, flavor, guest.paths.disk)
         return self._guest_config(instance, image, kernel, ramdisk, image_meta.properties)
+
+    @staticmethod
+    def _overlay(base: str, fmt: str, virtual_size: int, flavor: Flavor, path: str) -> None:
+        """The instance's qcow2 on the cached base, grown to the flavor's root disk when
+        that is larger than the image."""
+        size = flavor.root_gb * disk.GiB
+        disk.create_overlay(base, fmt, path, size if size > virtual_size else None)
 
     @staticmethod
     def _boot_files(ctx: Any, image_id: str, properties: dict[str, Any]
@@ -470,11 +483,7 @@ class QemuDriver(driver.ComputeDriver):
                          resize_instance: bool, power_on: bool = True) -> None:
         """The disk read from the source into a standalone qcow2 here, grown to the new
         flavor's root disk, the guest configured with its memory and vCPUs."""
-        guest = self._guest(instance.uuid)
-        if os.path.exists(guest.paths.config):
-            raise exception.InstanceExists(name=instance.uuid)
-        os.makedirs(guest.paths.directory, exist_ok=True)
-        try:
+        with self._new_guest(ctx, instance) as guest:
             nbd.pull(json.loads(disk_info)["disk"], guest.paths.disk)
             flavor = instance.flavor
             assert flavor is not None
@@ -485,10 +494,6 @@ class QemuDriver(driver.ComputeDriver):
             self._guest_config(instance, image, kernel, ramdisk, {}).save(guest.paths.config)
             if power_on:
                 self._launch(guest)
-        except Exception:
-            guest.kill()
-            self.cleanup(ctx, instance)
-            raise
 
     def confirm_migration(self, ctx: Any, migration: Migration, instance: Instance) -> None:
         kept = self._kept(instance.uuid)
@@ -513,24 +518,15 @@ class QemuDriver(driver.ComputeDriver):
     def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
         """A QEMU waiting for the guest, on an empty overlay of the same base and size,
         which it serves over NBD for the source to mirror the disk into."""
-        guest = self._guest(instance.uuid)
-        if os.path.exists(guest.paths.config):
-            raise exception.InstanceExists(name=instance.uuid)
         flavor = instance.flavor
         assert flavor is not None
-        os.makedirs(guest.paths.directory, exist_ok=True)
-        try:
+        with self._new_guest(ctx, instance) as guest:
             image, base, kernel, ramdisk = self._boot_files(ctx, instance.image_ref or "", {})
             found = disk.info(base)
-            size = flavor.root_gb * disk.GiB
-            disk.create_overlay(base, found["format"], guest.paths.disk,
-                                size if size > int(found["virtual-size"]) else None)
+            self._overlay(base, found["format"], int(found["virtual-size"]), flavor,
+                          guest.paths.disk)
             self._guest_config(instance, image, kernel, ramdisk, {}).save(guest.paths.config)
             return migrating.receive(guest, self.emulator)
-        except Exception:
-            guest.kill()
-            self.cleanup(ctx, instance)
-            raise
 
     def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
         self.destroy(ctx, instance)
