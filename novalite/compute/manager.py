@@ -781,8 +781,9 @@ class ComputeManager(LiveMoveSteps, Manager):
         self.driver.destroy(ctx, instance)  # whatever the interrupted spawn left
         self.rt.release(ctx, instance.uuid)
         placement_client.free_allocations(ctx, instance.uuid)
+        # on no host, as a build the watchdog ends: none holds a share of this one
         self._update(ctx, instance, None, vm_state=states.ERROR, task_state=None,
-                     power_state=power)
+                     power_state=power, host=None, node=None)
 
     def _init_clear_task(self, ctx: RequestContext, instance: Instance,
                          plan: host_boot.Plan, power: int) -> None:

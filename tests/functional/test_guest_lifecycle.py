@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from novalite.cmd import manage_placement
 from novalite.db.api import instances
 from tests.functional.test_server_actions_api import _act, _boot, _events, _settled
 
@@ -63,6 +64,9 @@ def test_a_build_interrupted_by_a_restart_is_an_error(cloud):
     server = _restart(cloud, server_id, vm_state="building", task_state="spawning")
     assert (server["status"], server["OS-EXT-STS:task_state"]) == ("ERROR", None)
     assert "interrupted by a restart of compute compute1" in server["fault"]["message"]
+    # its allocation is freed, so it is on no host (else an audit finds it holding none)
+    assert server["OS-EXT-SRV-ATTR:host"] is None
+    assert manage_placement.audit(heal=False) == 0
 
 
 @pytest.mark.parametrize(("values", "expected"), [
