@@ -11,6 +11,7 @@ import pytest
 from novalite import http_server
 from novalite.all_in_one import AllInOne
 from novalite.conf import CONF
+from novalite.datapath import teardown
 from novalite.image import db as images
 from novalite.rpc.inprocess import InProcessTransport
 from novalite.rpc.transport import get_transport
@@ -83,6 +84,8 @@ def cloud_factory(conf):
     yield start
     for aio, server, thread in started:
         aio.stop(stop_http=lambda s=server, t=thread: http_server.stop(s, t))
+    if started and CONF.compute_driver == "qemu":  # real guests were wired into namespaces
+        teardown.remove_all()
 
 
 @pytest.fixture

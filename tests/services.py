@@ -93,6 +93,20 @@ def temporary_database(backend: str) -> Iterator[str]:
 
 
 QEMU_PACKAGES = "qemu-system-x86 qemu-utils busybox-static cpio"
+DATAPATH_PACKAGES = "iproute2 nftables dnsmasq-base"
+
+
+def require_datapath() -> None:
+    """Namespaces, bridges and DHCP need root and iproute2/dnsmasq: outside CI their
+    absence skips, under CI=true it fails (.ci/run installs them)."""
+    missing = [b for b in ("ip", "dnsmasq", "busybox") if not shutil.which(b)]
+    reason = (f"{', '.join(missing)} not installed; apt-get install -y "
+              f"--no-install-recommends {DATAPATH_PACKAGES} busybox-static"
+              if missing else "network namespaces need root")
+    if missing or os.geteuid() != 0:
+        if in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
 
 
 def require_qemu() -> None:

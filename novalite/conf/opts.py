@@ -7,6 +7,7 @@ from novalite.conf import (
     compute,
     conductor,
     database,
+    datapath,
     fake_driver,
     glance_client,
     identity,
@@ -29,7 +30,7 @@ from novalite.conf import (
 MODULES = (service, rpc, api, compute, conductor, database, scheduler, placement_client,
            allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
            oslo_policy, image, identity, glance_client, qemu, network, neutron_client,
-           moves)
+           moves, datapath)
 
 
 def list_opts() -> list[tuple]:

@@ -21,6 +21,16 @@ from novalite.network import nova_notifier
 LOG = logging.getLogger(__name__)
 T = TypeVar("T")
 ATTEMPTS = 20
+_listeners: list[Callable[[], None]] = []
+
+
+def on_commit(listener: Callable[[], None], remove: bool = False) -> None:
+    """Call `listener` after every write this process commits (the DHCP agent wakes on
+    it); it must be quick and never raise."""
+    if remove:
+        _listeners.remove(listener)
+    else:
+        _listeners.append(listener)
 
 
 def write(work: Callable[[Session], T]) -> T:
@@ -48,4 +58,6 @@ def _once(work: Callable[[Session], T]) -> T:
         s.flush()  # a duplicate surfaces here, inside the retried unit
         events = s.info.pop("nova_events", [])
     nova_notifier.send(events)  # committed: compute may now read what changed
+    for listener in list(_listeners):
+        listener()
     return result

@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from collections.abc import Sequence
+from typing import Any
 
 # Always on a direct-boot kernel's command line: the serial console we log, and no timer
 # check, which panics guests under TCG on a loaded host (reference: qemu-guests.md).
@@ -30,6 +32,9 @@ class GuestConfig:
     kernel_args: str = ""
     # Rescued (Nova's rescue): booted from the rescue disk, its own disk attached second
     rescue: bool = False
+    # One per port, in the server's order: the guest's MAC, the port and its network's
+    # segment, so that any launch on any host can plug the tap first (Nic.of)
+    nics: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     def save(self, path: str) -> None:
         temporary = f"{path}.tmp"
@@ -102,13 +107,14 @@ def kernel_command_line(image_args: str) -> str:
 
 
 def command(emulator: str, config: GuestConfig, paths: GuestPaths,
-            incoming: str | None = None) -> list[str]:
+            incoming: str | None = None, tap_fds: Sequence[int] = ()) -> list[str]:
     """The QEMU argv: no display or default devices, the qcow2 overlay on virtio, the serial
     console appended to console.log, QMP on a unix socket; a guest powering itself off
     (or rebooting after a panic) ends the process, as libvirt's on_poweroff/on_crash
     destroy do. `incoming` restores a suspended guest's memory from that migration URI
     ("defer": a URI given later over QMP, for a live migration's destination, which
-    starts paused and runs only when told: its disk is in use until then)."""
+    starts paused and runs only when told: its disk is in use until then). Each NIC is a
+    virtio-net on the open tap of the same position in `tap_fds`."""
     argv = [
         emulator, "-name", f"guest={config.uuid}", "-uuid", config.uuid,
         "-accel", config.accel, "-machine", config.machine,
@@ -125,6 +131,9 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     if config.rescue:
         argv += ["-drive", f"file={paths.rescue_disk},format=qcow2,if=virtio"]
     argv += ["-drive", f"file={paths.disk},format=qcow2,if=virtio"]
+    for index, (nic, fd) in enumerate(zip(config.nics, tap_fds, strict=True)):
+        argv += ["-netdev", f"tap,id=net{index},fd={fd}",
+                 "-device", f"virtio-net-pci,netdev=net{index},mac={nic['mac']}"]
     if config.kernel:
         argv += ["-kernel", config.kernel, "-append", kernel_command_line(config.kernel_args)]
         if config.ramdisk:

@@ -30,12 +30,14 @@ from typing import Any
 from novalite import exception
 from novalite.clients import glance
 from novalite.conf import CONF
+from novalite.datapath import bridges, names
 from novalite.objects import states
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
+from novalite.objects.network_info import VIF
 from novalite.virt import driver
 from novalite.virt.qemu import accel, diagnostics, disk, images, nbd
 from novalite.virt.qemu import live_migration as migrating
@@ -156,7 +158,8 @@ class QemuDriver(driver.ComputeDriver):
         with self._lock:
             guest = self._guests.get(uuid_)
             if guest is None:
-                guest = self._guests[uuid_] = Guest(uuid_, self._dir(uuid_))
+                guest = self._guests[uuid_] = Guest(uuid_, self._dir(uuid_),
+                                                    names.host_namespace(self.host))
             return guest
 
     def _existing(self, instance: Instance) -> Guest:
@@ -263,9 +266,26 @@ class QemuDriver(driver.ComputeDriver):
             accel=self.accel, machine=CONF.qemu.machine_type, cpu_model=CONF.qemu.cpu_model,
             kernel=kernel, ramdisk=ramdisk,
             kernel_args=str(image.get("os_command_line")
-                            or properties.get("os_command_line") or ""))
+                            or properties.get("os_command_line") or ""),
+            nics=[_nic(vif) for vif in instance.network_info])
+
+    # --- network ------------------------------------------------------------------------
+
+    def _plug(self, guest: Guest) -> None:
+        """The taps of the guest's NICs on their networks' bridges on this host (made if
+        missing: a host's namespace does not survive the machine's reboot)."""
+        for nic in GuestConfig.load(guest.paths.config).nics:
+            bridges.plug_tap(self.host, _segment(nic), nic["port_id"],
+                             mac="fe" + nic["mac"][2:])  # not the guest's own, as libvirt
+
+    def _unplug(self, paths: GuestPaths) -> None:
+        """The taps of a guest that no longer runs here; bridges left without ports go."""
+        with contextlib.suppress(FileNotFoundError):
+            for nic in GuestConfig.load(paths.config).nics:
+                bridges.unplug(self.host, nic["network_id"], names.port_device(nic["port_id"]))
 
     def _launch(self, guest: Guest, incoming: str | None = None) -> None:
+        self._plug(guest)
         try:
             guest.launch(self.emulator, incoming)
         except GuestLaunchFailed as exc:
@@ -285,6 +305,7 @@ class QemuDriver(driver.ComputeDriver):
         self._unwatch(instance.uuid)
         with self._lock:
             guest = self._guests.pop(instance.uuid, None)
+        self._unplug(guest.paths if guest else GuestPaths(self._dir(instance.uuid)))
         if destroy_disks:
             shutil.rmtree(guest.paths.directory if guest else self._dir(instance.uuid),
                           ignore_errors=True)
@@ -498,6 +519,8 @@ class QemuDriver(driver.ComputeDriver):
     def confirm_migration(self, ctx: Any, migration: Migration, instance: Instance) -> None:
         kept = self._kept(instance.uuid)
         nbd.stop_export(kept.nbd_pidfile)
+        if not os.path.exists(self._guest(instance.uuid).paths.config):  # not resized here
+            self._unplug(kept)
         shutil.rmtree(kept.directory, ignore_errors=True)
 
     def finish_revert_migration(self, ctx: Any, instance: Instance,
@@ -526,6 +549,7 @@ class QemuDriver(driver.ComputeDriver):
             self._overlay(base, found["format"], int(found["virtual-size"]), flavor,
                           guest.paths.disk)
             self._guest_config(instance, image, kernel, ramdisk, {}).save(guest.paths.config)
+            self._plug(guest)
             return migrating.receive(guest, self.emulator)
 
     def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
@@ -613,6 +637,18 @@ class QemuDriver(driver.ComputeDriver):
                                                           driver.EVENT_LIFECYCLE_STOPPED))
                 except Exception:
                     LOG.exception("Lifecycle event of guest %s failed", guest.uuid)
+
+
+def _nic(vif: VIF) -> dict[str, Any]:
+    net = vif.network
+    return {"port_id": vif.id, "mac": vif.address, "network_id": net.id,
+            "network_type": net.network_type or "vxlan", "segmentation_id": net.segmentation_id,
+            "physical_network": net.physical_network, "mtu": net.mtu}
+
+
+def _segment(nic: dict[str, Any]) -> bridges.Segment:
+    return bridges.Segment(nic["network_id"], nic["network_type"], nic["segmentation_id"],
+                           nic["physical_network"], nic["mtu"])
 
 
 def _quote(path: str) -> str:

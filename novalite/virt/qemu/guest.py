@@ -13,6 +13,7 @@ import signal
 import subprocess
 import time
 
+from novalite.datapath import names, taps
 from novalite.objects import states
 from novalite.virt.qemu import config as guest_config
 from novalite.virt.qemu.qmp import QMPClient, QMPError
@@ -34,9 +35,11 @@ class GuestLaunchFailed(Exception):
 
 
 class Guest:
-    def __init__(self, uuid: str, directory: str) -> None:
+    def __init__(self, uuid: str, directory: str, network_namespace: str = "") -> None:
+        """`network_namespace`: where the host's taps are (its NICs' backends)."""
         self.uuid = uuid
         self.paths = guest_config.GuestPaths(directory)
+        self.network_namespace = network_namespace
         self.process: subprocess.Popen | None = None  # when this compute started it
 
     # --- identity ---------------------------------------------------------------------
@@ -75,7 +78,16 @@ class Guest:
         for stale in (self.paths.qmp, self.paths.pidfile):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(stale)
-        argv = guest_config.command(emulator, config, self.paths, incoming)
+        fds = [taps.open_tap(self.network_namespace, names.port_device(nic["port_id"]))
+               for nic in config.nics]
+        try:
+            self._start(guest_config.command(emulator, config, self.paths, incoming, fds),
+                        fds)
+        finally:
+            for fd in fds:  # QEMU has its own copies
+                os.close(fd)
+
+    def _start(self, argv: list[str], fds: list[int]) -> None:
         with open(self.paths.qemu_log, "ab") as log:
             log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(argv)}\n".encode())
             log.flush()
@@ -83,7 +95,7 @@ class Guest:
             # its own session: a Ctrl-C to the compute service does not kill the guests
             self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
                                             stderr=subprocess.STDOUT, start_new_session=True,
-                                            cwd=self.paths.directory)
+                                            cwd=self.paths.directory, pass_fds=fds)
         deadline = time.monotonic() + LAUNCH_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -7,17 +7,12 @@ compute that stopped, and a shelved server unshelved onto the other compute."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-
-import pytest
 
 from novalite.all_in_one import driver_args
 from novalite.db.api import actions
 from novalite.service import assembly
 from novalite.virt.qemu.guest_image import DISK_TEXT, MARKER
-from tests import services
 from tests.integration.virt.qemu.test_real_guests import (
     NANO,
     action,
@@ -27,31 +22,6 @@ from tests.integration.virt.qemu.test_real_guests import (
 
 MICRO = "84"  # 192 MiB
 LIVE = {"X-OpenStack-Nova-API-Version": "2.80"}
-
-
-@pytest.fixture
-def two_qemu_hosts(cloud_factory, conf):
-    services.require_qemu()
-    conf.set_override("compute_driver", "qemu")
-    conf.set_override("hosts", 2, group="qemu")
-    conf.set_override("virt_type", "qemu", group="libvirt")
-    conf.set_override("shutdown_timeout", 30)
-    conf.set_override("shutdown_retry_interval", 10, group="compute")
-    cloud = cloud_factory(hosts=2)
-    yield cloud
-    for server in cloud.api.get("/servers").json()["servers"]:
-        cloud.api.delete(f"/servers/{server['id']}")
-        cloud.wait_gone(server["id"])
-    for host in (s.host for s in cloud.aio.services if s.binary == "novalite-compute"):
-        directory = driver_args(host)["instances_dir"]
-        for pidfile in _pidfiles(directory):  # never leave a guest running
-            with contextlib.suppress(OSError, ValueError), open(pidfile) as found:
-                os.kill(int(found.read()), signal.SIGKILL)
-
-
-def _pidfiles(directory: str) -> list[str]:
-    return [os.path.join(directory, d, name) for d in os.listdir(directory)
-            for name in ("qemu.pid", "nbd.pid") if os.path.exists(os.path.join(directory, d, name))]
 
 
 def _host(cloud, server_id) -> str:

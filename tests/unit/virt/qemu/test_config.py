@@ -56,3 +56,26 @@ def test_config_round_trips_through_its_file(tmp_path):
     original = _config(kernel="/k", kernel_args="quiet")
     original.save(path)
     assert config.GuestConfig.load(path) == original
+
+
+NIC = {"port_id": "p1", "mac": "fa:16:3e:00:00:05", "network_id": "n1",
+       "network_type": "vxlan", "segmentation_id": 7, "physical_network": None, "mtu": 1450}
+
+
+def test_each_nic_is_a_virtio_net_on_its_open_tap_with_the_ports_mac():
+    second = {**NIC, "port_id": "p2", "mac": "fa:16:3e:00:00:06"}
+    argv = config.command("qemu", _config(nics=[NIC, second]), config.GuestPaths("/d"),
+                          tap_fds=[7, 9])
+    netdevs = [argv[i + 1] for i, arg in enumerate(argv) if arg == "-netdev"]
+    devices = [argv[i + 1] for i, arg in enumerate(argv) if arg == "-device"]
+    assert netdevs == ["tap,id=net0,fd=7", "tap,id=net1,fd=9"]
+    assert devices == ["virtio-net-pci,netdev=net0,mac=fa:16:3e:00:00:05",
+                       "virtio-net-pci,netdev=net1,mac=fa:16:3e:00:00:06"]
+
+
+def test_a_configuration_saved_before_nics_existed_loads_without_any(tmp_path):
+    path = tmp_path / "guest.json"
+    _config().save(str(path))
+    saved = path.read_text().replace(', "nics": []', "")
+    path.write_text(saved)
+    assert config.GuestConfig.load(str(path)).nics == []
