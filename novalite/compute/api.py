@@ -143,6 +143,7 @@ class API:
         requested_networks: neutron.Requested = None,
         security_groups: list[str] | None = None,
         hostname: str | None = None,
+        config_drive: bool = False,
     ) -> list[str]:
         """Record the instances, start the build, return their uuids at once."""
         if min_count > max_count:
@@ -181,7 +182,8 @@ class API:
         try:
             self._record(ctx, spec, uuids, vifs, name, image, flavor, availability_zone,
                          key_name, key_data, access_ips, user_data, reservation_id,
-                         description, metadata, tags, hostname)
+                         description, metadata, tags, hostname,
+                         config_drive or CONF.force_config_drive)
             self._enqueue(ctx, spec, uuids)
         except BaseException:
             for instance_uuid, made in vifs.items():  # no port outlives a refused create
@@ -196,7 +198,7 @@ class API:
                 access_ips: dict[str, str | None] | None, user_data: str | None,
                 reservation_id: str, description: str | None,
                 metadata: dict[str, str] | None, tags: list[str] | None,
-                hostname: str | None) -> None:
+                hostname: str | None, config_drive: bool) -> None:
         """The instances, their network info and request spec, in one transaction."""
         max_count = len(uuids)
         records = []
@@ -213,6 +215,7 @@ class API:
                 "key_data": key_data, **(access_ips or {}), "user_data": user_data,
                 "launch_index": index, "reservation_id": reservation_id,
                 "display_description": description,
+                "config_drive": "True" if config_drive else "",  # as Nova stores it
             })
         network_infos = {uuid: network_info.to_json(made) for uuid, made in vifs.items() if made}
         boots.boot_records_create(ctx, records, metadata, tags, spec, network_infos)

@@ -71,6 +71,17 @@ opts = [
              "to any zone.",
     ),
     cfg.StrOpt("my_ip", default="127.0.0.1", help="IP address of this host."),
+    cfg.BoolOpt(
+        "force_config_drive",
+        default=False,
+        help="Give every server a config drive, asked for or not (Nova's option).",
+    ),
+    cfg.StrOpt(
+        "mkisofs_cmd",
+        default="genisoimage",
+        help="The program that writes a config drive's ISO 9660 image (Nova's option; "
+        "Debian's genisoimage).",
+    ),
     cfg.IntOpt(
         "sync_power_state_interval",
         default=600,

@@ -15,8 +15,9 @@ class Instance(base.NovaliteObject):
     # 1.0: initial; 1.1: locked (the power actions refuse a locked instance);
     # 1.2: network_info (the cached VIFs: which ports the user brought);
     # 1.3: system_metadata (what a shelve remembers: its image, when and where);
-    # 1.4: deleted_at (when a soft delete began: the reclaim's clock)
-    VERSION = "1.4"
+    # 1.4: deleted_at (when a soft delete began: the reclaim's clock);
+    # 1.5: hostname, key_data, user_data, config_drive (what the guest is told of itself)
+    VERSION = "1.5"
 
     uuid: str
     display_name: str | None = None
@@ -41,6 +42,10 @@ class Instance(base.NovaliteObject):
     metadata: dict[str, str] = dataclasses.field(default_factory=dict)
     network_info: list[VIF] = dataclasses.field(default_factory=list)
     system_metadata: dict[str, str] = dataclasses.field(default_factory=dict)
+    hostname: str | None = None
+    key_data: str | None = None
+    user_data: str | None = None  # base64, as the API took it
+    config_drive: str = ""  # "True" when the server has one, as Nova stores it
 
     def preserved_ports(self) -> set[str]:
         """The ports the user brought, released rather than deleted with the server."""

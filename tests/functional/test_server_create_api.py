@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from novalite.context import get_admin_context
 from novalite.image import db as images
 
 MV = "X-OpenStack-Nova-API-Version"
@@ -133,3 +134,20 @@ def test_a_servers_groups_show_from_2_71(cloud):
     assert all("server_groups" not in s for s in listed)  # show only, as in Nova
     before = cloud.api.get(f"/servers/{server_id}", headers={MV: "2.70"}).json()["server"]
     assert "server_groups" not in before
+
+
+def test_a_config_drive_asked_for_or_forced_is_recorded_and_reaches_the_compute(cloud,
+                                                                              conf):
+    asked = cloud.boot("cd", config_drive=True, user_data="IyEvYmluL3NoCmVjaG8gaGk=")
+    plain = cloud.boot("plain")
+    conf.set_override("force_config_drive", True)
+    forced = cloud.boot("forced")
+    for server_id in (asked, plain, forced):
+        cloud.wait_status(server_id, "ACTIVE")
+
+    assert [cloud.server(s)["config_drive"] for s in (asked, plain, forced)] == \
+        ["True", "", "True"]
+    host = cloud.server(asked)["OS-EXT-SRV-ATTR:host"]
+    instance = cloud.compute(host).conductor.instance_get(get_admin_context(), asked)
+    assert instance.config_drive == "True" and instance.hostname == "cd"
+    assert instance.user_data == "IyEvYmluL3NoCmVjaG8gaGk="

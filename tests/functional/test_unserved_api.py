@@ -48,16 +48,6 @@ def test_volume_block_devices_are_refused_by_name(cloud, bdm, field):
     assert f"block_device_mapping_v2 {field}" in response.json()["badRequest"]["message"]
 
 
-def test_config_drive_is_refused_but_false_is_fine(cloud):
-    body = {"server": {"name": "cd", "flavorRef": "1", "imageRef": IMAGE,
-                       "config_drive": True}}
-    response = cloud.api.post("/servers", json=body)
-    assert response.status_code == 400
-    assert "config_drive" in response.json()["badRequest"]["message"]
-    body["server"]["config_drive"] = False
-    assert cloud.api.post("/servers", json=body).status_code == 202
-
-
 def test_list_parameters_not_honoured_are_refused_by_name(cloud):
     response = cloud.api.get("/servers/detail", params={"colour": "red", "name": "x"})
     assert response.status_code == 400

@@ -82,7 +82,7 @@ def access_ips(server: dict) -> dict[str, str | None]:
 def _refuse_unhonoured(server: dict) -> None:
     """Body fields the schema accepts (they are Nova's) but novalite cannot honour yet are
     a 400 naming them, never silently dropped: volumes (boot from volume, blank or
-    snapshot disks) and the config drive."""
+    snapshot disks)."""
     for bdm in server.get("block_device_mapping_v2", []):
         for field, unhonoured in (("source_type", schema.BDM_SOURCES_UNHONOURED),
                                   ("destination_type", schema.BDM_DESTINATIONS_UNHONOURED)):
@@ -91,9 +91,6 @@ def _refuse_unhonoured(server: dict) -> None:
                                      f"'{bdm[field]}' is not supported by novalite: it has "
                                      "no volumes; boot from an image (source_type image, "
                                      "destination_type local)")
-    if _bool(str(server.get("config_drive", ""))):
-        raise HTTPFault(400, "config_drive is not supported by novalite: it has no config "
-                             "drive; leave config_drive out or false")
 
 
 def _requested_networks(server: dict) -> neutron.Requested:
@@ -145,6 +142,7 @@ def create(req: ApiRequest) -> ApiResponse:
             security_groups=[g["name"] for g in server.get("security_groups", [])
                              if g.get("name")] or None,
             hostname=server.get("hostname"),
+            config_drive=_bool(str(server.get("config_drive", ""))),
             **_destination(req, server))
     except exception.ComputeHostNotFound as exc:
         raise HTTPFault(400, exc.format_message()) from None

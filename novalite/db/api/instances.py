@@ -36,6 +36,8 @@ def _to_obj(row: models.Instance) -> Instance:
         metadata={m.key: m.value or "" for m in row.metadata_items},
         network_info=network_info.from_json(row.info_cache.network_info
                                             if row.info_cache else None),
+        hostname=row.hostname, key_data=row.key_data, user_data=row.user_data,
+        config_drive=row.config_drive or "",
     )
 
 

@@ -35,6 +35,7 @@ class GuestConfig:
     # One per port, in the server's order: the guest's MAC, the port and its network's
     # segment, so that any launch on any host can plug the tap first (Nic.of)
     nics: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    config_drive: bool = False  # disk.config, attached read-only after the disks
 
     def save(self, path: str) -> None:
         temporary = f"{path}.tmp"
@@ -73,6 +74,10 @@ class GuestPaths:
     def unrescued_config(self) -> str:
         """The configuration a rescued guest goes back to."""
         return self._file("guest.json.unrescued")
+
+    @property
+    def config_drive(self) -> str:
+        return self._file("disk.config")
 
     @property
     def console(self) -> str:
@@ -131,6 +136,8 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     if config.rescue:
         argv += ["-drive", f"file={paths.rescue_disk},format=qcow2,if=virtio"]
     argv += ["-drive", f"file={paths.disk},format=qcow2,if=virtio"]
+    if config.config_drive:
+        argv += ["-drive", f"file={paths.config_drive},format=raw,if=virtio,readonly=on"]
     for index, (nic, fd) in enumerate(zip(config.nics, tap_fds, strict=True)):
         argv += ["-netdev", f"tap,id=net{index},fd={fd}",
                  "-device", f"virtio-net-pci,netdev=net{index},mac={nic['mac']}"]

@@ -39,7 +39,7 @@ from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
 from novalite.objects.network_info import VIF
 from novalite.virt import driver
-from novalite.virt.qemu import accel, diagnostics, disk, images, nbd
+from novalite.virt.qemu import accel, config_drive, diagnostics, disk, images, nbd
 from novalite.virt.qemu import live_migration as migrating
 from novalite.virt.qemu.config import GuestConfig, GuestPaths
 from novalite.virt.qemu.guest import Guest, GuestLaunchFailed
@@ -200,8 +200,7 @@ class QemuDriver(driver.ComputeDriver):
             raise exception.BuildAbortException(instance_uuid=instance.uuid,
                                                 reason="the qemu driver boots from an image")
         with self._new_guest(ctx, instance) as guest:
-            config = self._prepare(ctx, instance, image_meta, guest)
-            config.save(guest.paths.config)
+            self._configure(instance, guest, self._prepare(ctx, instance, image_meta, guest))
             if power_on:
                 self._launch(guest)
 
@@ -267,7 +266,16 @@ class QemuDriver(driver.ComputeDriver):
             kernel=kernel, ramdisk=ramdisk,
             kernel_args=str(image.get("os_command_line")
                             or properties.get("os_command_line") or ""),
-            nics=[_nic(vif) for vif in instance.network_info])
+            nics=[_nic(vif) for vif in instance.network_info],
+            config_drive=bool(instance.config_drive))
+
+    @staticmethod
+    def _configure(instance: Instance, guest: Guest, config: GuestConfig) -> None:
+        """The launch configuration saved, with the config drive it names written first
+        (from the instance as it is now: a move or rescue writes it afresh)."""
+        if config.config_drive:
+            config_drive.write(instance, guest.paths.config_drive)
+        config.save(guest.paths.config)
 
     # --- network ------------------------------------------------------------------------
 
@@ -465,7 +473,7 @@ class QemuDriver(driver.ComputeDriver):
             shutil.copy(guest.paths.config, guest.paths.unrescued_config)
         config = self._guest_config(instance, image, kernel, ramdisk, image_meta.properties)
         config.rescue = True
-        config.save(guest.paths.config)
+        self._configure(instance, guest, config)
         self._launch(guest)
 
     def unrescue(self, ctx: Any, instance: Instance) -> None:
@@ -512,7 +520,8 @@ class QemuDriver(driver.ComputeDriver):
                 disk.grow(guest.paths.disk, flavor.root_gb * disk.GiB)
             image_id = image_meta.id if image_meta else instance.image_ref or ""
             image, _, kernel, ramdisk = self._boot_files(ctx, image_id, {})
-            self._guest_config(instance, image, kernel, ramdisk, {}).save(guest.paths.config)
+            self._configure(instance, guest,
+                            self._guest_config(instance, image, kernel, ramdisk, {}))
             if power_on:
                 self._launch(guest)
 
@@ -548,7 +557,8 @@ class QemuDriver(driver.ComputeDriver):
             found = disk.info(base)
             self._overlay(base, found["format"], int(found["virtual-size"]), flavor,
                           guest.paths.disk)
-            self._guest_config(instance, image, kernel, ramdisk, {}).save(guest.paths.config)
+            self._configure(instance, guest,
+                            self._guest_config(instance, image, kernel, ramdisk, {}))
             self._plug(guest)
             return migrating.receive(guest, self.emulator)
 

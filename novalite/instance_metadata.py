@@ -1,0 +1,84 @@
+"""What a guest is told about itself, in the OpenStack metadata layout (Nova's
+InstanceMetadata): `meta_data.json` (its uuid, name, hostname, keys, metadata),
+`network_data.json` (its NICs and how each is addressed), and the user data as given.
+It is written on a config drive by the virt driver and, in the same shape, served by
+the metadata service, so cloud-init finds one tree either way."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import ipaddress
+import json
+from typing import Any
+
+from novalite.objects.instance import Instance
+from novalite.objects.network_info import VIF
+
+ROOT = "openstack/latest"
+
+
+def meta_data(instance: Instance) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "uuid": instance.uuid, "name": instance.display_name or "",
+        "hostname": instance.hostname or "", "launch_index": instance.launch_index or 0,
+        "availability_zone": instance.availability_zone, "project_id": instance.project_id,
+        "meta": dict(instance.metadata), "devices": []}
+    if instance.key_name and instance.key_data:
+        found["public_keys"] = {instance.key_name: instance.key_data}
+        found["keys"] = [{"name": instance.key_name, "type": "ssh",
+                          "data": instance.key_data}]
+    return found
+
+
+def _link(vif: VIF) -> dict[str, Any]:
+    return {"id": vif.devname, "vif_id": vif.id, "type": "bridge",
+            "ethernet_mac_address": vif.address, "mtu": vif.network.mtu}
+
+
+def network_data(instance: Instance) -> dict[str, Any]:
+    """Per NIC a link, and per subnet how it gets its address: DHCP where the subnet has
+    it, else the port's address, netmask and routes given outright."""
+    networks: list[dict[str, Any]] = []
+    dns: list[str] = []
+    for vif in instance.network_info:
+        for subnet in vif.network.subnets:
+            kind = "ipv4" if subnet.version == 4 else "ipv6"
+            entry: dict[str, Any] = {"id": f"network{len(networks)}", "link": vif.devname,
+                                     "network_id": vif.network.id}
+            if subnet.dhcp_enabled and subnet.version == 4:
+                entry["type"] = "ipv4_dhcp"
+            elif subnet.ips:
+                cidr = ipaddress.ip_network(subnet.cidr)
+                entry.update(type=kind, ip_address=subnet.ips[0].address,
+                             netmask=str(cidr.netmask) if kind == "ipv4" else str(cidr.prefixlen),
+                             routes=[{"network": "0.0.0.0" if kind == "ipv4" else "::",
+                                      "netmask": "0.0.0.0" if kind == "ipv4" else "0",
+                                      "gateway": subnet.gateway}] if subnet.gateway else [])
+            else:
+                continue
+            networks.append(entry)
+            dns += [d for d in subnet.dns if d not in dns]
+    return {"links": [_link(vif) for vif in instance.network_info], "networks": networks,
+            "services": [{"type": "dns", "address": d} for d in dns]}
+
+
+def user_data(instance: Instance) -> bytes | None:
+    """The user data as the guest sees it: decoded from the base64 the API took."""
+    if not instance.user_data:
+        return None
+    try:
+        return base64.b64decode(instance.user_data, validate=False)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def files(instance: Instance) -> dict[str, bytes]:
+    """The tree, as paths under its root and their contents."""
+    tree = {f"{ROOT}/meta_data.json": json.dumps(meta_data(instance)).encode(),
+            f"{ROOT}/network_data.json": json.dumps(network_data(instance)).encode(),
+            f"{ROOT}/vendor_data.json": b"{}", f"{ROOT}/vendor_data2.json": b"{}"}
+    data = user_data(instance)
+    if data is not None:
+        tree[f"{ROOT}/user_data"] = data
+    return tree
