@@ -119,3 +119,15 @@ def require_qemu() -> None:
         if in_ci():
             pytest.fail(reason)
         pytest.skip(reason)
+
+
+def require_tool(tool: str, package: str) -> str:
+    """The path of a program a test runs: outside CI its absence skips, naming its Debian
+    package; under CI=true it fails (.ci/run installs it)."""
+    path = shutil.which(tool)
+    if path is None:
+        reason = f"{tool} not installed; apt-get install -y --no-install-recommends {package}"
+        if in_ci():
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return path

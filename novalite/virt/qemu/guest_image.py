@@ -1,7 +1,8 @@
 """The default bootable guest (`novalite-tiny`): Debian's cloud kernel, a busybox
 initramfs whose init prints a marker on the serial console, and a small qcow2 disk it
-mounts. Built from Debian packages only, once, into a cache directory; rebuilt when a
-file is missing or RECIPE changes."""
+mounts. Like a cloud image with cloud-init, it then takes a DHCP lease on eth0 and runs
+its metadata's user data. Built from Debian packages only, once, into a cache directory;
+rebuilt when a file is missing or RECIPE changes."""
 
 from __future__ import annotations
 
@@ -26,10 +27,13 @@ from novalite.virt.qemu import cpio, guest_kernel
 LOG = logging.getLogger(__name__)
 
 # Bump whenever what is built changes (init script, modules, disk content): caches rebuild.
-RECIPE = 2
+RECIPE = 3
 MARKER = "NOVALITE-GUEST-UP"
 DISK_MARKER = "NOVALITE-DISK"
 POWEROFF_MARKER = "NOVALITE-GUEST-ACPI-POWEROFF"
+NET_MARKER = "NOVALITE-NET"
+META_MARKER = "NOVALITE-META"
+USERDATA_MARKER = "NOVALITE-USERDATA"
 DISK_TEXT = "hello-from-novalite-tiny"
 COMMAND_LINE = "console=ttyS0 quiet panic=-1 no_timer_check"
 PACKAGES = "qemu-system-x86 qemu-utils busybox-static cpio"
@@ -54,8 +58,94 @@ if [ -b /dev/vda ] && mount -o ro /dev/vda /mnt 2>/dev/null; then
 fi
 echo "{marker} uptime=$(cut -d' ' -f1 /proc/uptime) \\
 mem_kb=$(grep MemTotal /proc/meminfo | tr -s ' ' | cut -d' ' -f2)"
+novalite-net &
 while true; do sleep 3600; done
 """
+# busybox's udhcpc only runs a script at each DHCP event; Debian ships none with it.
+# This one configures what cloud-init's DHCP client would: address, MTU, default route,
+# resolver and hostname. A renewal flushes first so a changed address does not pile up.
+UDHCPC_SCRIPT = """#!/bin/sh
+case "$1" in
+  deconfig)
+    ip addr flush dev "$interface"
+    ip link set "$interface" up
+    ;;
+  bound|renew)
+    ip addr flush dev "$interface"
+    ip addr add "$ip/$mask" ${broadcast:+broadcast "$broadcast"} dev "$interface"
+    [ -n "$mtu" ] && ip link set "$interface" mtu "$mtu"
+    for gateway in $router; do
+      ip route replace default via "$gateway" dev "$interface"
+      break
+    done
+    {
+      [ -n "$domain" ] && echo "search $domain"
+      for server in $dns; do echo "nameserver $server"; done
+    } > /etc/resolv.conf
+    [ -n "$hostname" ] && hostname "$hostname"
+    ;;
+esac
+exit 0
+"""
+# Run by init in the background, so a slow or absent DHCP server or metadata service
+# never delays the boot marker. One NET line always comes (eth0=none when there is no
+# NIC or no lease); the metadata lines only when a config drive or the metadata service
+# answered. As in cloud-init, a config drive is preferred (it needs no network), under
+# either label: vfat tools may write it upper case. udhcpc -n gives up after its ten
+# discovers instead of retrying forever; after a lease it goes on in the background and
+# renews it. Debian's busybox wget has no timeout of its own (its -T crashes it), hence
+# `timeout`. The JSON is one line as Nova writes it; sed reads its two simple fields,
+# and an absent one prints nothing.
+_NET_BODY = r"""
+address=none
+ip link set lo up
+if [ -e /sys/class/net/eth0 ]; then
+  ip link set eth0 up
+  udhcpc -i eth0 -s /etc/udhcpc.script -O mtu -t 10 -T 1 -n > /dev/null 2>&1 &&
+    address=$(ip -o -4 addr show dev eth0 | sed -n 's/.* inet \([0-9.]*\/[0-9]*\) .*/\1/p')
+fi
+echo "$NET eth0=${address:-none}"
+
+from_config_drive() {
+  drive=$(findfs LABEL=config-2 || findfs LABEL=CONFIG-2) 2> /dev/null || return 1
+  mkdir -p /media/config-2
+  mount -o ro "$drive" /media/config-2 2> /dev/null || return 1
+  cp /media/config-2/openstack/latest/meta_data.json /tmp/meta_data.json 2> /dev/null ||
+    return 1
+  echo "$META source=config-drive"
+  cp /media/config-2/openstack/latest/user_data /tmp/user-data 2> /dev/null
+  return 0
+}
+
+fetch() {
+  timeout 3 wget -q -O "$2" "http://169.254.169.254/openstack/latest/$1" 2> /dev/null ||
+    { rm -f "$2"; return 1; }
+}
+
+from_metadata_service() {
+  [ "$address" != none ] && fetch meta_data.json /tmp/meta_data.json || return 1
+  echo "$META source=metadata-service"
+  fetch user_data /tmp/user-data
+  return 0
+}
+
+from_config_drive || from_metadata_service || exit 0
+json=$(tr -d '\n' < /tmp/meta_data.json)
+name=$(echo "$json" | sed -n 's/.*"hostname": *"\([^"]*\)".*/\1/p')
+if [ -n "$name" ]; then
+  hostname "$name"
+  echo "$META hostname=$name"
+fi
+key=$(echo "$json" | sed -n 's/.*"public_keys": *{ *"[^"]*": *"\([^"]*\)".*/\1/p')
+[ -n "$key" ] && echo "$META key=$(echo "$key" | cut -c1-20)"
+if [ "$(head -c 2 /tmp/user-data 2> /dev/null)" = "#!" ]; then
+  chmod +x /tmp/user-data
+  /tmp/user-data > /dev/console 2>&1
+  echo "$USERDATA rc=$?"
+fi
+"""
+NET_SCRIPT = (f"#!/bin/sh\nNET={NET_MARKER} META={META_MARKER} "
+              f"USERDATA={USERDATA_MARKER}\n{_NET_BODY}")
 # acpid runs it with stdout on /dev/null (it daemonizes), hence the explicit console.
 POWER_BUTTON = f"#!/bin/sh\necho {POWEROFF_MARKER} > /dev/console\npoweroff -f\n"
 
@@ -175,7 +265,8 @@ def is_static(path: Path) -> bool:
 
 
 def initramfs(busybox: bytes, modules: dict[str, bytes]) -> bytes:
-    """The gzip'd newc archive: busybox, the modules (loaded in dict order) and init."""
+    """The gzip'd newc archive: busybox, the modules (loaded in dict order), init and
+    the scripts it runs."""
     init = INIT.format(modules=" ".join(modules), marker=MARKER, disk_marker=DISK_MARKER)
     entries = [cpio.directory(d) for d in ("bin", "dev", "etc", "etc/acpi", "etc/acpi/PWRF",
                                            "lib", "lib/modules", "mnt", "proc", "sys", "tmp")]
@@ -185,6 +276,8 @@ def initramfs(busybox: bytes, modules: dict[str, bytes]) -> bytes:
         cpio.regular("bin/busybox", busybox, 0o755),
         cpio.regular("init", init.encode(), 0o755),
         cpio.regular("etc/acpi/PWRF/00000080", POWER_BUTTON.encode(), 0o755),
+        cpio.regular("bin/novalite-net", NET_SCRIPT.encode(), 0o755),
+        cpio.regular("etc/udhcpc.script", UDHCPC_SCRIPT.encode(), 0o755),
     ]
     entries += [cpio.regular(f"lib/modules/{name}.ko", ko) for name, ko in modules.items()]
     return gzip.compress(cpio.archive(entries), compresslevel=1, mtime=0)

@@ -16,9 +16,12 @@ from pathlib import Path
 
 META_PACKAGE = "linux-image-cloud-amd64"
 # What the busybox guest needs built as modules (=m) in the cloud kernel: a virtio disk,
-# and the ACPI power button with its input events, for a soft power-off.
+# the ACPI power button with its input events, for a soft power-off, a virtio NIC, and a
+# config drive's filesystem: iso9660 (which needs cdrom's symbols) or vfat, with the code
+# page and character set vfat asks for at mount time, when there is no modprobe.
 MODULES = ("button", "evdev", "virtio_ring", "virtio", "virtio_pci_modern_dev",
-           "virtio_pci_legacy_dev", "virtio_pci", "virtio_blk")
+           "virtio_pci_legacy_dev", "virtio_pci", "virtio_blk", "failover", "net_failover",
+           "virtio_net", "cdrom", "isofs", "fat", "vfat", "nls_cp437", "nls_ascii")
 
 
 

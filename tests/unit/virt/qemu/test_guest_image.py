@@ -28,6 +28,39 @@ def test_initramfs_holds_busybox_modules_init_and_power_button():
     assert guest_image.MARKER == "NOVALITE-GUEST-UP"
 
 
+def test_init_starts_networking_in_the_background_after_the_marker():
+    members = cpio_reader.read(gzip.decompress(guest_image.initramfs(b"B", {})))
+    init = members["init"][1].decode()
+    assert init.index("\nnovalite-net &\n") > init.index('echo "NOVALITE-GUEST-UP')
+    for path, script in (("bin/novalite-net", guest_image.NET_SCRIPT),
+                         ("etc/udhcpc.script", guest_image.UDHCPC_SCRIPT)):
+        mode, data = members[path][:2]
+        assert mode == stat.S_IFREG | 0o755 and data == script.encode()
+        assert data.startswith(b"#!/bin/sh\n")
+
+
+def test_the_network_script_names_the_markers_and_leases_with_its_own_script():
+    script = guest_image.NET_SCRIPT
+    assert script.startswith("#!/bin/sh\nNET=NOVALITE-NET META=NOVALITE-META "
+                             "USERDATA=NOVALITE-USERDATA\n")
+    # -n: no lease ends udhcpc (eth0=none) instead of blocking the metadata for ever.
+    udhcpc = "udhcpc -i eth0 -s /etc/udhcpc.script -O mtu -t 10 -T 1 -n"
+    assert script.index(udhcpc) < script.index('echo "$NET eth0=${address:-none}"')
+    assert "findfs LABEL=config-2" in script and "http://169.254.169.254/openstack/latest/" \
+        in script
+
+
+def test_the_udhcpc_script_flushes_before_it_sets_the_lease():
+    bound = guest_image.UDHCPC_SCRIPT.split("bound|renew)")[1]
+    assert bound.index('ip addr flush dev "$interface"') < bound.index(
+        'ip addr add "$ip/$mask"') < bound.index('ip route replace default via "$gateway"')
+
+
+def test_the_guest_kernel_brings_a_virtio_nic_and_the_config_drive_filesystems():
+    assert {"failover", "net_failover", "virtio_net", "isofs", "vfat", "nls_cp437",
+            "nls_ascii"} <= set(guest_kernel.MODULES)
+
+
 def test_initramfs_is_the_same_on_every_build():
     assert guest_image.initramfs(b"B", {"m": b"M"}) == guest_image.initramfs(b"B", {"m": b"M"})
 

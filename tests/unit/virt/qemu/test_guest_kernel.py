@@ -31,6 +31,15 @@ def test_load_order_puts_dependencies_first_then_preferred_order():
         "virtio_pci_modern_dev": ko(),
         "evdev": ko(),
         "button": ko(),
+        "failover": ko(),
+        "net_failover": ko("failover"),
+        "virtio_net": ko("virtio_ring,virtio,net_failover"),
+        "cdrom": ko(),
+        "isofs": ko("cdrom"),
+        "fat": ko(),
+        "vfat": ko("fat"),
+        "nls_cp437": ko(),
+        "nls_ascii": ko(),
     }
     assert guest_kernel.load_order(modules) == list(guest_kernel.MODULES)
     order = guest_kernel.load_order(modules, preferred=["virtio_blk", "button"])
