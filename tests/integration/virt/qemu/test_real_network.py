@@ -1,0 +1,76 @@
+"""Real guests on real networks: two QEMU computes on this machine (two host namespaces on
+one underlay), the guests' NICs on taps in their host's bridge for `private`, DHCP from
+the network node's dnsmasq over VXLAN. Each guest's own DHCP client configures the
+address its port says and prints it on the console; the DHCP server's namespace reaches
+both guests, and one guest's user data (from its config drive) pings the other; deleting
+them takes their taps, their bridges and the DHCP server away."""
+
+from __future__ import annotations
+
+import base64
+import subprocess
+
+import httpx
+
+from novalite.conf import CONF
+from novalite.datapath import linux, names
+from novalite.image import db as images
+from novalite.virt.qemu.guest_image import META_MARKER, NET_MARKER, USERDATA_MARKER
+from tests.integration.virt.qemu.test_real_guests import NANO, wait_console, wait_settled
+
+ADMIN = {"X-OpenStack-Nova-API-Version": "2.74"}
+
+
+def _network(cloud, name: str) -> dict:
+    with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
+        found, = client.get("/networks", params={"name": name}).json()["networks"]
+    return found
+
+
+def _boot_on(cloud, name: str, host: str, network_id: str, **server) -> str:
+    response = cloud.api.post("/servers", headers=ADMIN, json={"server": {
+        "name": name, "imageRef": images.DEFAULT_IMAGE_ID, "flavorRef": NANO, "host": host,
+        "networks": [{"uuid": network_id}], **server}})
+    assert response.status_code == 202, response.text
+    return response.json()["server"]["id"]
+
+
+def _address(cloud, server_id: str) -> str:
+    address, = cloud.server(server_id)["addresses"]["private"]
+    return address["addr"]
+
+
+def _reachable(namespace: str, address: str) -> bool:
+    return subprocess.run(linux.in_namespace(namespace, [
+        "busybox", "ping", "-c", "1", "-W", "2", address]), capture_output=True).returncode == 0
+
+
+def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu_hosts):
+    cloud = two_qemu_hosts
+    private = _network(cloud, "private")
+    hosts = [f"{CONF.host}-1", f"{CONF.host}-2"]
+    first = _boot_on(cloud, "vm0", hosts[0], private["id"])
+    peer = _address(cloud, first)  # the port's, known before the guest boots
+    script = f"#!/bin/sh\nping -c 3 -W 5 {peer} > /dev/null && echo PEER-REACHED\n"
+    second = _boot_on(cloud, "vm1", hosts[1], private["id"], config_drive=True,
+                      user_data=base64.b64encode(script.encode()).decode())
+    servers = [first, second]
+    for server_id in servers:
+        wait_settled(cloud, server_id, "ACTIVE", 1)
+    addresses = [_address(cloud, server_id) for server_id in servers]
+
+    for server_id, address in zip(servers, addresses, strict=True):
+        out = wait_console(cloud, server_id, f"{NET_MARKER} eth0=")
+        assert f"{NET_MARKER} eth0={address}/26" in out, out
+    dhcp = names.dhcp_namespace(private["id"])
+    assert all(_reachable(dhcp, address) for address in addresses)
+    # the second guest's user data, from its config drive, pings the first over VXLAN
+    out = wait_console(cloud, second, f"{USERDATA_MARKER} rc=")
+    assert f"{META_MARKER} source=config-drive" in out and "PEER-REACHED" in out, out
+
+    for server_id in servers:
+        cloud.api.delete(f"/servers/{server_id}")
+        cloud.wait_gone(server_id)
+    for host in hosts:
+        assert linux.links(names.host_namespace(host)).keys() == {"lo", "ul0"}
+    cloud.wait(lambda: dhcp not in linux.namespaces(), timeout=30)
