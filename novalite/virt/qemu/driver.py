@@ -44,6 +44,7 @@ from novalite.virt.qemu import live_migration as migrating
 from novalite.virt.qemu.config import GuestConfig, GuestPaths
 from novalite.virt.qemu.guest import Guest, GuestLaunchFailed
 from novalite.virt.qemu.qmp import QMPError
+from novalite.virt.qemu.security_groups import SecurityGroupAgent
 
 LOG = logging.getLogger(__name__)
 
@@ -86,12 +87,14 @@ class QemuDriver(driver.ComputeDriver):
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._watcher: threading.Thread | None = None
+        self.security_groups = SecurityGroupAgent("")
 
     # --- host ---------------------------------------------------------------------------
 
     def init_host(self, host: str) -> None:
         """Refuse to start without QEMU; choose the accelerator; adopt running guests."""
         self.host = host
+        self.security_groups = SecurityGroupAgent(host)
         self.emulator = shutil.which(CONF.qemu.emulator) or ""
         missing = [binary for binary in (CONF.qemu.emulator, CONF.qemu.qemu_img,
                                          CONF.qemu.qemu_nbd) if not shutil.which(binary)]
@@ -111,10 +114,12 @@ class QemuDriver(driver.ComputeDriver):
         self._watcher = threading.Thread(target=self._watch_loop, daemon=True,
                                          name=f"qemu-watcher-{host}")
         self._watcher.start()
+        self.security_groups.start()
 
     def cleanup_host(self, host: str) -> None:
         """Stop watching; the guests keep running (a restarted service adopts them)."""
         self._stop.set()
+        self.security_groups.stop()
 
     def get_available_nodes(self, refresh: bool = False) -> list[str]:
         return [self.host]
@@ -281,10 +286,14 @@ class QemuDriver(driver.ComputeDriver):
 
     def _plug(self, guest: Guest) -> None:
         """The taps of the guest's NICs on their networks' bridges on this host (made if
-        missing: a host's namespace does not survive the machine's reboot)."""
-        for nic in GuestConfig.load(guest.paths.config).nics:
+        missing: a host's namespace does not survive the machine's reboot), filtered by
+        their security groups before the guest can send."""
+        nics = GuestConfig.load(guest.paths.config).nics
+        for nic in nics:
             bridges.plug_tap(self.host, _segment(nic), nic["port_id"],
                              mac="fe" + nic["mac"][2:])  # not the guest's own, as libvirt
+        if nics:
+            self.security_groups.sync()
 
     def _unplug(self, paths: GuestPaths) -> None:
         """The taps of a guest that no longer runs here; bridges left without ports go."""

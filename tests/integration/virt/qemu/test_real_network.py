@@ -1,14 +1,16 @@
 """Real guests on real networks: two QEMU computes on this machine (two host namespaces on
 one underlay), the guests' NICs on taps in their host's bridge for `private`, DHCP from
 the network node's dnsmasq over VXLAN. Each guest's own DHCP client configures the
-address its port says and prints it on the console; the DHCP server's namespace reaches
-both guests, and one guest's user data (from its config drive) pings the other; deleting
-them takes their taps, their bridges and the DHCP server away."""
+address its port says and prints it on the console; one guest's user data (from its
+config drive) pings the other (their default security group lets its members in); the
+DHCP server's namespace reaches them only once a rule lets ICMP in; deleting them takes
+their taps, their bridges and the DHCP server away."""
 
 from __future__ import annotations
 
 import base64
 import subprocess
+import time
 
 import httpx
 
@@ -40,6 +42,15 @@ def _address(cloud, server_id: str) -> str:
     return address["addr"]
 
 
+def _allow_icmp(cloud, server_id: str) -> None:
+    with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
+        port, = client.get("/ports", params={"device_id": server_id}).json()["ports"]
+        response = client.post("/security-group-rules", json={"security_group_rule": {
+            "security_group_id": port["security_groups"][0], "direction": "ingress",
+            "ethertype": "IPv4", "protocol": "icmp"}})
+        assert response.status_code == 201, response.text
+
+
 def _reachable(namespace: str, address: str) -> bool:
     return subprocess.run(linux.in_namespace(namespace, [
         "busybox", "ping", "-c", "1", "-W", "2", address]), capture_output=True).returncode == 0
@@ -62,11 +73,18 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
     for server_id, address in zip(servers, addresses, strict=True):
         out = wait_console(cloud, server_id, f"{NET_MARKER} eth0=")
         assert f"{NET_MARKER} eth0={address}/26" in out, out
-    dhcp = names.dhcp_namespace(private["id"])
-    assert all(_reachable(dhcp, address) for address in addresses)
-    # the second guest's user data, from its config drive, pings the first over VXLAN
+    # the second guest's user data, from its config drive, pings the first over VXLAN:
+    # their default security group lets in its own members
     out = wait_console(cloud, second, f"{USERDATA_MARKER} rc=")
     assert f"{META_MARKER} source=config-drive" in out and "PEER-REACHED" in out, out
+    # the DHCP server's namespace is no member: let ICMP in, and the running guests
+    # take the rule within the agent's polling interval
+    dhcp = names.dhcp_namespace(private["id"])
+    assert not any(_reachable(dhcp, address) for address in addresses)
+    _allow_icmp(cloud, first)
+    started = time.monotonic()
+    cloud.wait(lambda: all(_reachable(dhcp, address) for address in addresses), timeout=10)
+    assert time.monotonic() - started < 2 * CONF.agent.polling_interval + 2
 
     for server_id in servers:
         cloud.api.delete(f"/servers/{server_id}")

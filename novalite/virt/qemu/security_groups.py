@@ -1,0 +1,92 @@
+"""The host's security-group agent (the part of Neutron's Linux bridge agent that keeps
+a host's firewall, or Nova's libvirt firewall driver of old): it reads from the network
+service, over HTTP as the compute does, the compute ports bound to this host, their
+groups' rules and the addresses of the ports in the groups the rules name, and makes
+the host's nftables rules (novalite.datapath.firewall) say the same.
+
+It runs before each guest starts (a guest never sends unfiltered), and every [agent]
+polling_interval after, so a rule changed through the API reaches running guests within
+that; the ruleset is only replaced when it changed."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from novalite.clients import neutron
+from novalite.conf import CONF
+from novalite.datapath import firewall, linux, names
+
+LOG = logging.getLogger(__name__)
+
+
+def _rule(rule: dict, members: dict[str, tuple[str, ...]]) -> firewall.Rule:
+    remote = rule.get("remote_group_id")
+    return firewall.Rule(
+        direction=rule["direction"], ethertype=rule.get("ethertype") or "IPv4",
+        protocol=rule.get("protocol"), port_range_min=rule.get("port_range_min"),
+        port_range_max=rule.get("port_range_max"),
+        remote_ip_prefix=rule.get("remote_ip_prefix"),
+        remote_ips=members.get(remote, ()) if remote else None)
+
+
+def port_filters(client: neutron.Client, host: str) -> list[firewall.PortFilter]:
+    """What the network service says the host's ports may send and receive."""
+    ports = [p for p in client.list("ports", **{"binding:host_id": host})
+             if p["device_owner"].startswith("compute:")]
+    groups = sorted({g for p in ports for g in p.get("security_groups") or ()})
+    rules = client.list("security-group-rules", security_group_id=groups) if groups else []
+    remote = sorted({r["remote_group_id"] for r in rules if r.get("remote_group_id")})
+    members: dict[str, tuple[str, ...]] = {}
+    for member in client.list("ports", security_groups=remote) if remote else []:
+        addresses = tuple(ip["ip_address"] for ip in member.get("fixed_ips") or ())
+        for group in member.get("security_groups") or ():
+            members[group] = members.get(group, ()) + addresses
+    by_group: dict[str, list[firewall.Rule]] = {}
+    for rule in rules:
+        by_group.setdefault(rule["security_group_id"], []).append(_rule(rule, members))
+    return [firewall.PortFilter(
+        port_id=p["id"], mac=p["mac_address"],
+        ips=tuple(ip["ip_address"] for ip in p.get("fixed_ips") or ()),
+        allowed_pairs=tuple((pair.get("mac_address") or p["mac_address"], pair["ip_address"])
+                            for pair in p.get("allowed_address_pairs") or ()),
+        secured=bool(p.get("port_security_enabled", True)),
+        rules=tuple(r for g in p.get("security_groups") or () for r in by_group.get(g, ())))
+        for p in sorted(ports, key=lambda p: p["id"])]
+
+
+class SecurityGroupAgent:
+    def __init__(self, host: str) -> None:
+        self.host = host
+        self._applied: str | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._loop, daemon=True,
+                                        name=f"security-groups-{self.host}")
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(CONF.agent.polling_interval):
+            try:
+                self.sync()
+            except Exception:  # the next pass tries again
+                LOG.warning("Security group sync of %s failed", self.host, exc_info=True)
+
+    def sync(self) -> None:
+        """Make the host's rules match the network service's (raises when it cannot)."""
+        if names.host_namespace(self.host) not in linux.namespaces():
+            return  # nothing plugged here yet; plugging makes it, then syncs
+        filters = port_filters(neutron.Client(admin=True), self.host)
+        with self._lock:
+            script = firewall.ruleset(filters)
+            if script != self._applied or not firewall.installed(self.host):
+                firewall.apply(self.host, filters)
+                self._applied = script
+                LOG.info("Applied the security groups of %d ports on %s", len(filters),
+                         self.host)

@@ -1,0 +1,60 @@
+"""The nftables script rendered from ports and their rules."""
+
+from novalite.datapath import firewall
+
+
+def _port(*rules: firewall.Rule, **values) -> firewall.PortFilter:
+    return firewall.PortFilter(**{"port_id": "0123456789abcdef", "mac": "fa:16:3e:00:00:05",
+                                  "ips": ("10.0.0.5",), "rules": rules, **values})
+
+
+def test_the_script_replaces_both_tables_in_one_transaction():
+    script = firewall.ruleset([])
+    assert script.startswith("table bridge novalite_ports\n"
+                             "delete table bridge novalite_ports\n"
+                             "table inet novalite_security_groups\n"
+                             "delete table inet novalite_security_groups\n")
+
+
+def test_rules_become_matches_on_the_remote_side_with_protocol_and_ports():
+    script = firewall.ruleset([_port(
+        firewall.Rule("ingress", protocol="tcp", port_range_min=22, port_range_max=22,
+                      remote_ip_prefix="192.168.0.0/16"),
+        firewall.Rule("ingress", protocol="17", port_range_min=5000, port_range_max=5010),
+        firewall.Rule("ingress", protocol="icmp", port_range_min=8, port_range_max=0),
+        firewall.Rule("egress", ethertype="IPv6"))])
+    assert "meta nfproto ipv4 ip saddr 192.168.0.0/16 meta l4proto 6 th dport 22 accept" \
+        in script
+    assert "meta nfproto ipv4 meta l4proto 17 th dport 5000-5010 accept" in script
+    assert "meta nfproto ipv4 meta l4proto 1 icmp type 8 icmp code 0 accept" in script
+    assert "meta nfproto ipv6 return" in script  # egress rules hand on to the receiver
+
+
+def test_a_remote_group_without_members_matches_nothing():
+    empty = firewall.Rule("ingress", protocol="icmp", remote_ips=())
+    member = firewall.Rule("ingress", remote_ips=("10.0.0.7", "fd00::7"))
+    chain = firewall.ruleset([_port(empty, member)]).split("chain ingress_1 {")[1]
+    lines = [line.strip() for line in chain.split("}\n")[0].splitlines()]
+    assert "meta nfproto ipv4 ip saddr { 10.0.0.7 } accept" in lines
+    assert not any("l4proto 1" in line for line in lines)
+
+
+def test_ports_are_told_apart_by_marks_and_spoofing_is_dropped():
+    script = firewall.ruleset([
+        _port(port_id="aaaaaaaaaaaa"),
+        _port(port_id="bbbbbbbbbbbb", ips=("10.0.0.6",), mac="fa:16:3e:00:00:06",
+              allowed_pairs=(("fa:16:3e:00:00:99", "10.0.9.0/24"),))])
+    assert 'iifname "tapaaaaaaaaaaa" meta mark set meta mark & 0x0000ffff | 0x00010000' \
+        in script
+    assert 'oifname "tapbbbbbbbbbbb" meta mark set meta mark & 0xffff0000 | 0x00000002' \
+        in script
+    assert ('iifname "tapbbbbbbbbbbb" ether saddr != { fa:16:3e:00:00:06, '
+            'fa:16:3e:00:00:99 } drop') in script
+    assert 'iifname "tapbbbbbbbbbbb" ether type ip ip saddr != { 10.0.0.6, 10.0.9.0/24 } ' \
+        'drop' in script
+    assert "meta mark & 0x0000ffff == 0x00000002 jump ingress_2" in script
+
+
+def test_an_unsecured_port_is_not_filtered():
+    assert "tapaaaaaaaaaaa" not in firewall.ruleset([_port(port_id="aaaaaaaaaaaa",
+                                                           secured=False)])
