@@ -20,8 +20,8 @@ from novalite.db.api import flavors, services
 from novalite.identity import bootstrap
 from novalite.image import db as images
 from novalite.image import seed
-from novalite.network import layout, nova_notifier
-from novalite.network.dhcp_agent import DhcpAgent
+from novalite.network import layout, network_node, nova_notifier
+from novalite.network.agent_loop import SyncLoop
 from novalite.service import assembly
 from novalite.service.base import Service
 from novalite.virt.qemu import images as qemu_images
@@ -60,7 +60,7 @@ class AllInOne:
         self.hosts = hosts
         self.services: list[Service] = []
         self.identity: bootstrap.Result | None = None
-        self.dhcp_agent: DhcpAgent | None = None
+        self.network_node: list[SyncLoop] = []
 
     def prepare(self) -> None:
         """Bring the database to the current schema and seed what a new cloud needs
@@ -105,9 +105,8 @@ class AllInOne:
         self.services = [assembly.conductor(), assembly.scheduler()]
         for svc in self.services:
             svc.start()
-        if real_guests() or CONF.datapath.dhcp_agent:  # guests that really ask for DHCP
-            self.dhcp_agent = DhcpAgent(CONF.host, os.path.join(CONF.state_path, "dhcp"))
-            self.dhcp_agent.start()
+        if real_guests() or CONF.datapath.network_node:  # guests with real networks
+            self.network_node = network_node.start()
 
     def start_computes(self, base_url: str) -> None:
         """The computes, once the HTTP APIs at `base_url` serve: they report to
@@ -143,9 +142,9 @@ class AllInOne:
         placement, images and ports; then `stop_http`, then the services. Stopping the
         HTTP server first left that work retrying a closed port until the drain's
         timeout (a minute per stop)."""
-        if self.dhcp_agent is not None:
-            self.dhcp_agent.stop()
-            self.dhcp_agent = None
+        for agent in self.network_node:
+            agent.stop()
+        self.network_node = []
         if not self.services:
             stop_http()
             return

@@ -1,19 +1,19 @@
 """novalite-network: the network API alone (Neutron's neutron-server), on [DEFAULT]
 bind_host:bind_port, reaching the database as the other services do. Computes reach it
-over HTTP through the catalog or [neutron] endpoint_override. With [datapath] dhcp_agent
-it also serves DHCP to real guests (one such process per cloud)."""
+over HTTP through the catalog or [neutron] endpoint_override. With [datapath]
+network_node it is also the network node of real guests: DHCP and routers (one such
+process per cloud)."""
 
 from __future__ import annotations
 
 import logging
-import os
 
 from novalite import http_server
 from novalite.api.app import build_network_app
 from novalite.cmd import common
 from novalite.conf import CONF
 from novalite.db import session
-from novalite.network.dhcp_agent import DhcpAgent
+from novalite.network import network_node
 
 LOG = logging.getLogger(__name__)
 
@@ -22,9 +22,8 @@ LOG = logging.getLogger(__name__)
 def main() -> None:
     common.parse_args()
     session.wait_for_database()
-    if CONF.datapath.dhcp_agent:
-        os.makedirs(CONF.state_path, exist_ok=True)
-        DhcpAgent(CONF.host, os.path.join(CONF.state_path, "dhcp")).start()
+    if CONF.datapath.network_node:
+        network_node.start()
     server = http_server.make_server(CONF.bind_host, CONF.bind_port, build_network_app())
     LOG.info("novalite-network listening on http://%s:%s/networking/v2.0",
              CONF.bind_host, CONF.bind_port)

@@ -2,7 +2,7 @@
 Linux bridge agent names where it has them ([vxlan] local_ip, vxlan_group; [agent]
 polling_interval; [DEFAULT] dhcp_lease_duration), and [datapath] for what only novalite
 has: the prefix that keeps one cloud's namespaces apart from another's on one machine,
-and whether this process serves DHCP."""
+and whether this process is the network node (DHCP and routers)."""
 
 from oslo_config import cfg
 
@@ -12,10 +12,11 @@ datapath_opts = [
                help="Prefix of the network namespaces of this cloud's datapath. Empty: "
                "derived from [database] connection, so that the services of one cloud "
                "share their underlay and two clouds on one machine never meet."),
-    cfg.BoolOpt("dhcp_agent", default=False,
-                help="Whether this network service process serves DHCP for its "
-                "networks (dnsmasq in a qdhcp namespace per network); the all-in-one "
-                "turns it on with the qemu driver. One process per cloud should."),
+    cfg.BoolOpt("network_node", default=False,
+                help="Whether this network service process is the network node: serves "
+                "DHCP (dnsmasq in a qdhcp namespace per network) and routers (a qrouter "
+                "namespace each, with SNAT and floating IPs). The all-in-one is one with "
+                "the qemu driver. One process per cloud should be."),
     cfg.StrOpt("underlay_cidr", default="100.64.0.0/16",
                help="Addresses of the hosts on the underlay that carries VXLAN; a host's "
                "address is derived from its name unless [vxlan] local_ip is set."),

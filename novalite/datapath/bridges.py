@@ -123,21 +123,30 @@ def plug_veth(host: str, segment: Segment, port_id: str, peer_namespace: str,
     return inside
 
 
-def unplug(host: str, network_id: str, device: str) -> None:
-    """Remove a port's device from the network's bridge on `host`; with the network's
-    last port on the host, the bridge and its uplink."""
+def unplug(host: str, device: str) -> None:
+    """Remove a port's device from its bridge on `host`; with the network's last port on
+    the host, the bridge and its uplink."""
     namespace = names.host_namespace(host)
     if namespace not in linux.namespaces():
         return
-    bridge = names.bridge(network_id)
     with _locks[namespace]:
         existing = linux.links(namespace)
-        if device in existing:
-            linux.ip(namespace, "link", "delete", device)
-            del existing[device]
-        attached = [name for name, link in existing.items()
-                    if linux.master(link) == bridge]
-        if bridge not in existing or any(n.startswith("tap") for n in attached):
+        if device not in existing:
+            return
+        bridge = linux.master(existing.pop(device))
+        linux.ip(namespace, "link", "delete", device)
+        attached = [name for name, link in existing.items() if linux.master(link) == bridge]
+        if bridge is None or any(n.startswith(names.PORT_DEVICE) for n in attached):
             return
         uplinks = [n for n in attached if n.startswith(("vxlan-", "ph-"))]
         linux.batch(namespace, [f"link delete {n}" for n in (bridge, *uplinks)])
+
+
+def unplug_namespace(host: str, namespace: str) -> None:
+    """Unplug every port a service namespace has on the host's bridges (each veth's
+    other end there is named for the same port)."""
+    if namespace not in linux.namespaces():
+        return
+    for name in linux.links(namespace):
+        if name.startswith(names.NAMESPACE_DEVICE):
+            unplug(host, names.PORT_DEVICE + name[len(names.NAMESPACE_DEVICE):])

@@ -107,12 +107,7 @@ class DhcpServer:
         if pid is not None:
             _stop(pid)
         namespace = names.dhcp_namespace(network_id)
-        inside = [name for name in (linux.links(namespace) if namespace in
-                                    linux.namespaces() else {})
-                  if name.startswith(names.NAMESPACE_DEVICE)]
-        for name in inside:  # its veth's other end is on the bridge
-            bridges.unplug(self.host, network_id,
-                           names.PORT_DEVICE + name[len(names.NAMESPACE_DEVICE):])
+        bridges.unplug_namespace(self.host, namespace)
         linux.delete_namespace(namespace)
         shutil.rmtree(directory, ignore_errors=True)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 LOG = logging.getLogger(__name__)
 TIMEOUT = 30.0
-PACKAGES = "iproute2 nftables dnsmasq-base"
+PACKAGES = "iproute2 nftables dnsmasq-base busybox-static"
 
 
 class DatapathError(RuntimeError):

@@ -34,6 +34,16 @@ def dhcp_namespace(network_id: str) -> str:
     return f"qdhcp-{network_id}-{prefix()}"
 
 
+def router_namespace(router_id: str) -> str:
+    return f"qrouter-{router_id}-{prefix()}"
+
+
+def outside_namespace() -> str:
+    """Where the external networks' upstream gateway stands: "the Internet" as a guest's
+    router sees it, and where a client outside the cloud reaches floating IPs from."""
+    return f"{prefix()}-outside"
+
+
 UNDERLAY_BRIDGE = "underlay"
 HOST_UNDERLAY_PORT = "ul0"  # the host's end of its veth to the underlay
 

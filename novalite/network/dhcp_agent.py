@@ -4,27 +4,20 @@ compute port on it is bound to a host (a guest may ask), through a DHCP port
 (`device_owner network:dhcp`) the agent makes in the network's project; it stops being
 served, and loses that port, when its last one goes.
 
-It runs in one network service process ([datapath] dhcp_agent). Writes made in that
-process wake it at once (transaction.on_commit); everything else, another process's
-writes or a predecessor's leftovers, is found by a full resync every [agent]
-polling_interval. A resync compares what exists with what should, so a restarted agent
-picks up where the last one stopped and a crash mid-way is repaired by the next pass."""
+It runs in the network node's process ([datapath] network_node), as an agent_loop."""
 
 from __future__ import annotations
 
 import collections
 import functools
-import ipaddress
 import logging
-import threading
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from novalite.conf import CONF
-from novalite.datapath import bridges, dhcp, linux
+from novalite.datapath import dhcp, linux
 from novalite.db.models import network as m
-from novalite.network import ports, transaction
+from novalite.network import agent_loop, ports, transaction, wiring
 from novalite.network.scope import ADMIN
 
 LOG = logging.getLogger(__name__)
@@ -36,35 +29,13 @@ def _device_id(host: str, network_id: str) -> str:
     return f"dhcp-{host}-{network_id}"
 
 
-class DhcpAgent:
+class DhcpAgent(agent_loop.SyncLoop):
+    name = "dhcp-agent"
+
     def __init__(self, host: str, directory: str) -> None:
+        super().__init__()
         self.host = host
         self.server = dhcp.DhcpServer(host, directory)
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        transaction.on_commit(self._wake.set)
-        self._thread = threading.Thread(target=self._loop, name="dhcp-agent", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop syncing; the DHCP servers keep answering (a successor adopts them)."""
-        transaction.on_commit(self._wake.set, remove=True)
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=30)
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            self._wake.clear()
-            try:
-                self.sync()
-            except Exception:  # the next pass tries again
-                LOG.exception("DHCP agent sync failed")
-            self._wake.wait(CONF.agent.polling_interval)
 
     def sync(self) -> None:
         wanted = transaction.read(self._wanted)
@@ -88,21 +59,16 @@ class DhcpAgent:
     def _wanted(self, s: Session) -> dict[str, tuple[str | None, dhcp.DhcpNetwork | None]]:
         """Per network to serve: its DHCP port's id (None: not made yet) and what its
         server should serve (None until the port exists)."""
-        bound = set(s.scalars(select(m.Port.network_id).where(
-            m.Port.device_owner.like("compute:%"), m.Port.binding_host_id != "")))
         subnets = collections.defaultdict(list)
         for subnet in s.scalars(select(m.Subnet).where(
-                m.Subnet.network_id.in_(bound), m.Subnet.enable_dhcp.is_(True),
+                m.Subnet.network_id.in_(wiring.bound_networks(s)), m.Subnet.enable_dhcp.is_(True),
                 m.Subnet.ip_version == 4).order_by(m.Subnet.created_at, m.Subnet.id)):
             subnets[subnet.network_id].append(subnet)
         if not subnets:
             return {}
         rows = list(s.scalars(select(m.Port).where(m.Port.network_id.in_(subnets))))
         ips = ports.fixed_ips(s, [row.id for row in rows])
-        networks = {n.id: n for n in s.scalars(select(m.Network).where(
-            m.Network.id.in_(subnets)))}
-        segments = {seg.network_id: seg for seg in s.scalars(select(m.NetworkSegment).where(
-            m.NetworkSegment.network_id.in_(subnets)))}
+        segments = wiring.segments(s, subnets.keys())
         wanted: dict[str, tuple[str | None, dhcp.DhcpNetwork | None]] = {}
         for network_id, served in subnets.items():
             mine = [r for r in rows if r.network_id == network_id and r.device_owner == OWNER
@@ -111,22 +77,14 @@ class DhcpAgent:
                 wanted[network_id] = (None, None)
                 continue
             by_id = {sub.id: sub for sub in served}
-            own = [ip for ip in ips.get(mine[0].id, []) if ip["subnet_id"] in by_id]
             hosts = tuple(dhcp.DhcpHost(r.mac_address, ip["ip_address"])
                           for r in rows if r.network_id == network_id and r.id != mine[0].id
                           for ip in ips.get(r.id, []) if ip["subnet_id"] in by_id)
-            segment = segments.get(network_id)
             wanted[network_id] = (mine[0].id, dhcp.DhcpNetwork(
-                segment=bridges.Segment(
-                    network_id, segment.network_type if segment else "local",
-                    segment.segmentation_id if segment else None,
-                    segment.physical_network if segment else None,
-                    networks[network_id].mtu),
+                segment=segments[network_id],
                 port_id=mine[0].id, port_mac=mine[0].mac_address,
-                port_addresses=tuple(
-                    f"{ip['ip_address']}/"
-                    f"{ipaddress.ip_network(by_id[ip['subnet_id']].cidr).prefixlen}"
-                    for ip in own),
+                port_addresses=wiring.addresses(ips.get(mine[0].id, []),
+                                                {sub.id: sub.cidr for sub in served}),
                 subnets=tuple(_subnet(sub) for sub in served),
                 hosts=hosts))
         return wanted

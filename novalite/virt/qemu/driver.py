@@ -299,7 +299,7 @@ class QemuDriver(driver.ComputeDriver):
         """The taps of a guest that no longer runs here; bridges left without ports go."""
         with contextlib.suppress(FileNotFoundError):
             for nic in GuestConfig.load(paths.config).nics:
-                bridges.unplug(self.host, nic["network_id"], names.port_device(nic["port_id"]))
+                bridges.unplug(self.host, names.port_device(nic["port_id"]))
 
     def _launch(self, guest: Guest, incoming: str | None = None) -> None:
         self._plug(guest)

@@ -78,7 +78,7 @@ def test_networks_are_apart_and_the_last_port_takes_its_bridge_along(datapath, t
 
     host = names.host_namespace("compute1")
     assert {names.bridge(NET), "vxlan-77"} <= linux.links(host).keys()
-    bridges.unplug("compute1", NET, names.port_device("port-a"))
+    bridges.unplug("compute1", names.port_device("port-a"))
     assert linux.links(host).keys() == {"lo", names.HOST_UNDERLAY_PORT}
     assert names.bridge(OTHER) in linux.links(names.host_namespace("compute2"))
 

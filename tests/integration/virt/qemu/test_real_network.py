@@ -92,3 +92,32 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
     for host in hosts:
         assert linux.links(names.host_namespace(host)).keys() == {"lo", "ul0"}
     cloud.wait(lambda: dhcp not in linux.namespaces(), timeout=30)
+
+
+def test_a_guest_reaches_the_outside_and_is_reached_on_its_floating_ip(two_qemu_hosts):
+    cloud = two_qemu_hosts
+    private, public = _network(cloud, "private"), _network(cloud, "public")
+    script = "#!/bin/sh\nping -c 3 -W 5 172.24.4.1 > /dev/null && echo OUTSIDE-REACHED\n"
+    server_id = _boot_on(cloud, "vm", f"{CONF.host}-1", private["id"], config_drive=True,
+                         user_data=base64.b64encode(script.encode()).decode())
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    # SNAT: the outside has no route to the project network
+    out = wait_console(cloud, server_id, f"{USERDATA_MARKER} rc=")
+    assert "OUTSIDE-REACHED" in out, out
+
+    with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
+        port, = client.get("/ports", params={"device_id": server_id}).json()["ports"]
+        floating = client.post("/floatingips", json={"floatingip": {
+            "floating_network_id": public["id"], "port_id": port["id"]}}).json()["floatingip"]
+        address = floating["floating_ip_address"]
+        outside = names.outside_namespace()
+        router = names.router_namespace(floating["router_id"])
+        cloud.wait(lambda: router in linux.namespaces()
+                   and f"{address}/32" in linux.ip(router, "-br", "address"), timeout=10)
+        assert not _reachable(outside, address)  # the default group lets no one in
+        _allow_icmp(cloud, server_id)
+        cloud.wait(lambda: _reachable(outside, address), timeout=10)
+
+        client.put(f"/floatingips/{floating['id']}",
+                   json={"floatingip": {"port_id": None}}).raise_for_status()
+        cloud.wait(lambda: not _reachable(outside, address), timeout=10)
