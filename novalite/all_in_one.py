@@ -20,7 +20,7 @@ from novalite.db.api import flavors, services
 from novalite.identity import bootstrap
 from novalite.image import db as images
 from novalite.image import seed
-from novalite.network import layout, network_node, nova_notifier
+from novalite.network import layout, metadata_proxy, network_node, nova_notifier
 from novalite.network.agent_loop import SyncLoop
 from novalite.service import assembly
 from novalite.service.base import Service
@@ -133,6 +133,7 @@ class AllInOne:
         adapters.use_local(glance_client.GROUP, f"{base_url}/image", auth)
         adapters.use_local(neutron_client.GROUP, f"{base_url}/networking", auth)
         adapters.use_local(nova_notifier.GROUP, f"{base_url}/compute/v2.1", auth)
+        metadata_proxy.use_local(f"{base_url}/metadata")
         neutron.reset()
 
     def stop(self, stop_http: Callable[[], None] = lambda: None) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import hmac
 import ipaddress
 import json
 from typing import Any
@@ -16,6 +18,11 @@ from novalite.objects.instance import Instance
 from novalite.objects.network_info import VIF
 
 ROOT = "openstack/latest"
+
+
+def sign(instance_id: str, secret: str) -> str:
+    """The proxy's X-Instance-ID-Signature, which the metadata API checks."""
+    return hmac.new(secret.encode(), instance_id.encode(), hashlib.sha256).hexdigest()
 
 
 def meta_data(instance: Instance) -> dict[str, Any]:

@@ -21,6 +21,8 @@ from novalite.api.identity.versions import root as identity_root
 from novalite.api.image import versions as image_versions
 from novalite.api.image.routes import PROFILE as IMAGE
 from novalite.api.image.routes import ROUTES as IMAGE_ROUTES
+from novalite.api.metadata.routes import PROFILE as METADATA
+from novalite.api.metadata.routes import ROUTES as METADATA_ROUTES
 from novalite.api.network import versions as network_versions
 from novalite.api.network.routes import PROFILE as NETWORK
 from novalite.api.network.routes import ROUTES as NETWORK_ROUTES
@@ -97,4 +99,5 @@ def build_app() -> Starlette:
         *_mounted(PLACEMENT_ROUTES, PLACEMENT, placement_errors.http_error,
                   placement_root_handler),
         *_mounted(NETWORK_ROUTES, NETWORK, _profile_error(NETWORK), network_versions.root),
+        *_mounted(METADATA_ROUTES, METADATA, _profile_error(METADATA)),
     ], exception_handlers={HTTPException: _http_error})

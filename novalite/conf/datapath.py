@@ -41,6 +41,17 @@ agent_opts = [
 default_opts = [
     cfg.IntOpt("dhcp_lease_duration", default=86400, min=-1,
                help="DHCP lease time in seconds; -1: infinite (Neutron's option)."),
+    # the metadata agent's, by Neutron's names
+    cfg.HostAddressOpt("nova_metadata_host", default="127.0.0.1",
+                       help="Where the metadata API is that guests' requests to "
+                       "169.254.169.254 are proxied to (novalite serves it under "
+                       "/metadata on its API's port)."),
+    cfg.PortOpt("nova_metadata_port", default=8774, help="Port of the metadata API."),
+    cfg.StrOpt("nova_metadata_protocol", default="http", choices=["http", "https"],
+               help="Protocol of the metadata API."),
+    cfg.StrOpt("metadata_proxy_shared_secret", default="", secret=True,
+               help="Secret the proxy signs instance ids with; the same as the compute "
+               "API's [neutron] metadata_proxy_shared_secret."),
 ]
 
 

@@ -15,6 +15,10 @@ neutron_opts = [
     cfg.StrOpt("default_floating_pool", default="public",
                help="The external network floating IPs come from when a request names "
                "none (Nova's default is 'nova'; devstack sets 'public')."),
+    cfg.StrOpt("metadata_proxy_shared_secret", default="", secret=True,
+               help="Secret the network node's metadata proxy signs the instance id it "
+               "names with (X-Instance-ID-Signature); the metadata API refuses a request "
+               "whose signature does not match."),
     cfg.IntOpt("http_retries", default=3, min=0,
                help="Times an idempotent request to the network service is retried "
                "after a connection error."),

@@ -3,7 +3,8 @@ per router on the network node, a veth from each network's bridge for each route
 (the interfaces hold their subnets' gateway addresses, the gateway port its external
 address and the floating IPs), IP forwarding on, a default route to the external
 subnet's gateway, and nftables NAT: SNAT of the project networks to the gateway address
-(enable_snat), and per floating IP a DNAT to its fixed address and the SNAT back.
+(enable_snat), per floating IP a DNAT to its fixed address and the SNAT back, and
+169.254.169.254:80 redirected to the metadata proxy the network node serves here.
 
 The external networks' upstream gateway is `outside`, a namespace on each external
 network's wire holding its subnet's gateway address: the Internet as guests see it, and
@@ -18,6 +19,7 @@ import json
 from novalite.datapath import bridges, linux, names
 
 NAT_TABLE = "novalite_router"
+METADATA_ADDRESS, METADATA_PORT = "169.254.169.254", 9697  # where the proxy listens
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,7 +63,9 @@ def _address_port(namespace: str, host: str, port: RouterPort,
 
 def nat_rules(config: RouterConfig, gateway_device: str | None) -> str:
     """The nft script replacing the router's NAT table."""
-    pre, post = [], []
+    # guests' metadata requests to the proxy in this namespace
+    pre = [f"ip daddr {METADATA_ADDRESS} tcp dport 80 redirect to :{METADATA_PORT}"]
+    post = []
     if config.gateway is not None and gateway_device is not None:
         for floating, fixed in config.floating_ips:
             pre.append(f"ip daddr {floating} dnat to {fixed}")

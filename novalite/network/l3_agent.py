@@ -1,8 +1,9 @@
 """The L3 agent: makes the network node's routers (novalite.datapath.routers) match the
 database, as Neutron's L3 agent does. A router is run once one of its interfaces is on
 a network with a guest bound somewhere, with its gateway, its floating IPs that have a
-fixed address, and the upstream gateway of its external network in `outside`; it goes
-when it no longer qualifies. Runs beside the DHCP agent ([datapath] network_node)."""
+fixed address, its metadata proxy, and the upstream gateway of its external network in
+`outside`; it goes when it no longer qualifies. Runs beside the DHCP agent ([datapath]
+network_node)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from sqlalchemy.orm import Session
 from novalite.datapath import linux, routers
 from novalite.datapath.bridges import Segment
 from novalite.db.models import network as m
-from novalite.network import agent_loop, ports, transaction, wiring
+from novalite.network import agent_loop, metadata_proxy, ports, transaction, wiring
 from novalite.network.routers import GATEWAY, INTERFACE
 
 LOG = logging.getLogger(__name__)
@@ -28,17 +29,24 @@ class L3Agent(agent_loop.SyncLoop):
     def __init__(self, host: str) -> None:
         super().__init__()
         self.routers = routers.Routers(host)
+        self.proxies = metadata_proxy.MetadataProxies()
+
+    def stop(self) -> None:
+        super().stop()
+        self.proxies.stop()
 
     def sync(self) -> None:
         wanted, outside = transaction.read(self._wanted)
         for router_id, config in wanted.items():
             try:
                 self.routers.ensure(config)
+                self.proxies.ensure(router_id)
             except linux.DatapathError as exc:  # the other routers are served still
                 LOG.error("Cannot run router %s: %s", router_id, exc)
         for segment, address in outside:
             self.routers.ensure_outside(segment, address)
         for router_id in self.routers.served() - wanted.keys():
+            self.proxies.remove(router_id)
             self.routers.remove(router_id)
             LOG.info("No longer running router %s", router_id)
 

@@ -1,8 +1,9 @@
 """Real guests on real networks: two QEMU computes on this machine (two host namespaces on
 one underlay), the guests' NICs on taps in their host's bridge for `private`, DHCP from
 the network node's dnsmasq over VXLAN. Each guest's own DHCP client configures the
-address its port says and prints it on the console; one guest's user data (from its
-config drive) pings the other (their default security group lets its members in); the
+address its port says and prints it on the console; one guest reads its metadata from
+169.254.169.254 (its router's proxy), the other's user data (from its config drive)
+pings the first (their default security group lets its members in); the
 DHCP server's namespace reaches them only once a rule lets ICMP in; deleting them takes
 their taps, their bridges and the DHCP server away."""
 
@@ -60,7 +61,8 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
     cloud = two_qemu_hosts
     private = _network(cloud, "private")
     hosts = [f"{CONF.host}-1", f"{CONF.host}-2"]
-    first = _boot_on(cloud, "vm0", hosts[0], private["id"])
+    hello = base64.b64encode(b"#!/bin/sh\necho hello-from-the-metadata-service\n").decode()
+    first = _boot_on(cloud, "vm0", hosts[0], private["id"], user_data=hello)
     peer = _address(cloud, first)  # the port's, known before the guest boots
     script = f"#!/bin/sh\nping -c 3 -W 5 {peer} > /dev/null && echo PEER-REACHED\n"
     second = _boot_on(cloud, "vm1", hosts[1], private["id"], config_drive=True,
@@ -73,6 +75,10 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
     for server_id, address in zip(servers, addresses, strict=True):
         out = wait_console(cloud, server_id, f"{NET_MARKER} eth0=")
         assert f"{NET_MARKER} eth0={address}/26" in out, out
+    # the first guest has no config drive: 169.254.169.254, through its router's proxy
+    out = wait_console(cloud, first, f"{USERDATA_MARKER} rc=")
+    assert f"{META_MARKER} source=metadata-service" in out, out
+    assert f"{META_MARKER} hostname=vm0" in out and "hello-from-the-metadata-service" in out
     # the second guest's user data, from its config drive, pings the first over VXLAN:
     # their default security group lets in its own members
     out = wait_console(cloud, second, f"{USERDATA_MARKER} rc=")
