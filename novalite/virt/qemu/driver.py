@@ -39,7 +39,7 @@ from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
 from novalite.objects.network_info import VIF
 from novalite.virt import driver
-from novalite.virt.qemu import accel, config_drive, diagnostics, disk, images, nbd
+from novalite.virt.qemu import accel, config_drive, diagnostics, disk, guest_image, images, nbd
 from novalite.virt.qemu import live_migration as migrating
 from novalite.virt.qemu.config import GuestConfig, GuestPaths
 from novalite.virt.qemu.guest import Guest, GuestLaunchFailed
@@ -104,8 +104,10 @@ class QemuDriver(driver.ComputeDriver):
                 f"installed: apt-get install {PACKAGES} (or set [qemu] emulator / "
                 "qemu_img to their paths)"))
         os.makedirs(self._root(), exist_ok=True)
+        built = guest_image.load(guest_image.default_directory())
         self.accel = accel.choose(self.emulator, CONF.libvirt.virt_type,
-                                  CONF.qemu.probe_timeout)
+                                  CONF.qemu.probe_timeout,
+                                  str(built.kernel) if built is not None else None)
         for uuid_ in self.list_instances():
             guest = self._guest(uuid_)
             if guest.alive():
