@@ -40,7 +40,6 @@ ABORT_EVENT = "compute_live_migration_abort"
 class LiveMoveSteps(MoveSteps):
     """Mixed into the ComputeManager, as MoveSteps is."""
 
-    _bind_ports: Callable[[RequestContext, Instance], None]
     _record_failure: Callable[..., None]  # what `tracked` needs of its host
 
     # --- source -----------------------------------------------------------------------

@@ -62,6 +62,7 @@ class MoveSteps:
     compute_rpc: ComputeAPI
     rt: ResourceTracker
     _locks: KeyedLocks
+    _bind_ports: Callable[[RequestContext, Instance], None]
 
     @contextlib.contextmanager
     def _move_step(self, ctx: RequestContext, instance_uuid: str, event: str,
@@ -216,6 +217,7 @@ class MoveSteps:
             instance = self.conductor.instance_update_flavor(
                 ctx, instance.uuid, {"task_state": states.RESIZE_FINISH},
                 [states.RESIZE_MIGRATED], new, old, new)
+            self._bind_ports(ctx, instance)  # here, before the guest sends
             self.driver.finish_migration(ctx, migration, instance, disk_info, None,
                                          old.flavorid != new.flavorid, power_on)
             self.rt.release(ctx, migration.uuid)
@@ -297,6 +299,7 @@ class MoveSteps:
             instance = self.conductor.instance_update_flavor(
                 ctx, instance.uuid, {"host": self.host, "node": migration.source_node},
                 [states.RESIZE_REVERTING], old, None, None)
+            self._bind_ports(ctx, instance)  # back here
             self.driver.finish_revert_migration(ctx, instance, power_on)
             self.rt.release(ctx, migration.uuid)
             self.rt.hold(ctx, instance.uuid, old, migration.source_node, instance.uuid)

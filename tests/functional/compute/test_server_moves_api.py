@@ -450,3 +450,23 @@ def test_a_slow_disk_copy_is_seen_under_way(cloud_factory):
         "OS-EXT-STS:task_state"] == "resize_migrating" and s)
     assert (copying["status"], _migration(server_id)["status"]) == ("RESIZE", "migrating")
     _settled(cloud, server_id, "VERIFY_RESIZE")
+
+
+def test_a_moved_servers_port_is_bound_where_the_server_is(cloud, capsys):
+    with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as net:
+        private, = net.get("/networks", params={"name": "private"}).json()["networks"]
+
+        def binding(server_id: str) -> str:
+            port, = net.get("/ports", params={"device_id": server_id}).json()["ports"]
+            return port["binding:host_id"]
+
+        server_id = cloud.boot("wired", networks=[{"uuid": private["id"]}])
+        source = cloud.wait_status(server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+        assert binding(server_id) == source
+        assert _act(cloud, server_id, {"migrate": None}).status_code == 202
+        dest = _settled(cloud, server_id, "VERIFY_RESIZE")["OS-EXT-SRV-ATTR:host"]
+        assert binding(server_id) == dest != source
+        assert _act(cloud, server_id, {"revertResize": None}).status_code == 202
+        _settled(cloud, server_id, "ACTIVE")
+        assert binding(server_id) == source
+    _consistent(capsys)

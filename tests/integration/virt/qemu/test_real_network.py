@@ -22,6 +22,7 @@ from novalite.virt.qemu.guest_image import META_MARKER, NET_MARKER, USERDATA_MAR
 from tests.integration.virt.qemu.test_real_guests import NANO, wait_console, wait_settled
 
 ADMIN = {"X-OpenStack-Nova-API-Version": "2.74"}
+MOVE = {"X-OpenStack-Nova-API-Version": "2.80"}
 
 
 def _network(cloud, name: str) -> dict:
@@ -43,9 +44,15 @@ def _address(cloud, server_id: str) -> str:
     return address["addr"]
 
 
-def _allow_icmp(cloud, server_id: str) -> None:
+def _port(cloud, server_id: str) -> dict:
     with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
-        port, = client.get("/ports", params={"device_id": server_id}).json()["ports"]
+        found, = client.get("/ports", params={"device_id": server_id}).json()["ports"]
+    return found
+
+
+def _allow_icmp(cloud, server_id: str) -> None:
+    port = _port(cloud, server_id)
+    with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
         response = client.post("/security-group-rules", json={"security_group_rule": {
             "security_group_id": port["security_groups"][0], "direction": "ingress",
             "ethertype": "IPv4", "protocol": "icmp"}})
@@ -127,3 +134,33 @@ def test_a_guest_reaches_the_outside_and_is_reached_on_its_floating_ip(two_qemu_
         client.put(f"/floatingips/{floating['id']}",
                    json={"floatingip": {"port_id": None}}).raise_for_status()
         cloud.wait(lambda: not _reachable(outside, address), timeout=10)
+
+
+def test_a_live_migrated_guest_keeps_its_address_and_its_filter(two_qemu_hosts):
+    cloud = two_qemu_hosts
+    private = _network(cloud, "private")
+    server_id = _boot_on(cloud, "mover", f"{CONF.host}-1", private["id"])
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    address = _address(cloud, server_id)
+    wait_console(cloud, server_id, f"{NET_MARKER} eth0={address}/26")
+    dhcp = names.dhcp_namespace(private["id"])
+    _allow_icmp(cloud, server_id)
+    cloud.wait(lambda: _reachable(dhcp, address), timeout=10)
+
+    response = cloud.api.post(f"/servers/{server_id}/action", headers=MOVE, json={
+        "os-migrateLive": {"host": None, "block_migration": "auto"}})
+    assert response.status_code == 202, response.text
+    moved = cloud.wait(lambda: (s := cloud.server(server_id))["OS-EXT-SRV-ATTR:host"]
+                       == f"{CONF.host}-2" and s["OS-EXT-STS:task_state"] is None and s,
+                       timeout=120)
+    assert moved["addresses"]["private"][0]["addr"] == address
+    cloud.wait(lambda: _reachable(dhcp, address), timeout=10)
+    source = names.host_namespace(f"{CONF.host}-1")
+    assert linux.links(source).keys() == {"lo", "ul0"}  # its tap and bridge went
+    # the port is bound to the destination, whose agent filters its tap
+    tap = names.port_device(_port(cloud, server_id)["id"])
+    destination = names.host_namespace(f"{CONF.host}-2")
+    cloud.wait(lambda: _port(cloud, server_id)["binding:host_id"] == f"{CONF.host}-2"
+               and tap in linux.run(linux.in_namespace(destination,
+                                                       ["nft", "list", "ruleset"])),
+               timeout=10)
