@@ -35,6 +35,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.integration)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def machine_namespace_unchanged():
+    """The suite builds real guests' networks only inside namespaces of its own: the
+    machine's interfaces, routes and firewall are as they were once it is done (checked
+    per test worker, at its end)."""
+    before = services.root_namespace()
+    yield
+    assert services.root_namespace() == before
+
+
 @pytest.fixture
 def conf(tmp_path):
     """The global CONF, parsed with no files, with state under a fresh temp directory."""

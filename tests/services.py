@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import subprocess
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -94,6 +95,17 @@ def temporary_database(backend: str) -> Iterator[str]:
 
 QEMU_PACKAGES = "qemu-system-x86 qemu-utils busybox-static cpio"
 DATAPATH_PACKAGES = "iproute2 nftables dnsmasq-base"
+
+
+def root_namespace() -> tuple[str, ...]:
+    """The machine's own interfaces, routes and firewall rules, as text (what a tool that
+    is missing would show is left out)."""
+    found = []
+    for argv in (["ip", "-br", "link", "show"], ["ip", "route", "show", "table", "all"],
+                 ["nft", "list", "ruleset"]):
+        if shutil.which(argv[0]):
+            found.append(subprocess.run(argv, capture_output=True, text=True).stdout)
+    return tuple(found)
 
 
 def require_datapath() -> None:

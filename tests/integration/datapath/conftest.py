@@ -14,23 +14,16 @@ from novalite.datapath import linux, names, teardown
 from tests import services
 
 
-def _root_namespace() -> tuple[str, str, str]:
-    links = linux.run(["ip", "-br", "link", "show"])
-    routes = linux.run(["ip", "route", "show", "table", "all"])
-    rules = subprocess.run(["nft", "list", "ruleset"], capture_output=True, text=True).stdout
-    return links, routes, rules
-
-
 @pytest.fixture
 def datapath(conf):
     """CONF with a namespace prefix of the test's own."""
     services.require_datapath()
-    before = _root_namespace()
+    before = services.root_namespace()
     conf.set_override("namespace_prefix", f"nlt{uuid.uuid4().hex[:6]}", group="datapath")
     yield conf
     teardown.remove_all()
     assert teardown.owned_namespaces() == []
-    assert _root_namespace() == before
+    assert services.root_namespace() == before
 
 
 def guest_namespace(name: str) -> str:
