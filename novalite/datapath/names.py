@@ -18,8 +18,14 @@ def digest(text: str, length: int) -> str:
 def prefix() -> str:
     """[datapath] namespace_prefix, else one derived from the cloud's database (its
     embedded one: the state directory's)."""
-    database = CONF.database.connection or os.path.abspath(CONF.state_path)
-    return CONF.datapath.namespace_prefix or f"nl{digest(database, 6)}"
+    return CONF.datapath.namespace_prefix or derived_prefix(CONF.state_path,
+                                                            CONF.database.connection)
+
+
+def derived_prefix(state_path: str, connection: str | None = None) -> str:
+    """The prefix of the cloud on that database, or with its embedded one in that state
+    directory."""
+    return f"nl{digest(connection or os.path.abspath(state_path), 6)}"
 
 
 def underlay_namespace() -> str:

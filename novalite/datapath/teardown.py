@@ -11,14 +11,15 @@ import signal
 from novalite.datapath import linux, names
 
 
-def owned_namespaces() -> list[str]:
-    prefix = names.prefix()
+def owned_namespaces(prefix: str | None = None) -> list[str]:
+    """The namespaces of the cloud with that prefix (default: this process's cloud)."""
+    prefix = prefix or names.prefix()
     return sorted(ns for ns in linux.namespaces()
                   if ns.startswith(f"{prefix}-") or ns.endswith(f"-{prefix}"))
 
 
-def remove_all() -> None:
-    for namespace in owned_namespaces():
+def remove_all(prefix: str | None = None) -> None:
+    for namespace in owned_namespaces(prefix):
         for pid in linux.run(["ip", "netns", "pids", namespace]).split():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(int(pid), signal.SIGKILL)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from novalite.datapath import names, teardown
 from tests.ports import free_port
 from tests.waiting import wait_for
 
@@ -57,6 +58,8 @@ def all_in_one(state_dir: Path, *args: str) -> Iterator[Cloud]:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)
+        # real guests' networks outlive the all-in-one by design; this cloud is gone
+        teardown.remove_all(names.derived_prefix(str(state_dir)))
     assert proc.returncode == 0, log.read_text()
 
 
