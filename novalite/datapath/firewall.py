@@ -15,7 +15,9 @@ transaction, so a change never leaves a moment without rules."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import ipaddress
+import re
 
 from novalite.datapath import linux, names
 
@@ -91,7 +93,9 @@ def _sources(port: PortFilter, version: int) -> list[str]:
 
 
 def ruleset(ports: list[PortFilter]) -> str:
-    """The nft script that replaces both tables with the rules of `ports`."""
+    """The nft script that replaces both tables with the rules of `ports`; the inet
+    table's comment is the digest of the rest (digest() reads it back), so an agent
+    sees whether what is installed is what it would install, whoever installed it."""
     secured = [p for p in ports if p.secured]
     marks, chains, dispatch = [], [], []
     for index, port in enumerate(secured, start=1):
@@ -125,33 +129,42 @@ def ruleset(ports: list[PortFilter]) -> str:
                    "    udp sport 67 udp dport 68 accept",  # its DHCP server's answers
                    f"    icmpv6 type {{ {ND_TYPES} }} accept",
                    *(f"    {line}" for line in ingress), "    drop", "  }"]
-    return "\n".join([
-        # declaring first makes the deletes valid on a namespace that has neither yet
-        f"table bridge {BRIDGE_TABLE}", f"delete table bridge {BRIDGE_TABLE}",
-        f"table inet {INET_TABLE}", f"delete table inet {INET_TABLE}",
+    body = [
         f"table bridge {BRIDGE_TABLE} {{",
         "  chain marks {", "    type filter hook forward priority -10; policy accept;",
         *(f"    {line}" for line in marks), "  }", "}",
-        f"table inet {INET_TABLE} {{",
+        f"table inet {INET_TABLE} {{", "  comment \"{digest}\"",
         "  chain forward {", "    type filter hook forward priority 0; policy accept;",
         "    meta mark 0 accept",
         "    ct state invalid drop", "    ct state established,related accept",
         *(f"    {line}" for line in dispatch), "  }",
-        *chains, "}", ""])
+        *chains, "}", ""]
+    text = "\n".join(body)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return "\n".join([
+        # declaring first makes the deletes valid on a namespace that has neither yet
+        f"table bridge {BRIDGE_TABLE}", f"delete table bridge {BRIDGE_TABLE}",
+        f"table inet {INET_TABLE}", f"delete table inet {INET_TABLE}",
+        text.replace("{digest}", digest)])
 
 
-def installed(host: str) -> bool:
-    """Whether the host's namespace has the rules' tables (a recreated one has none)."""
-    tables = linux.run(linux.in_namespace(names.host_namespace(host),
-                                          ["nft", "list", "tables"]))
-    return f"table inet {INET_TABLE}" in tables
+def digest(script: str) -> str | None:
+    """The digest a script (or `nft list` output) carries, None without one."""
+    found = re.search(r'comment "([0-9a-f]{16})"', script)
+    return found.group(1) if found else None
 
 
-def apply(host: str, ports: list[PortFilter]) -> None:
-    """Make the host's rules those of `ports` (the namespace must exist: plugging made
-    it)."""
-    namespace = names.host_namespace(host)
+def installed(namespace: str) -> str | None:
+    """The digest of the rules installed in the namespace (None: none, as in one that
+    was just made)."""
+    shown = linux.output(linux.in_namespace(namespace, [
+        "nft", "list", "table", "inet", INET_TABLE]))
+    return digest(shown) if shown is not None else None
+
+
+def apply(namespace: str, script: str) -> None:
+    """Install a ruleset() script in a host's namespace (plugging made it)."""
     linux.run(linux.in_namespace(namespace, [
         "sysctl", "-qw", "net.bridge.bridge-nf-call-iptables=1",
         "net.bridge.bridge-nf-call-ip6tables=1"]))
-    linux.run(linux.in_namespace(namespace, ["nft", "-f", "-"]), ruleset(ports))
+    linux.run(linux.in_namespace(namespace, ["nft", "-f", "-"]), script)

@@ -32,6 +32,15 @@ def run(argv: list[str], input_: str | None = None) -> str:
     return done.stdout
 
 
+def output(argv: list[str]) -> str | None:
+    """What a command printed, or None when it failed (asking whether something is
+    there)."""
+    try:
+        return run(argv)
+    except DatapathError:
+        return None
+
+
 def ip(namespace: str | None, *args: str) -> str:
     return run(["ip", *(("-n", namespace) if namespace else ()), *args])
 

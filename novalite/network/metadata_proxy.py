@@ -12,9 +12,10 @@ import http.server
 import logging
 import socket
 import threading
+import urllib.error
+import urllib.request
 from typing import Any
 
-import httpx
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -64,17 +65,20 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._answer(404, b"No instance at this address", "text/plain")
             return
         instance_id, project_id = owner
+        request = urllib.request.Request(target() + self.path, headers={
+            "X-Instance-ID": instance_id, "X-Tenant-ID": project_id,
+            "X-Instance-ID-Signature": instance_metadata.sign(
+                instance_id, CONF.metadata_proxy_shared_secret),
+            "X-Forwarded-For": address})
         try:
-            response = httpx.get(target() + self.path, timeout=TIMEOUT, headers={
-                "X-Instance-ID": instance_id, "X-Tenant-ID": project_id,
-                "X-Instance-ID-Signature": instance_metadata.sign(
-                    instance_id, CONF.metadata_proxy_shared_secret), "X-Forwarded-For": address})
-        except httpx.HTTPError as exc:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+                self._answer(response.status, response.read(),
+                             response.headers.get("Content-Type", "text/plain"))
+        except urllib.error.HTTPError as exc:  # the API's own refusal, passed on
+            self._answer(exc.code, exc.read(), exc.headers.get("Content-Type", "text/plain"))
+        except OSError as exc:
             LOG.warning("Metadata API unreachable for %s: %s", instance_id, exc)
             self._answer(502, b"The metadata service is unavailable", "text/plain")
-            return
-        self._answer(response.status_code, response.content,
-                     response.headers.get("content-type", "text/plain"))
 
     def _answer(self, status: int, body: bytes, media_type: str) -> None:
         self.send_response(status)

@@ -1,15 +1,18 @@
 """The issue's acceptance for real guests: with `--driver qemu`, the unmodified `openstack`
-CLI boots novalite-tiny on m1.nano and `console log show` proves the machine came up."""
+CLI boots novalite-tiny on m1.nano and `console log show` proves the machine came up, got
+its address by DHCP, and answers on a floating IP once a security group rule lets it."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import signal
+import subprocess
 
 import pytest
 
-from novalite.virt.qemu.guest_image import MARKER, POWEROFF_MARKER
+from novalite.datapath import names
+from novalite.virt.qemu.guest_image import MARKER, NET_MARKER, POWEROFF_MARKER
 from tests import services
 from tests.acceptance.conftest import all_in_one
 from tests.acceptance.test_openstack_cli import Cli
@@ -35,6 +38,30 @@ def wait_console(cli: Cli, server: str, text: str, count: int = 1) -> str:
                     what=f"{count} x {text} on {server}'s console")
 
 
+def _reachable(namespace: str, address: str) -> bool:
+    return subprocess.run(["ip", "netns", "exec", namespace, "busybox", "ping", "-c", "1",
+                           "-W", "2", address], capture_output=True).returncode == 0
+
+
+def _networked(cloud, demo: Cli) -> None:
+    """vm1 is on the demo project's only network, `private`: its DHCP client configured
+    the address the server shows; a floating IP reaches it from the outside once its
+    security group lets ICMP in."""
+    fixed = demo.json("server", "show", "vm1")["addresses"]["private"][0]
+    wait_console(demo, "vm1", f"{NET_MARKER} eth0={fixed}/26")
+    floating = demo.json("floating", "ip", "create", "public")["floating_ip_address"]
+    demo.ok("server", "add", "floating", "ip", "vm1", floating)
+    outside = f"{names.derived_prefix(str(cloud.state_dir))}-outside"
+    wait_for(lambda: outside in subprocess.run(["ip", "netns", "list"], capture_output=True,
+                                               text=True).stdout, timeout=30, interval=0.5,
+             what="the outside namespace")
+    assert not _reachable(outside, floating)  # the default group lets no one in
+    demo.ok("security", "group", "rule", "create", "--protocol", "icmp", "default")
+    wait_for(lambda: _reachable(outside, floating), timeout=30, interval=0.5,
+             what=f"the floating IP {floating} answering")
+    demo.ok("server", "remove", "floating", "ip", "vm1", floating)
+
+
 def test_openstack_cli_boots_a_real_guest(qemu_cloud):
     demo = Cli(qemu_cloud.clouds_yaml, "novalite")
     admin = Cli(qemu_cloud.clouds_yaml, "novalite-admin")
@@ -44,6 +71,7 @@ def test_openstack_cli_boots_a_real_guest(qemu_cloud):
     assert "mem_kb=" in wait_console(demo, "vm1", MARKER)
     hypervisor = admin.json("hypervisor", "list")[0]
     assert hypervisor["Hypervisor Type"] == "QEMU"
+    _networked(qemu_cloud, demo)
 
     demo.ok("server", "stop", "vm1")
     demo.wait_status("vm1", "SHUTOFF")

@@ -58,8 +58,10 @@ def send(guest: Guest, migrate_data: dict[str, str], control: Control,
          timeout: float) -> None:
     """On the source; returns once the guest runs on the destination. Aborted, failed
     or out of time: the mirror and the migration are cancelled and the guest runs here
-    (resumed if a forced completion had paused it)."""
+    as it did before, resumed if the migration had paused it (a forced completion, or
+    the pause before the switch-over)."""
     deadline = time.monotonic() + timeout
+    was_running = guest.status() == "running"
     paused: list[bool] = []
 
     def check() -> None:
@@ -82,7 +84,7 @@ def send(guest: Guest, migrate_data: dict[str, str], control: Control,
         guest.qmp("migrate", uri=migrate_data["uri"])
         _until(lambda: _progress(guest, check), check)
     except BaseException:
-        _cancel(guest, resume=bool(paused))
+        _cancel(guest, resume=was_running)
         raise
 
 
@@ -119,17 +121,25 @@ def _until(done: Callable[[], bool], check: Callable[[], None]) -> None:
 
 
 def _cancel(guest: Guest, resume: bool) -> None:
+    """Cancel the mirror and the migration, wait until both are gone, and run the guest
+    again if it ran before (in whatever pause the migration left it: stopped for a
+    forced completion, before the switch-over, or after a copy that had finished)."""
     with contextlib.suppress(QMPError):
         guest.qmp("migrate_cancel")
     with contextlib.suppress(QMPError):
         guest.qmp("block-job-cancel", device=JOB, force=True)
     deadline = time.monotonic() + 30
     with contextlib.suppress(QMPError):
-        while (_mirror(guest) or guest.status() in ("finish-migrate", "postmigrate")) \
+        while (_mirror(guest) or _migration_state(guest) == "cancelling") \
                 and time.monotonic() < deadline:
             time.sleep(POLL_S)
-        if resume:
+        if resume and guest.status() != "running":
             guest.qmp("cont")
+
+
+def _migration_state(guest: Guest) -> str:
+    status = guest.qmp("query-migrate")
+    return str(status.get("status", "")) if isinstance(status, dict) else ""
 
 
 def landed(guest: Guest, resume: bool) -> None:

@@ -6,7 +6,8 @@ the host's nftables rules (novalite.datapath.firewall) say the same.
 
 It runs before each guest starts (a guest never sends unfiltered), and every [agent]
 polling_interval after, so a rule changed through the API reaches running guests within
-that; the ruleset is only replaced when it changed."""
+that. The ruleset is replaced only when the installed one (its digest) differs, whoever
+installed that: a namespace made again, or another agent's rules, are noticed."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ def port_filters(client: neutron.Client, host: str) -> list[firewall.PortFilter]
 class SecurityGroupAgent:
     def __init__(self, host: str) -> None:
         self.host = host
-        self._applied: str | None = None
+        self.namespace = names.host_namespace(host)  # this cloud's, fixed at the start
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -69,7 +70,10 @@ class SecurityGroupAgent:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop, once a pass under way has finished (a later agent owns the rules)."""
         self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=60)
 
     def _loop(self) -> None:
         while not self._stop.wait(CONF.agent.polling_interval):
@@ -80,13 +84,12 @@ class SecurityGroupAgent:
 
     def sync(self) -> None:
         """Make the host's rules match the network service's (raises when it cannot)."""
-        if names.host_namespace(self.host) not in linux.namespaces():
+        if self.namespace not in linux.namespaces():
             return  # nothing plugged here yet; plugging makes it, then syncs
         filters = port_filters(neutron.Client(admin=True), self.host)
+        script = firewall.ruleset(filters)
         with self._lock:
-            script = firewall.ruleset(filters)
-            if script != self._applied or not firewall.installed(self.host):
-                firewall.apply(self.host, filters)
-                self._applied = script
+            if firewall.installed(self.namespace) != firewall.digest(script):
+                firewall.apply(self.namespace, script)
                 LOG.info("Applied the security groups of %d ports on %s", len(filters),
                          self.host)

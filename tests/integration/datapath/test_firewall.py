@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from novalite.datapath import bridges, firewall, linux
+from novalite.datapath import bridges, firewall, linux, names
 from tests.integration.datapath.conftest import guest_namespace, ping
 
 NET = "11111111-2222-3333-4444-555555555555"
@@ -19,6 +19,10 @@ EGRESS = firewall.Rule("egress")
 SSH = firewall.Rule("ingress", protocol="tcp", port_range_min=22, port_range_max=22)
 ICMP = firewall.Rule("ingress", protocol="icmp")
 ADDRESSES = {"a": "10.0.0.10", "b": "10.0.0.11", "c": "10.0.0.12"}
+
+
+def _apply(host: str, ports: list[firewall.PortFilter]) -> None:
+    firewall.apply(names.host_namespace(host), firewall.ruleset(ports))
 
 
 def _port(name: str, *rules: firewall.Rule, secured: bool = True) -> firewall.PortFilter:
@@ -52,14 +56,14 @@ def _connects(namespace: str, address: str, port: int) -> bool:
 
 
 def test_only_what_the_rules_allow_comes_in_and_replies_go_back(guests):
-    firewall.apply("compute1", [_port("a", EGRESS), _port("b", EGRESS, SSH)])
+    _apply("compute1", [_port("a", EGRESS), _port("b", EGRESS, SSH)])
     server = _listening(guests["b"], 22)
     try:
         assert not ping(guests["a"], ADDRESSES["b"])  # b lets in SSH only
         assert _connects(guests["a"], ADDRESSES["b"], 22)
         assert not ping(guests["b"], ADDRESSES["a"])  # a lets in nothing it did not ask
 
-        firewall.apply("compute1", [_port("a", EGRESS), _port("b", EGRESS, SSH, ICMP)])
+        _apply("compute1", [_port("a", EGRESS), _port("b", EGRESS, SSH, ICMP)])
         assert ping(guests["a"], ADDRESSES["b"])  # the running port took the new rule
     finally:
         server.kill()
@@ -67,18 +71,18 @@ def test_only_what_the_rules_allow_comes_in_and_replies_go_back(guests):
 
 def test_a_remote_group_lets_in_its_members_from_any_host(guests):
     from_a = firewall.Rule("ingress", protocol="icmp", remote_ips=(ADDRESSES["a"],))
-    firewall.apply("compute1", [_port("a", EGRESS), _port("b", EGRESS, from_a)])
-    firewall.apply("compute2", [_port("c", EGRESS)])
+    _apply("compute1", [_port("a", EGRESS), _port("b", EGRESS, from_a)])
+    _apply("compute2", [_port("c", EGRESS)])
 
     assert ping(guests["a"], ADDRESSES["b"])
     assert not ping(guests["c"], ADDRESSES["b"])  # not a member, on the other host
-    firewall.apply("compute1", [_port("a", EGRESS), _port("b", EGRESS, firewall.Rule(
+    _apply("compute1", [_port("a", EGRESS), _port("b", EGRESS, firewall.Rule(
         "ingress", protocol="icmp", remote_ips=(ADDRESSES["a"], ADDRESSES["c"])))])
     assert ping(guests["c"], ADDRESSES["b"])
 
 
 def test_a_port_sends_only_from_its_own_address_unless_unsecured(guests):
-    firewall.apply("compute1", [_port("a", EGRESS), _port("b", EGRESS, ICMP)])
+    _apply("compute1", [_port("a", EGRESS), _port("b", EGRESS, ICMP)])
     linux.ip(guests["a"], "address", "add", "10.0.0.99/24", "dev",
              next(n for n in linux.links(guests["a"]) if n != "lo"))
     spoofed = subprocess.run(linux.in_namespace(guests["a"], [
@@ -86,11 +90,14 @@ def test_a_port_sends_only_from_its_own_address_unless_unsecured(guests):
         capture_output=True)
     assert spoofed.returncode != 0
 
-    firewall.apply("compute1", [_port("a", secured=False), _port("b", EGRESS, ICMP)])
+    _apply("compute1", [_port("a", secured=False), _port("b", EGRESS, ICMP)])
     assert ping(guests["a"], ADDRESSES["b"])
 
 
-def test_a_recreated_namespace_is_seen_to_lack_its_rules(guests):
-    firewall.apply("compute1", [_port("a", EGRESS)])
-    assert firewall.installed("compute1")
-    assert not firewall.installed("compute2")
+def test_the_installed_rules_are_known_by_their_digest(guests):
+    script = firewall.ruleset([_port("a", EGRESS)])
+    _apply("compute1", [_port("a", EGRESS)])
+    assert firewall.installed(names.host_namespace("compute1")) == firewall.digest(script)
+    assert firewall.installed(names.host_namespace("compute2")) is None  # none there yet
+    _apply("compute1", [_port("a", EGRESS, ICMP)])
+    assert firewall.installed(names.host_namespace("compute1")) != firewall.digest(script)

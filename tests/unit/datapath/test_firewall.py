@@ -58,3 +58,10 @@ def test_ports_are_told_apart_by_marks_and_spoofing_is_dropped():
 def test_an_unsecured_port_is_not_filtered():
     assert "tapaaaaaaaaaaa" not in firewall.ruleset([_port(port_id="aaaaaaaaaaaa",
                                                            secured=False)])
+
+
+def test_the_script_names_its_own_digest():
+    one, other = firewall.ruleset([_port()]), firewall.ruleset([_port(port_id="other")])
+    assert firewall.digest(one) == firewall.digest(firewall.ruleset([_port()]))
+    assert firewall.digest(one) != firewall.digest(other)
+    assert firewall.digest("table inet x {\n}") is None
