@@ -76,8 +76,10 @@ class TestAMQP(RPCScenarios):
         client = rpc.client(timeout=1)
         assert client.call(CTX, "echo", value="before") == "before"
 
-        broken = rpc.transport._connections()
-        assert len(broken) >= 3  # the listener's, the reply reader's, a publisher's
+        # the listener's, the reply reader's, and a publisher's once the server's reply
+        # gave it back to the pool (just after the caller had the answer)
+        broken = wait_for(lambda: len(found := rpc.transport._connections()) >= 3 and found,
+                          what="three connections")
         for conn in broken:  # what a network failure or a broker restart looks like
             conn.connection.sock.shutdown(socket.SHUT_RDWR)
 
