@@ -15,9 +15,12 @@ import time
 
 import httpx
 
+from novalite.all_in_one import driver_args
 from novalite.conf import CONF
 from novalite.datapath import linux, names
 from novalite.image import db as images
+from novalite.network import network_node
+from novalite.service import assembly
 from novalite.virt.qemu.guest_image import META_MARKER, NET_MARKER, USERDATA_MARKER
 from tests.integration.virt.qemu.test_real_guests import NANO, wait_console, wait_settled
 
@@ -164,3 +167,33 @@ def test_a_live_migrated_guest_keeps_its_address_and_its_filter(two_qemu_hosts):
                and tap in linux.run(linux.in_namespace(destination,
                                                        ["nft", "list", "ruleset"])),
                timeout=10)
+
+
+def test_restarting_the_compute_and_the_network_node_keeps_the_guest_connected(
+        two_qemu_hosts):
+    cloud = two_qemu_hosts
+    private = _network(cloud, "private")
+    host = f"{CONF.host}-1"
+    server_id = _boot_on(cloud, "steady", host, private["id"])
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    address = _address(cloud, server_id)
+    wait_console(cloud, server_id, f"{NET_MARKER} eth0={address}/26")
+    dhcp = names.dhcp_namespace(private["id"])
+    _allow_icmp(cloud, server_id)
+    cloud.wait(lambda: _reachable(dhcp, address), timeout=10)
+
+    compute = next(s for s in cloud.aio.services
+                   if s.host == host and s.binary == "novalite-compute")
+    compute.stop()  # the guest, its tap and its rules stay
+    assert _reachable(dhcp, address)
+    successor = assembly.compute(host, driver_args(host))
+    successor.start()  # adopts the guest; its agent finds the rules it would install
+    cloud.aio.services[cloud.aio.services.index(compute)] = successor
+    for agent in cloud.aio.network_node:
+        agent.stop()  # dnsmasq, the router and its namespaces stay
+    cloud.aio.network_node = network_node.start()  # and adopt them
+    assert _reachable(dhcp, address)
+    assert _port(cloud, server_id)["status"] == "ACTIVE"
+    cloud.api.delete(f"/servers/{server_id}")
+    cloud.wait_gone(server_id)  # the successor manages it
+    assert linux.links(names.host_namespace(host)).keys() == {"lo", "ul0"}
