@@ -108,15 +108,18 @@ class Routers:
                                names.PORT_DEVICE + device[len(names.NAMESPACE_DEVICE):])
         for port in config.interfaces:
             _address_port(namespace, self.host, port)
-        gateway_device = None
-        if config.gateway is not None:
-            gateway_device = _address_port(namespace, self.host, config.gateway, tuple(
+        gateway = config.gateway
+        gateway_device = names.namespace_device(gateway.port_id) if gateway else None
+        # the NAT first: a floating IP answered by the router before its DNAT is there
+        # would be the router's own address for a moment (and its ping the router's)
+        linux.run(linux.in_namespace(namespace, ["nft", "-f", "-"]),
+                  nat_rules(config, gateway_device))
+        if gateway is not None:
+            gateway_device = _address_port(namespace, self.host, gateway, tuple(
                 f"{floating}/32" for floating, _ in config.floating_ips))
             if config.next_hop:
                 linux.ip(namespace, "route", "replace", "default", "via", config.next_hop,
                          "dev", gateway_device)
-        linux.run(linux.in_namespace(namespace, ["nft", "-f", "-"]),
-                  nat_rules(config, gateway_device))
 
     def remove(self, router_id: str) -> None:
         namespace = names.router_namespace(router_id)
