@@ -62,6 +62,9 @@ class QMPClient:
             raise QMPError(f"cannot connect to the QMP socket {self.path}: {exc}") from exc
         self._sock = sock
         greeting = self._read_message()
+        while "event" in greeting:  # one queued for the previous client comes first
+            self.events.append(greeting)
+            greeting = self._read_message()
         if "QMP" not in greeting:
             self.close()
             raise QMPError(f"not a QMP greeting: {greeting}")

@@ -14,8 +14,10 @@ GREETING = {"QMP": {"version": {"qemu": {"major": 7, "minor": 2, "micro": 0}},
 class FakeMonitor:
     """A QMP server on a unix socket answering from a table: command -> reply."""
 
-    def __init__(self, path: str, replies: dict, events_before: dict | None = None) -> None:
+    def __init__(self, path: str, replies: dict, events_before: dict | None = None,
+                 stale: list[dict] | None = None) -> None:
         self.path, self.replies, self.events_before = path, replies, events_before or {}
+        self.stale = stale or []  # what was queued for a previous client
         self.received: list[dict] = []
         self.server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.server.bind(path)
@@ -26,6 +28,8 @@ class FakeMonitor:
     def _serve(self) -> None:
         conn, _ = self.server.accept()
         with conn:
+            for event in self.stale:
+                conn.sendall(json.dumps(event).encode() + b"\r\n")
             conn.sendall(json.dumps(GREETING).encode() + b"\r\n")
             buffer = b""
             while True:
@@ -62,6 +66,16 @@ def test_handshake_then_command_returns_its_value(sock_path):
     with QMPClient(sock_path) as client:
         assert client.execute("query-status") == {"status": "running"}
     assert [m["execute"] for m in monitor.received] == ["qmp_capabilities", "query-status"]
+    monitor.close()
+
+
+def test_an_event_queued_before_the_greeting_is_kept_not_an_error(sock_path):
+    event = {"event": "JOB_STATUS_CHANGE", "data": {"status": "ready"}}
+    monitor = FakeMonitor(sock_path, {"query-status": {"return": {"status": "running"}}},
+                          stale=[event])
+    with QMPClient(sock_path) as client:
+        assert client.execute("query-status") == {"status": "running"}
+        assert client.events == [event]
     monitor.close()
 
 
