@@ -139,16 +139,23 @@ def test_a_guest_reaches_the_outside_and_is_reached_on_its_floating_ip(two_qemu_
         cloud.wait(lambda: not _reachable(outside, address), timeout=10)
 
 
-def test_a_live_migrated_guest_keeps_its_address_and_its_filter(two_qemu_hosts):
-    cloud = two_qemu_hosts
+def _answering_guest(cloud, name: str, host: str) -> tuple[str, str, str]:
+    """A guest on `private` on `host`, up with its address, answering pings from the
+    DHCP namespace once ICMP is let in: its id, its address and that namespace."""
     private = _network(cloud, "private")
-    server_id = _boot_on(cloud, "mover", f"{CONF.host}-1", private["id"])
+    server_id = _boot_on(cloud, name, host, private["id"])
     wait_settled(cloud, server_id, "ACTIVE", 1)
     address = _address(cloud, server_id)
     wait_console(cloud, server_id, f"{NET_MARKER} eth0={address}/26")
     dhcp = names.dhcp_namespace(private["id"])
     _allow_icmp(cloud, server_id)
     cloud.wait(lambda: _reachable(dhcp, address), timeout=10)
+    return server_id, address, dhcp
+
+
+def test_a_live_migrated_guest_keeps_its_address_and_its_filter(two_qemu_hosts):
+    cloud = two_qemu_hosts
+    server_id, address, dhcp = _answering_guest(cloud, "mover", f"{CONF.host}-1")
 
     response = cloud.api.post(f"/servers/{server_id}/action", headers=MOVE, json={
         "os-migrateLive": {"host": None, "block_migration": "auto"}})
@@ -172,15 +179,8 @@ def test_a_live_migrated_guest_keeps_its_address_and_its_filter(two_qemu_hosts):
 def test_restarting_the_compute_and_the_network_node_keeps_the_guest_connected(
         two_qemu_hosts):
     cloud = two_qemu_hosts
-    private = _network(cloud, "private")
     host = f"{CONF.host}-1"
-    server_id = _boot_on(cloud, "steady", host, private["id"])
-    wait_settled(cloud, server_id, "ACTIVE", 1)
-    address = _address(cloud, server_id)
-    wait_console(cloud, server_id, f"{NET_MARKER} eth0={address}/26")
-    dhcp = names.dhcp_namespace(private["id"])
-    _allow_icmp(cloud, server_id)
-    cloud.wait(lambda: _reachable(dhcp, address), timeout=10)
+    server_id, address, dhcp = _answering_guest(cloud, "steady", host)
 
     compute = next(s for s in cloud.aio.services
                    if s.host == host and s.binary == "novalite-compute")
