@@ -12,13 +12,19 @@ from typing import Any
 import uvicorn
 
 from novalite.api.app import build_app
+from novalite.conf import CONF
+
+# What [wsgi] client_socket_timeout = 0 ("until the client closes it") becomes: a timer
+# uvicorn can arm, a year away.
+_NO_TIMEOUT = 365 * 24 * 3600
 
 
 def make_server(host: str, port: int, app: Any = None) -> uvicorn.Server:
     """uvicorn's "auto" HTTP protocol is httptools (a dependency), falling back to h11.
     Every API unless `app` names another (a service serving its API alone)."""
     config = uvicorn.Config(app or build_app(), host=host, port=port, log_config=None,
-                            access_log=False, lifespan="off", timeout_graceful_shutdown=30)
+                            access_log=False, lifespan="off", timeout_graceful_shutdown=30,
+                            timeout_keep_alive=CONF.wsgi.client_socket_timeout or _NO_TIMEOUT)
     return uvicorn.Server(config)
 
 

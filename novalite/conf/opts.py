@@ -25,12 +25,13 @@ from novalite.conf import (
     service,
     upgrade_levels,
     workarounds,
+    wsgi,
 )
 
 MODULES = (service, rpc, api, compute, conductor, database, scheduler, placement_client,
            allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
            oslo_policy, image, identity, glance_client, qemu, network, neutron_client,
-           moves, datapath)
+           moves, datapath, wsgi)
 
 
 def list_opts() -> list[tuple]:

@@ -45,7 +45,9 @@ def dhcp_client(namespace: str, device: str, script_dir: Path, tries: int = 10) 
         "-O", "mtu", "-s", str(script)])).strip()
 
 
-def ping(namespace: str, address: str) -> bool:
+def ping(namespace: str, address: str, source: str | None = None) -> bool:
+    """Whether one echo from `namespace` (from `source`, if given) is answered."""
+    sent_from = ["-I", source] if source else []
     done = subprocess.run(linux.in_namespace(namespace, [
-        "busybox", "ping", "-c", "1", "-W", "2", address]), capture_output=True)
+        "busybox", "ping", "-c", "1", "-W", "2", *sent_from, address]), capture_output=True)
     return done.returncode == 0
