@@ -285,6 +285,10 @@ class BuildAbortException(NovaliteException):
     msg_fmt = "Build of instance %(instance_uuid)s aborted: %(reason)s"
 
 
+class VirtualInterfaceCreateException(NovaliteException):
+    msg_fmt = "Virtual Interface creation failed: %(reason)s"
+
+
 class InstanceExists(NovaliteException):
     msg_fmt = "Instance %(name)s already exists."
 

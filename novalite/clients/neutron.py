@@ -6,6 +6,7 @@ to its host) use the service credentials."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -108,3 +109,10 @@ class Client:
 
     def delete(self, collection: str, resource_id: str) -> None:
         self.request("DELETE", f"/{collection}/{resource_id}")
+
+    def devices_up(self, host: str, port_ids: Sequence[str]) -> tuple[str, ...]:
+        """Report `port_ids` wired on `host`; those the network service refused (bound
+        elsewhere, or gone)."""
+        answer = self.request("POST", f"/hosts/{host}/devices_up",
+                              {"devices": [*port_ids]})
+        return tuple(answer["failed_devices_up"])

@@ -268,6 +268,11 @@ class ComputeManager(LiveMoveSteps, Manager):
         except _GONE:
             self._undo(ctx, instance, spawned)
             return BuildResult.ABORTED
+        except exception.VirtualInterfaceCreateException as exc:
+            self._undo(ctx, instance, spawned)
+            raise exception.BuildAbortException(
+                instance_uuid=instance.uuid,
+                reason="Failed to allocate the network(s), not rescheduling.") from exc
         except Exception as exc:
             self._undo(ctx, instance, spawned)
             if isinstance(exc, exception.GroupAffinityViolation):

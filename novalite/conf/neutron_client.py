@@ -25,11 +25,15 @@ neutron_opts = [
 ]
 default_opts = [
     cfg.IntOpt("vif_plugging_timeout", default=300, min=0,
-               help="Seconds a build waits for network-vif-plugged events from the "
-               "network service once the driver plugged real interfaces; 0: no wait."),
+               help="Seconds a real guest's start waits for the network service to "
+               "confirm its ports up once the driver plugged them (Nova waits as long "
+               "for network-vif-plugged events), retrying; 0: one try, no wait. A "
+               "simulated (fake) guest's ports are up once bound."),
     cfg.BoolOpt("vif_plugging_is_fatal", default=True,
-                help="Whether a build whose vif-plugged events did not come in time "
-                "fails (else it goes on)."),
+                help="Whether a guest whose ports were not confirmed in time fails to "
+                "start (a build: ERROR, 'Failed to allocate the network(s), not "
+                "rescheduling.'), or starts anyway. Ignored when vif_plugging_timeout "
+                "is 0."),
 ]
 
 

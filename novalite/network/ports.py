@@ -1,8 +1,10 @@
 """Ports: a MAC and fixed IPs on a network, the device that uses it and where it is bound.
 
-A port is "bound" once a compute names its host (`binding:host_id`); with no datapath yet
-(part 2 brings the Linux bridge agent's), a bound, administratively up port is ACTIVE at
-once, and its vif_type is the bridge the datapath will plug it into."""
+A port is "bound" once a compute names its host (`binding:host_id`); its vif_type is the
+bridge the datapath plugs it into. In a cloud of real guests a bound port is DOWN until
+its host reports the device wired (Neutron's agents' update_device_up), then ACTIVE, and
+the server's compute hears `network-vif-plugged`; in a simulated cloud no agent wires
+anything and a bound, administratively up port is ACTIVE at once."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from novalite.conf import CONF
 from novalite.db.models import network as m
 from novalite.network import (
     common,
@@ -84,15 +87,47 @@ def list_records(s: Session, scope: Scope, equals: dict[str, list[Any]]) -> list
     return [records.port(r, ips.get(r.id, [])) for r in rows]
 
 
-def _status(row: m.Port) -> None:
-    """ACTIVE once bound and up (no agent to wait for yet); DOWN otherwise. Service ports
-    keep the status their owner gives them."""
+def hosts_report() -> bool:
+    """Whether bound ports wait for their host to report them wired: in a cloud of real
+    guests, whose network node this process is (or whose qemu computes the all-in-one
+    runs)."""
+    return bool(CONF.datapath.network_node or CONF.compute_driver == "qemu")
+
+
+def _status(s: Session, row: m.Port, rebound: bool) -> None:
+    """DOWN unless bound and up; a port bound to another host waits for that host's
+    report when hosts report (devices_up). Service ports keep the status their owner
+    gives them."""
     if row.device_owner.startswith("network:"):
         return
     bound = bool(row.binding_host_id)
     row.binding_vif_type = "bridge" if bound else "unbound"
     row.binding_vif_details = {"port_filter": True, "connectivity": "l2"} if bound else {}
-    row.status = "ACTIVE" if bound and row.admin_state_up else "DOWN"
+    was = row.status
+    if not bound or not row.admin_state_up or (rebound and hosts_report()):
+        row.status = "DOWN"
+    elif not hosts_report():
+        row.status = "ACTIVE"
+    if was == "ACTIVE" and row.status == "DOWN":
+        nova_notifier.record(s, row, "network-vif-unplugged")
+
+
+def devices_up(s: Session, host: str, port_ids: list[str]) -> tuple[list[str], list[str]]:
+    """What a host's agent reports wired: those bound to `host` are up (ACTIVE when also
+    administratively up, and their server's compute told `network-vif-plugged`); the
+    others (bound elsewhere, or gone) failed, as Neutron's update_device_list answers."""
+    up, failed = [], []
+    for port_id in port_ids:
+        row = s.get(m.Port, port_id)
+        if row is None or row.binding_host_id != host:
+            failed.append(port_id)
+            continue
+        up.append(port_id)
+        if row.admin_state_up and row.status != "ACTIVE":
+            row.status = "ACTIVE"
+            common.bump(row)
+            nova_notifier.record(s, row, "network-vif-plugged")
+    return up, failed
 
 
 def _mac(s: Session, network_id: str, requested: str | None) -> str:
@@ -157,7 +192,7 @@ def create(s: Session, scope: Scope, network: m.Network, project_id: str,
                  **{**DEFAULTS, **{k: v for k, v in values.items()
                                    if k in COLUMNS and k != "port_security_enabled"},
                     **{col: values[key] for key, col in BINDING.items() if key in values}})
-    _status(row)
+    _status(s, row, rebound=bool(row.binding_host_id))
     s.add(row)
     s.flush()  # the port before its addresses (their foreign key)
     ips = ipam.allocate(s, network.id, port_id, mac, values.get("fixed_ips"),
@@ -196,6 +231,7 @@ def update(s: Session, scope: Scope, row: m.Port, values: dict[str, Any]) -> Rec
     changes = {k: v for k, v in values.items() if k in COLUMNS}
     changes.update({col: values[key] for key, col in BINDING.items() if key in values})
     secured = values.get("port_security_enabled", row.port_security_enabled)
+    rebound = changes.get("binding_host_id", row.binding_host_id) != row.binding_host_id
     if "security_groups" in values or "port_security_enabled" in values:
         groups = values.get("security_groups", row.security_groups if secured else [])
         changes["security_groups"] = _groups(s, scope, row.project_id,
@@ -216,7 +252,7 @@ def update(s: Session, scope: Scope, row: m.Port, values: dict[str, Any]) -> Rec
         common.bump(row)
     if "fixed_ips" in values or "security_groups" in values:
         nova_notifier.record(s, row)
-    _status(row)
+    _status(s, row, rebound)
     s.flush()
     return record(s, row)
 

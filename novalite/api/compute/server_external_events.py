@@ -1,7 +1,8 @@
 """`POST /os-server-external-events`: what the network service tells compute (Nova's
 os-server-external-events, admin/service only). `network-changed` and
 `network-vif-deleted` refresh the server's cached network info; `network-vif-plugged`
-and `-unplugged` are acknowledged (the fake driver plugs at once and waits for none);
+and `-unplugged` are acknowledged (a real guest's compute waits for the network
+service's answer to its own report that it wired the ports, not for this event);
 from 2.76 `power-update` (tag POWER_ON or POWER_OFF) is a start or stop action its
 compute carries out through the driver, as Nova's.
 Each event answers its own code: 200 done, 404 no such server, 422 not accepted; the

@@ -8,10 +8,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from novalite.api.faults import HTTPFault
-from novalite.api.network.resource import Resource, scope
-from novalite.api.request import ApiRequest
+from novalite.api.network.resource import Resource, authorize, scope
+from novalite.api.request import ApiRequest, ApiResponse
 from novalite.db.models import network as m
-from novalite.network import networks, ports
+from novalite.network import networks, ports, transaction
 from novalite.network.records import Record
 
 # filters the database applies (others are applied to the records)
@@ -76,3 +76,17 @@ RESOURCE = Resource(
     name="port", collection="ports", get=ports.get, record=ports.record, list=_list,
     create=_create, update=_update, delete=lambda s, req, row: ports.delete(s, row),
     target=_target, new_target=_new_target)
+
+
+def devices_up(req: ApiRequest) -> ApiResponse:
+    """`POST /v2.0/hosts/{host}/devices_up` {"devices": [port ids]}: a host's agent says
+    it wired these ports (what Neutron's agents tell its server over RPC, which
+    novalite's computes reach over HTTP only). The service user's alone."""
+    authorize(req, "update_device_list", {})
+    body = req.body
+    devices = body.get("devices") if isinstance(body, dict) else None
+    if not isinstance(devices, list) or not all(isinstance(d, str) for d in devices):
+        raise HTTPFault(400, "Invalid input for devices. Reason: not a list of port ids.")
+    up, failed = transaction.write(
+        lambda s: ports.devices_up(s, req.params["host"], devices))
+    return ApiResponse(200, {"devices_up": up, "failed_devices_up": failed})

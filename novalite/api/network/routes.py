@@ -36,6 +36,7 @@ ROUTES = [
     *routes(floating_ips.RESOURCE, "floatingips"),
     ("/v2.0/routers/{id}/add_router_interface", "PUT", routers.add_interface, True),
     ("/v2.0/routers/{id}/remove_router_interface", "PUT", routers.remove_interface, True),
+    ("/v2.0/hosts/{host}/devices_up", "POST", ports.devices_up, True),
     ("/v2.0/subnetpools", "GET", subnet_pools.index, True),
     ("/v2.0/subnetpools/{id}", "GET", subnet_pools.show, True),
     ("/v2.0/quotas", "GET", quotas.index, True),

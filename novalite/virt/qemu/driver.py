@@ -286,15 +286,19 @@ class QemuDriver(driver.ComputeDriver):
 
     # --- network ------------------------------------------------------------------------
 
-    def _plug(self, guest: Guest) -> None:
+    def _plug(self, guest: Guest, bound_here: bool = True) -> None:
         """The taps of the guest's NICs on their networks' bridges on this host (made if
         missing: a host's namespace does not survive the machine's reboot), filtered by
-        their security groups before the guest can send."""
+        their security groups before the guest can send, and confirmed up by the
+        network service when their ports are `bound_here` (a live migration's
+        destination plugs before the ports move to it; its agent reports them after)."""
         nics = GuestConfig.load(guest.paths.config).nics
         for nic in nics:
             bridges.plug_tap(self.host, _segment(nic), nic["port_id"],
                              mac="fe" + nic["mac"][2:])  # not the guest's own, as libvirt
-        if nics:
+        if nics and bound_here:
+            self.security_groups.confirm([nic["port_id"] for nic in nics])
+        elif nics:
             self.security_groups.sync()
 
     def _unplug(self, paths: GuestPaths) -> None:
@@ -570,7 +574,7 @@ class QemuDriver(driver.ComputeDriver):
                           guest.paths.disk)
             self._configure(instance, guest,
                             self._guest_config(instance, image, kernel, ramdisk, {}))
-            self._plug(guest)
+            self._plug(guest, bound_here=False)
             return migrating.receive(guest, self.emulator)
 
     def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:

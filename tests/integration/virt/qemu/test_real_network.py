@@ -80,6 +80,7 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
     servers = [first, second]
     for server_id in servers:
         wait_settled(cloud, server_id, "ACTIVE", 1)
+        assert _port(cloud, server_id)["status"] == "ACTIVE"  # its host reported it wired
     addresses = [_address(cloud, server_id) for server_id in servers]
 
     for server_id, address in zip(servers, addresses, strict=True):
@@ -167,10 +168,11 @@ def test_a_live_migrated_guest_keeps_its_address_and_its_filter(two_qemu_hosts):
     cloud.wait(lambda: _reachable(dhcp, address), timeout=10)
     source = names.host_namespace(f"{CONF.host}-1")
     assert linux.links(source).keys() == {"lo", "ul0"}  # its tap and bridge went
-    # the port is bound to the destination, whose agent filters its tap
+    # the port is bound to the destination, whose agent filters its tap and reports it
     tap = names.port_device(_port(cloud, server_id)["id"])
     destination = names.host_namespace(f"{CONF.host}-2")
-    cloud.wait(lambda: _port(cloud, server_id)["binding:host_id"] == f"{CONF.host}-2"
+    cloud.wait(lambda: (p := _port(cloud, server_id))["binding:host_id"] == f"{CONF.host}-2"
+               and p["status"] == "ACTIVE"
                and tap in linux.run(linux.in_namespace(destination,
                                                        ["nft", "list", "ruleset"])),
                timeout=10)
