@@ -291,7 +291,8 @@ class QemuDriver(driver.ComputeDriver):
         missing: a host's namespace does not survive the machine's reboot), filtered by
         their security groups before the guest can send, and confirmed up by the
         network service when their ports are `bound_here` (a live migration's
-        destination plugs before the ports move to it; its agent reports them after)."""
+        destination plugs before the ports move to it: it filters them as expected
+        ones, and its agent reports them once they moved)."""
         nics = GuestConfig.load(guest.paths.config).nics
         for nic in nics:
             bridges.plug_tap(self.host, _segment(nic), nic["port_id"],
@@ -299,7 +300,7 @@ class QemuDriver(driver.ComputeDriver):
         if nics and bound_here:
             self.security_groups.confirm([nic["port_id"] for nic in nics])
         elif nics:
-            self.security_groups.sync()
+            self.security_groups.expect([nic["port_id"] for nic in nics])
 
     def _unplug(self, paths: GuestPaths) -> None:
         """The taps of a guest that no longer runs here; bridges left without ports go."""

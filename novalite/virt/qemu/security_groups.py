@@ -72,6 +72,8 @@ class SecurityGroupAgent:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        # ports plugged here for a live migration, still bound to its source
+        self._incoming: set[str] = set()
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._loop, daemon=True,
@@ -98,18 +100,32 @@ class SecurityGroupAgent:
             return  # nothing plugged here yet; plugging makes it, then syncs
         client = neutron.Client(admin=True)
         ports = host_ports(client, self.host)
-        filters = port_filters(client, ports)
+        wired = set(linux.links(self.namespace))
+        with self._lock:
+            self._incoming = {i for i in self._incoming if i not in {p["id"] for p in ports}
+                              and names.port_device(i) in wired}
+            incoming = sorted(self._incoming)
+        arriving = client.list("ports", id=incoming) if incoming else []
+        filters = port_filters(client, ports + arriving)
         script = firewall.ruleset(filters)
         with self._lock:
             if firewall.installed(self.namespace) != firewall.digest(script):
                 firewall.apply(self.namespace, script)
                 LOG.info("Applied the security groups of %d ports on %s", len(filters),
                          self.host)
-        wired = set(linux.links(self.namespace))
         down = [p["id"] for p in ports if p["status"] == "DOWN" and p["admin_state_up"]
                 and names.port_device(p["id"]) in wired]
         if down:
             client.devices_up(self.host, down)
+
+    def expect(self, port_ids: list[str]) -> None:
+        """Filter ports plugged here for a live migration before the guest runs here:
+        they are bound to the source until it has (Neutron gives the destination an
+        inactive binding for this). Each is forgotten once bound here, or once its
+        device is gone (the migration rolled back)."""
+        with self._lock:
+            self._incoming.update(port_ids)
+        self.sync()
 
     def confirm(self, port_ids: list[str]) -> None:
         """Filter the guest's newly plugged ports and have the network service confirm

@@ -123,3 +123,45 @@ def test_rules_never_applied_fail_the_start_whatever_the_options(agent, conf, mo
     monkeypatch.setattr(agent, "sync", unreachable)
     with pytest.raises(exception.VirtualInterfaceCreateException, match="unavailable"):
         agent.confirm(["p1"])
+
+
+def _port(port_id: str) -> dict:
+    return {"id": port_id, "device_owner": "compute:nova", "status": "ACTIVE",
+            "admin_state_up": True, "mac_address": "fa:16:3e:00:00:01",
+            "fixed_ips": [{"ip_address": "10.0.0.5"}], "security_groups": []}
+
+
+def test_a_live_migrations_ports_are_filtered_before_they_move_here(conf, monkeypatch):
+    """Expected ports are filtered until bound here; a rolled-back one (its tap gone)
+    is forgotten."""
+    agent = security_groups.SecurityGroupAgent("dest")
+    bound: list[dict] = []
+    taps = {"lo"}
+    applied: list[set[str]] = []
+
+    class Client:
+        def __init__(self, *args, **kwargs) -> None:
+            pass
+
+        def list(self, collection, **filters):
+            if "binding:host_id" in filters:
+                return bound
+            return [_port(i) for i in filters["id"]]
+
+    monkeypatch.setattr(security_groups.neutron, "Client", Client)
+    monkeypatch.setattr(security_groups.linux, "namespaces", lambda: {agent.namespace})
+    monkeypatch.setattr(security_groups.linux, "links", lambda namespace: set(taps))
+    monkeypatch.setattr(security_groups.firewall, "installed", lambda namespace: None)
+    monkeypatch.setattr(security_groups.firewall, "ruleset",
+                        lambda filters: {f.port_id for f in filters})
+    monkeypatch.setattr(security_groups.firewall, "digest", lambda script: "")
+    monkeypatch.setattr(security_groups.firewall, "apply",
+                        lambda namespace, script: applied.append(script))
+
+    taps.update({"tapmoving", "tapundone"})
+    agent.expect(["moving", "undone"])
+    assert applied[-1] == {"moving", "undone"}  # bound to the source still
+    bound.append(_port("moving"))
+    taps.discard("tapundone")  # that migration rolled back
+    agent.sync()
+    assert applied[-1] == {"moving"} and agent._incoming == set()
