@@ -25,6 +25,7 @@ from novalite.compute import group_policy, host_boot, neutron, power_sync
 from novalite.compute.live_moves import LiveMoveSteps
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
+from novalite.compute.running_deleted import RunningDeletedCleanup
 from novalite.compute.wrapping import BuildResult, tracked, tracked_build
 from novalite.conductor.rpcapi import ComputeTaskAPI, ConductorAPI
 from novalite.conf import CONF
@@ -87,9 +88,10 @@ def _sync_power_interval() -> float:
     return CONF.sync_power_state_interval or 60
 
 
-class ComputeManager(LiveMoveSteps, Manager):
+class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
-    migration steps from LiveMoveSteps (novalite.compute.live_moves)."""
+    migration steps from LiveMoveSteps (novalite.compute.live_moves), the reaping of
+    deleted servers' guests from RunningDeletedCleanup (novalite.compute.running_deleted)."""
 
     target = Target(version="1.21")
 

@@ -102,7 +102,7 @@ class ComputeTaskManager:
 class ConductorManager(Manager):
     """Database operations on behalf of compute services."""
 
-    target = Target(version="1.5")
+    target = Target(version="1.6")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -140,6 +140,9 @@ class ConductorManager(Manager):
 
     def instance_get_all_by_host(self, ctx: RequestContext, host: str) -> list[Instance]:
         return instances.instance_get_all_by_host(host)
+
+    def instance_get_deleted(self, ctx: RequestContext, uuids: list[str]) -> list[Instance]:
+        return instances.instance_get_deleted(uuids)
 
     def instance_update(self, ctx: RequestContext, instance_uuid: str, values: dict[str, Any],
                         expected_task_state: list | None = None,

@@ -21,6 +21,7 @@ Version history:
                     (the computes' steps of a resize or cold migration)
   conductor    1.5: migration_update's expected_status (an abort racing a live
                     migration's start)
+  conductor    1.6: instance_get_deleted (a compute's look for guests of deleted servers)
 """
 
 from __future__ import annotations
@@ -126,6 +127,14 @@ class ConductorAPI:
 
     def instance_get_all_by_host(self, ctx: RequestContext, host: str) -> list[Instance]:
         return self.client.call(ctx, "instance_get_all_by_host", host=host)
+
+    def instance_get_deleted(self, ctx: RequestContext, uuids: list[str]) -> list[Instance]:
+        """The deleted servers of `uuids`; none from a conductor older than 1.6 (its
+        computes leave such guests alone until it is upgraded)."""
+        if not self.client.can_send_version("1.6"):
+            return []
+        return self.client.prepare(version="1.6").call(ctx, "instance_get_deleted",
+                                                       uuids=uuids)
 
     def instance_update(self, ctx: RequestContext, instance_uuid: str, values: dict[str, Any],
                         expected_task_state: list | None = None,

@@ -110,6 +110,29 @@ opts = [
         help="Seconds between a compute's looks for shelved servers past "
         "shelved_offload_time; 0 or less: never look.",
     ),
+    cfg.StrOpt(
+        "running_deleted_instance_action",
+        default="reap",
+        choices=[("reap", "Destroy the guest and what it holds on the host (taps, "
+                  "files)."),
+                 ("log", "Log a warning for each such guest."),
+                 ("shutdown", "Power the guest off, keeping it for analysis."),
+                 ("noop", "Do nothing.")],
+        help="What a compute does with a guest it still runs whose server is deleted "
+        "(deleted while this compute was down, as the API then deletes the record "
+        "itself). Checked on start and every running_deleted_instance_poll_interval.",
+    ),
+    cfg.IntOpt(
+        "running_deleted_instance_poll_interval",
+        default=1800,
+        help="Seconds between a compute's looks for guests of deleted servers (one look "
+        "at start); 0: never look.",
+    ),
+    cfg.IntOpt(
+        "running_deleted_instance_timeout",
+        default=0,
+        help="Seconds a server must have been deleted before its guest is acted on.",
+    ),
     cfg.IntOpt(
         "reclaim_instance_interval",
         default=0,

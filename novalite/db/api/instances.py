@@ -117,6 +117,15 @@ def instance_uuids_by_host(hosts: set[str] | None = None) -> dict[str, set[str]]
         return by_host
 
 
+def instance_get_deleted(uuids: Iterable[str]) -> list[Instance]:
+    """Those of `uuids` that are deleted (soft-deleted servers, still restorable, are
+    not)."""
+    with reader() as s:
+        rows = s.scalars(select(models.Instance).where(
+            models.Instance.uuid.in_(sorted(uuids)), models.Instance.deleted != 0))
+        return [_to_obj(r) for r in rows]
+
+
 def instance_get_all_by_host(host: str) -> list[Instance]:
     with reader() as s:
         rows = s.scalars(select(models.Instance).filter_by(host=host, deleted=0))

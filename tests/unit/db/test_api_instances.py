@@ -52,3 +52,10 @@ def test_soft_delete_keeps_the_row_and_hides_it(db):
     assert listed[0]["uuid"] == inst.uuid
     with pytest.raises(exception.InstanceNotFound):
         instances.instance_update(inst.uuid, {"task_state": None})
+
+
+def test_the_deleted_among_some_servers(db):
+    live, gone, soft = _create(), _create(), _create(vm_state="soft-delete")
+    instances.instance_destroy(gone.uuid)
+    found = instances.instance_get_deleted([live.uuid, gone.uuid, soft.uuid, "unknown"])
+    assert [i.uuid for i in found] == [gone.uuid] and found[0].deleted_at is not None

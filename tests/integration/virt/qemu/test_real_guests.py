@@ -81,6 +81,13 @@ def pid_running(pid: int) -> bool:
         return False
 
 
+def service_id(cloud: Cloud, host: str) -> str:
+    listed = cloud.api.get("/os-services", params={"host": host, "binary": "novalite-compute"},
+                           headers={"X-OpenStack-Nova-API-Version": "2.53"}).json()["services"]
+    found: str = listed[0]["id"]
+    return found
+
+
 def check_diagnostics(cloud: Cloud, server_id: str) -> None:
     """What QEMU and /proc say of the running guest: it has used CPU and read its disk."""
     found = check(cloud.api.get(f"/servers/{server_id}/diagnostics",
@@ -186,6 +193,35 @@ def test_restarted_compute_adopts_its_guests_and_notices_a_crash(qemu_cloud):
     action(cloud, server_id, {"os-start": None})  # from its disk again
     wait_settled(cloud, server_id, "ACTIVE", 1)
     wait_console(cloud, server_id, MARKER, 2)
+
+
+def test_a_guest_whose_server_was_deleted_while_its_compute_was_down_is_reaped(qemu_cloud):
+    """Deleted while its compute is down (forced down: the API deletes the server itself,
+    as Nova's local delete), the server is gone at once and its guest runs on, unmanaged;
+    the compute, back, destroys it (running_deleted_instance_action = reap)."""
+    cloud = qemu_cloud
+    server_id = cloud.boot("zombie", flavor=NANO)
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    pid = qemu_pid(server_id)
+    old = next(s for s in cloud.aio.services if s.binary == "novalite-compute")
+    old.stop()
+    cloud.aio.services.remove(old)
+    microversion = {"X-OpenStack-Nova-API-Version": "2.53"}
+    service = f"/os-services/{service_id(cloud, old.host)}"
+    assert cloud.api.put(service, json={"forced_down": True},
+                         headers=microversion).status_code == 200
+    assert cloud.api.delete(f"/servers/{server_id}").status_code == 204
+    cloud.wait_gone(server_id)
+    assert pid_running(pid)
+
+    new = assembly.compute(old.host)
+    new.start()
+    cloud.aio.services.insert(0, new)
+    cloud.wait(lambda: not pid_running(pid), timeout=60)
+    cloud.wait(lambda: server_id not in new.manager.driver.list_instances(), timeout=10)
+    assert not os.path.exists(os.path.join(images.instances_path(), server_id))
+    assert cloud.api.put(service, json={"forced_down": False},
+                         headers=microversion).status_code == 200
 
 
 def _upload(cloud: Cloud, name: str, path: str, disk_format: str) -> str:

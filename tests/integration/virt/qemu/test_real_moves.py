@@ -16,6 +16,7 @@ from novalite.virt.qemu.guest_image import DISK_TEXT, MARKER
 from tests.integration.virt.qemu.test_real_guests import (
     NANO,
     action,
+    service_id,
     wait_console,
     wait_settled,
 )
@@ -156,7 +157,7 @@ def test_evacuate_rebuilds_elsewhere_and_the_returning_host_cleans_up(two_qemu_h
                   and s.binary == "novalite-compute")
     failed.stop()
     cloud.aio.services.remove(failed)
-    down = cloud.api.put(f"/os-services/{_service_id(cloud, source)}",
+    down = cloud.api.put(f"/os-services/{service_id(cloud, source)}",
                          json={"forced_down": True}, headers=LIVE)
     assert down.status_code == 200, down.text
 
@@ -172,14 +173,8 @@ def test_evacuate_rebuilds_elsewhere_and_the_returning_host_cleans_up(two_qemu_h
     back.start()
     cloud.aio.services.insert(0, back)
     cloud.wait(lambda: not os.path.exists(_guest_dir(source, server_id)), timeout=60)
-    assert cloud.api.put(f"/os-services/{_service_id(cloud, source)}",
+    assert cloud.api.put(f"/os-services/{service_id(cloud, source)}",
                          json={"forced_down": False}, headers=LIVE).status_code == 200
-
-
-def _service_id(cloud, host: str) -> str:
-    listed = cloud.api.get("/os-services", params={"host": host, "binary": "novalite-compute"},
-                           headers=LIVE).json()["services"]
-    return listed[0]["id"]
 
 
 def test_shelved_then_unshelved_onto_the_other_host(two_qemu_hosts):
