@@ -65,6 +65,21 @@ REQUIRE = {"postgresql": require_postgresql, "mysql": require_mysql}
 
 
 @contextmanager
+def temporary_vhost() -> Iterator[str]:
+    """A RabbitMQ vhost of its own, so no queue or leftover message crosses between runs;
+    deleted afterwards. Yields its transport URL."""
+    require_rabbitmq()
+    vhost = f"novalite-test-{uuid.uuid4().hex[:8]}"
+    subprocess.run(["rabbitmqctl", "-q", "add_vhost", vhost], check=True, capture_output=True)
+    try:
+        subprocess.run(["rabbitmqctl", "-q", "set_permissions", "-p", vhost, "guest", ".*",
+                        ".*", ".*"], check=True, capture_output=True)
+        yield f"rabbit://guest:guest@127.0.0.1:5672/{vhost}"
+    finally:
+        subprocess.run(["rabbitmqctl", "-q", "delete_vhost", vhost], capture_output=True)
+
+
+@contextmanager
 def temporary_database(backend: str) -> Iterator[str]:
     """A new, empty database on the real server; dropped afterwards. Yields its URL.
 

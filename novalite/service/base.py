@@ -7,8 +7,10 @@ database directly; compute services have none and go through the conductor, as i
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
+from collections.abc import Callable
 from typing import Protocol
 
 from novalite import context, periodic
@@ -77,6 +79,7 @@ class Service:
         self._heartbeat_thread.start()
         self.periodic.start()
         self.manager.post_start_hook()
+        LOG.info("Started %s on host %s (service %d)", self.binary, self.host, self.record.id)
 
     def _heartbeat_loop(self, service_id: int) -> None:
         token = context.get_admin_context().activate()
@@ -111,5 +114,26 @@ def run_until_signalled(services: list[Service]) -> None:
     for svc in services:
         svc.start()
     stop.wait()
-    for svc in reversed(services):
-        svc.stop()
+    stop_within(services, CONF.graceful_shutdown_timeout)
+
+
+def stop_within(services: list[Service], timeout: float,
+                exit_now: Callable[[int], object] = os._exit) -> None:
+    """Stop the services, the last started first; the process exits at once if that
+    takes more than `timeout` seconds (0: no limit), as oslo.service's
+    graceful_shutdown_timeout: work that waits on a service already gone (a call to a
+    conductor stopped with it) must not hold the stop for good."""
+    def overdue() -> None:
+        LOG.error("Graceful shutdown timeout (%ss) exceeded; exiting now", timeout)
+        exit_now(1)
+
+    timer = threading.Timer(timeout, overdue) if timeout > 0 else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        for svc in reversed(services):
+            svc.stop()
+    finally:
+        if timer is not None:
+            timer.cancel()

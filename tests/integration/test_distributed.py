@@ -63,7 +63,7 @@ def test_boot_and_delete_across_processes(topology):
 
 
 def test_a_service_started_before_the_broker_retries_with_a_clear_log(tmp_path, database_url):
-    from tests.integration.conftest import Topology
+    from tests.topology import Topology
 
     topo = Topology(tmp_path, "rabbit://guest:guest@127.0.0.1:1/", database_url)
     topo.manage("db", "sync")

@@ -11,8 +11,6 @@ from novalite.objects import states
 from novalite.objects.instance import Instance
 from novalite.timeutils import utcnow
 
-NOW = utcnow()
-
 
 class Conductor:
     """Knows u-old (deleted an hour ago) and u-new (a second ago) as deleted; u-live is
@@ -23,8 +21,9 @@ class Conductor:
 
     def instance_get_deleted(self, ctx, uuids):
         self.asked.append(sorted(uuids))
-        deleted = {"u-old": NOW - datetime.timedelta(hours=1),
-                   "u-new": NOW - datetime.timedelta(seconds=1)}
+        now = utcnow()
+        deleted = {"u-old": now - datetime.timedelta(hours=1),
+                   "u-new": now - datetime.timedelta(seconds=1)}
         return [Instance(uuid=u, deleted_at=deleted[u]) for u in uuids if u in deleted]
 
 
