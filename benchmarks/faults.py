@@ -41,7 +41,8 @@ MATRIX: dict[str, MakeFault] = {
 COUNTS = ("stuck", "error_without_fault", "unaccounted", "leaked_mb")
 
 
-def run(make_fault: MakeFault, servers: int, backend: str, bound: float) -> dict:
+def run(make_fault: MakeFault, servers: int, backend: str, bound: float,
+        watchdog: int) -> dict:
     with services.temporary_vhost() as vhost_url, \
             services.temporary_database(backend) as database_url, \
             tempfile.TemporaryDirectory(prefix="novalite-faults-") as work:
@@ -50,7 +51,7 @@ def run(make_fault: MakeFault, servers: int, backend: str, bound: float) -> dict
         topo = Topology(Path(work), f"rabbit://guest:guest@127.0.0.1:{relay.port}/{vhost}",
                         database_url)
         try:
-            fault_storm.start(topo)
+            fault_storm.start(topo, watchdog)
             accepted, over = fault_storm.storm(topo, servers, make_fault(topo, relay))
             return fault_storm.outcome(topo, accepted, over, bound)
         finally:
@@ -64,11 +65,16 @@ def main() -> None:
     parser.add_argument("--database", choices=["postgresql", "mysql"], default="postgresql")
     parser.add_argument("--only", choices=sorted(MATRIX), action="append",
                         help="run only these faults (default: all)")
+    parser.add_argument("--watchdog", type=int, default=60,
+                        help="[conductor] build_watchdog_timeout, seconds: it must outlast "
+                        "the queue wait of the storm's last build, or it buries builds "
+                        "that were only waiting (15 s, the tests', does so at 500)")
     args = parser.parse_args()
     target = targets.load("faults")["recovery_s"]
     results = {}
     for name in args.only or MATRIX:
-        results[name] = found = run(MATRIX[name], args.servers, args.database, 4 * target)
+        results[name] = found = run(MATRIX[name], args.servers, args.database, 4 * target,
+                                    args.watchdog)
         met = (all(found[k] == 0 for k in COUNTS) and found["audit_clean"]
                and found["recovery_s"] is not None and found["recovery_s"] <= target)
         found["met"] = met
@@ -79,6 +85,7 @@ def main() -> None:
               f"| recovery {found['recovery_s']} s (target {target}) "
               f"{'met' if met else 'NOT MET'}", flush=True)
     print(json.dumps({"servers": args.servers, "database": args.database,
+                      "build_watchdog_timeout": args.watchdog,
                       "recovery_target_s": target, "faults": results}))
 
 

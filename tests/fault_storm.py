@@ -31,10 +31,12 @@ FLAVOR_MB = 512  # flavor 1, m1.tiny
 Fault = Callable[[], None]
 
 
-def start(topo: Topology) -> None:
-    """The cloud with no quota in the way and a build watchdog the storm can outwait."""
+def start(topo: Topology, watchdog: int = WATCHDOG) -> None:
+    """The cloud with no quota in the way and a build watchdog of `watchdog` seconds,
+    which must outlast the wait of the storm's last build in the queues (the watchdog
+    cannot tell a build waiting there from one whose message died with a process)."""
     with topo.config.open("a") as config:
-        config.write(f"[conductor]\nbuild_watchdog_timeout = {WATCHDOG}\n"
+        config.write(f"[conductor]\nbuild_watchdog_timeout = {watchdog}\n"
                      "build_watchdog_interval = 2\n"
                      "[quota]\ninstances = -1\ncores = -1\nram = -1\n")
     assert migration.head_revision() in topo.manage("db", "sync")
