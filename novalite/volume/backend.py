@@ -1,0 +1,54 @@
+"""The file backend: each volume a qcow2 file named by its id under [DEFAULT] volumes_dir
+(default `$state_path/volumes`), made and grown with `qemu-img`.
+
+A file is created under a temporary name and renamed into place once complete, so a
+manager killed half-way leaves no file that looks like a volume; removing a volume that
+has no file is not an error (a delete retried after a crash)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import subprocess
+
+from novalite.conf import CONF
+from novalite.volume import errors
+
+LOG = logging.getLogger(__name__)
+GiB = 1024**3
+
+
+def volumes_dir() -> str:
+    return CONF.volumes_dir or os.path.join(CONF.state_path, "volumes")
+
+
+def _qemu_img(*args: str) -> None:
+    try:
+        subprocess.run(["qemu-img", *args], check=True, capture_output=True, text=True)
+    except FileNotFoundError as exc:
+        raise errors.BackendError(f"qemu-img is not installed: {exc}") from exc
+    except subprocess.CalledProcessError as exc:
+        raise errors.BackendError(f"qemu-img {args[0]} failed: {exc.stderr.strip()}") from exc
+
+
+class FileBackend:
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+
+    def setup(self) -> None:
+        os.makedirs(self.directory, exist_ok=True)
+
+    def path(self, volume_id: str) -> str:
+        return os.path.join(self.directory, volume_id)
+
+    def create(self, volume_id: str, size_gb: int) -> None:
+        """An empty volume of `size_gb` (qcow2: it takes no space until written)."""
+        partial = self.path(volume_id) + ".part"
+        _qemu_img("create", "-q", "-f", "qcow2", partial, f"{size_gb}G")
+        os.replace(partial, self.path(volume_id))
+
+    def delete(self, volume_id: str) -> None:
+        for path in (self.path(volume_id), self.path(volume_id) + ".part"):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)

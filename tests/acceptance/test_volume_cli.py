@@ -1,0 +1,55 @@
+"""The volumes issue's first steps with the unmodified `openstack` CLI and openstacksdk:
+volumes created, listed, shown, changed and deleted on the file backend, and volume types
+with the `__DEFAULT__` one."""
+
+from __future__ import annotations
+
+from openstack import connection
+from openstack.config import OpenStackConfig
+
+from tests.acceptance.test_openstack_cli import Cli
+from tests.waiting import wait_for
+
+
+def _status(cli: Cli, volume: str, *statuses: str) -> dict:
+    return wait_for(lambda: (v := cli.json("volume", "show", volume))["status"] in statuses
+                    and v, timeout=60, interval=0.5, what=f"{volume} {statuses}")
+
+
+def test_volumes_and_types_with_the_cli(cloud):
+    demo = Cli(cloud.clouds_yaml, "novalite")
+    admin = Cli(cloud.clouds_yaml, "novalite-admin")
+
+    types = {t["Name"] for t in demo.json("volume", "type", "list")}
+    assert "__DEFAULT__" in types
+    fast = admin.json("volume", "type", "create", "--property", "tier=fast", "fast")
+    assert fast["name"] == "fast" and fast["properties"] == {"tier": "fast"}
+    assert "fast" in {t["Name"] for t in admin.json("volume", "type", "list")}
+
+    created = demo.json("volume", "create", "--size", "1", "--description", "d",
+                        "--property", "k=v", "--type", "fast", "data")
+    assert created["status"] == "creating"
+    data = _status(demo, "data", "available")
+    assert (data["size"], data["type"], data["properties"]) == (1, "fast", {"k": "v"})
+    listed = {v["Name"]: v for v in demo.json("volume", "list")}
+    assert listed["data"]["Status"] == "available" and listed["data"]["Size"] == 1
+
+    demo.ok("volume", "set", "--name", "data2", "--property", "a=b", "data")
+    changed = demo.json("volume", "show", "data2")
+    assert changed["properties"] == {"k": "v", "a": "b"}
+
+    demo.ok("volume", "delete", "data2")
+    wait_for(lambda: "data2" not in {v["Name"] for v in demo.json("volume", "list")},
+             timeout=60, interval=0.5, what="data2 deleted")
+    admin.ok("volume", "type", "delete", "fast")
+
+
+def test_volumes_with_openstacksdk(cloud):
+    config = OpenStackConfig(config_files=[str(cloud.clouds_yaml)])
+    conn = connection.Connection(config=config.get_one(cloud="novalite"))
+    volume = conn.block_storage.create_volume(size=1, name="sdk-vol")
+    volume = conn.block_storage.wait_for_status(volume, "available", wait=60)
+    assert volume.size == 1 and volume.volume_type == "__DEFAULT__"
+    assert volume.id in {v.id for v in conn.block_storage.volumes()}
+    conn.block_storage.delete_volume(volume)
+    conn.block_storage.wait_for_delete(volume, wait=60)
