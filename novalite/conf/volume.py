@@ -19,6 +19,12 @@ default_opts = [
                "without one ([DEFAULT] default_availability_zone is the computes')."),
     cfg.StrOpt("default_volume_type", default="__DEFAULT__",
                help="Volume type of a volume created without one."),
+    cfg.IntOpt("quota_volumes", default=10, min=-1,
+               help="Volumes a project may have; -1: unlimited."),
+    cfg.IntOpt("quota_snapshots", default=10, min=-1,
+               help="Volume snapshots a project may have; -1: unlimited."),
+    cfg.IntOpt("quota_gigabytes", default=1000, min=-1,
+               help="Gigabytes of volumes and snapshots a project may have; -1: unlimited."),
     cfg.IntOpt("osapi_max_limit", default=1000, min=1,
                help="Most items a list returns, whatever limit the request gives."),
 ]

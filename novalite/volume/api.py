@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db import session
-from novalite.volume import errors, states, volume_types, volumes
+from novalite.volume import errors, quotas, states, volume_types, volumes
 from novalite.volume.records import Volume
 from novalite.volume.rpcapi import VolumeAPI
 
@@ -37,9 +37,11 @@ def _volume_type(s: Session, requested: str | None) -> str:
 def create(ctx: RequestContext, size: int, fields: dict[str, Any]) -> Volume:
     """Record the volume `creating` and cast its creation; `fields` holds name,
     description, metadata, volume_type, availability_zone and bootable, all optional."""
+    project_id = ctx.require_project_id()
     with session.writer() as s:
+        quotas.check(s, project_id, volumes=1, gigabytes=size)
         volume = volumes.create(s, {
-            "id": str(uuid.uuid4()), "project_id": ctx.require_project_id(),
+            "id": str(uuid.uuid4()), "project_id": project_id,
             "user_id": ctx.user_id, "display_name": fields.get("name"),
             "display_description": fields.get("description"), "size": size,
             "status": states.CREATING,

@@ -56,3 +56,21 @@ class VolumeTypeExists(VolumeError):
 class BackendError(NovaliteException):
     """The backend failed to create, copy or remove a volume's data (the manager sets the
     volume's status and records a message; it never reaches a user as such)."""
+
+
+class QuotaError(VolumeError):
+    code = 413
+    headers = {"Retry-After": "0"}
+
+
+class VolumeSizeExceedsAvailableQuota(QuotaError):
+    msg_fmt = ("Requested volume or snapshot exceeds allowed %(name)s quota. Requested "
+               "%(requested)sG, quota is %(quota)sG and %(consumed)sG has been consumed.")
+
+
+class VolumeLimitExceeded(QuotaError):
+    msg_fmt = "Maximum number of volumes allowed (%(allowed)d) exceeded for quota '%(name)s'."
+
+
+class SnapshotLimitExceeded(QuotaError):
+    msg_fmt = "Maximum number of snapshots allowed (%(allowed)d) exceeded"

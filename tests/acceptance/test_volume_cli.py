@@ -1,6 +1,6 @@
 """The volumes issue's first steps with the unmodified `openstack` CLI and openstacksdk:
-volumes created, listed, shown, changed and deleted on the file backend, and volume types
-with the `__DEFAULT__` one."""
+volumes created, listed, shown, changed and deleted on the file backend, volume types
+with the `__DEFAULT__` one, and the volume quotas and limits."""
 
 from __future__ import annotations
 
@@ -42,6 +42,22 @@ def test_volumes_and_types_with_the_cli(cloud):
     wait_for(lambda: "data2" not in {v["Name"] for v in demo.json("volume", "list")},
              timeout=60, interval=0.5, what="data2 deleted")
     admin.ok("volume", "type", "delete", "fast")
+
+
+def test_volume_quotas_and_limits_with_the_cli(cloud):
+    demo = Cli(cloud.clouds_yaml, "novalite")
+    admin = Cli(cloud.clouds_yaml, "novalite-admin")
+    quotas = {r["Resource"]: r["Limit"] for r in demo.json("quota", "show")}
+    assert (quotas["volumes"], quotas["snapshots"], quotas["gigabytes"]) == (10, 10, 1000)
+    assert quotas["instances"] == 10  # compute's are there too
+    admin.ok("quota", "set", "--volumes", "7", "demo")
+    try:
+        usage = {r["Resource"]: r for r in admin.json("quota", "show", "--usage", "demo")}
+        assert usage["volumes"]["Limit"] == 7 and usage["volumes"]["In Use"] == 0
+    finally:
+        admin.ok("quota", "delete", "--volume", "demo")
+    absolute = {r["Name"]: r["Value"] for r in demo.json("limits", "show", "--absolute")}
+    assert (absolute["max_total_volumes"], absolute["total_volumes_used"]) == (10, 0)
 
 
 def test_volumes_with_openstacksdk(cloud):

@@ -13,8 +13,10 @@ from novalite.api.faults import HTTPFault
 from novalite.api.profile import ApiProfile
 from novalite.api.request import ApiRequest, ApiResponse, Handler
 from novalite.api.volume import (
+    limits,
     messages,
     microversions,
+    quota_sets,
     unserved,
     versions,
     volume_metadata,
@@ -54,6 +56,11 @@ SERVED: list[tuple[str, str, Handler]] = [
     (_TYPE + "/extra_specs/{key}", "GET", volume_types.specs_show),
     (_TYPE + "/extra_specs/{key}", "PUT", volume_types.specs_update),
     (_TYPE + "/extra_specs/{key}", "DELETE", volume_types.specs_delete),
+    ("/os-quota-sets/{target}", "GET", quota_sets.show),
+    ("/os-quota-sets/{target}", "PUT", quota_sets.update),
+    ("/os-quota-sets/{target}", "DELETE", quota_sets.delete),
+    ("/os-quota-sets/{target}/defaults", "GET", quota_sets.defaults),
+    ("/limits", "GET", limits.index),
     ("/messages", "GET", messages.index),
     ("/messages/{id}", "GET", messages.show),
     ("/messages/{id}", "DELETE", messages.delete),

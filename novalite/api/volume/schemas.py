@@ -94,6 +94,23 @@ EXTRA_SPECS = {
     "additionalProperties": False,
 }
 
+_LIMIT = {"type": ["integer", "string"], "pattern": "^-?[0-9]+$", "minimum": -1,
+          "maximum": 2147483647}
+
+UPDATE_QUOTA = {
+    "type": "object",
+    "properties": {
+        "quota_set": {
+            "type": "object",
+            "properties": {"volumes": _LIMIT, "snapshots": _LIMIT, "gigabytes": _LIMIT},
+            "additionalProperties": False,
+        },
+    },
+    "required": ["quota_set"],
+    "additionalProperties": False,
+}
+
+
 def given(body: Any) -> Any:
     """The body less its fields given as null, at both levels: a client sends null for
     what its user left out, which Cinder treats as absent."""

@@ -1,8 +1,9 @@
-"""The volume service's tables, by Cinder's names: volumes, volume types with their extra
-specs, and the user messages that say why an asynchronous request failed.
+"""The volume service's tables, by Cinder's names: volumes, snapshots, volume types with
+their extra specs, per-project quotas (`volume_quotas`: Nova's `quotas` has the name), and
+the user messages that say why an asynchronous request failed.
 
-A volume's metadata is a JSON column of its row (Cinder keeps a `volume_metadata` table):
-it is only ever read and written whole with its volume. Rows are deleted, not soft-deleted:
+A volume's or snapshot's metadata is a JSON column of its row (Cinder keeps metadata
+tables): it is only ever read and written whole with its volume. Rows are deleted, not soft-deleted:
 nothing reads a deleted volume back.
 """
 
@@ -50,6 +51,28 @@ class Volume(Base, TimestampMixin):
     image_id: Mapped[str | None] = mapped_column(String(36))
     bootable: Mapped[bool] = mapped_column(Boolean, default=False)
     volume_metadata: Mapped[dict] = mapped_column(JSON, default=dict)
+
+
+class Snapshot(Base, TimestampMixin):
+    __tablename__ = "snapshots"
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    project_id: Mapped[str] = mapped_column(String(255), index=True)
+    user_id: Mapped[str | None] = mapped_column(String(255))
+    volume_id: Mapped[str] = mapped_column(String(36), index=True)
+    volume_size: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(32))
+    display_name: Mapped[str | None] = mapped_column(String(255))
+    display_description: Mapped[str | None] = mapped_column(String(255))
+    snapshot_metadata: Mapped[dict] = mapped_column(JSON, default=dict)
+
+
+class VolumeQuota(Base):
+    __tablename__ = "volume_quotas"
+    __table_args__ = (UniqueConstraint("project_id", "resource"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    project_id: Mapped[str] = mapped_column(String(255))
+    resource: Mapped[str] = mapped_column(String(255))
+    hard_limit: Mapped[int] = mapped_column(Integer)
 
 
 class Message(Base):

@@ -1,7 +1,8 @@
 """Volume service
 
 The volume service's tables (Cinder's names): volume types and their extra specs,
-volumes, and the user messages that say why a volume went to error; and the
+volumes, snapshots, per-project quotas (volume_quotas) and the user messages that say
+why a volume went to error; and the
 `__DEFAULT__` volume type, which Cinder also creates in a migration.
 
 Revision ID: 0010
@@ -21,7 +22,8 @@ branch_labels = None
 depends_on = None
 
 TABLE_OPTIONS: dict[str, Any] = {"mysql_engine": "InnoDB", "mysql_charset": "utf8mb4"}
-TABLES = ["volume_types", "volume_type_extra_specs", "volumes", "messages"]
+TABLES = ["volume_types", "volume_type_extra_specs", "volumes", "snapshots", "volume_quotas",
+          "messages"]
 
 
 def _timestamps() -> list[sa.Column]:
@@ -86,6 +88,34 @@ def upgrade() -> None:
         **TABLE_OPTIONS,
     )
     op.create_index(op.f("ix_volumes_project_id"), "volumes", ["project_id"], unique=False)
+    op.create_table(
+        "snapshots",
+        sa.Column("id", sa.String(length=36), nullable=False),
+        sa.Column("project_id", sa.String(length=255), nullable=False),
+        sa.Column("user_id", sa.String(length=255), nullable=True),
+        sa.Column("volume_id", sa.String(length=36), nullable=False),
+        sa.Column("volume_size", sa.Integer(), nullable=False),
+        sa.Column("status", sa.String(length=32), nullable=False),
+        sa.Column("display_name", sa.String(length=255), nullable=True),
+        sa.Column("display_description", sa.String(length=255), nullable=True),
+        sa.Column("snapshot_metadata", sa.JSON(), nullable=False),
+        *_timestamps(),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_snapshots")),
+        **TABLE_OPTIONS,
+    )
+    op.create_index(op.f("ix_snapshots_project_id"), "snapshots", ["project_id"], unique=False)
+    op.create_index(op.f("ix_snapshots_volume_id"), "snapshots", ["volume_id"], unique=False)
+    op.create_table(
+        "volume_quotas",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("project_id", sa.String(length=255), nullable=False),
+        sa.Column("resource", sa.String(length=255), nullable=False),
+        sa.Column("hard_limit", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_volume_quotas")),
+        sa.UniqueConstraint("project_id", "resource",
+                            name=op.f("uniq_volume_quotas0project_id_resource")),
+        **TABLE_OPTIONS,
+    )
     op.create_table(
         "messages",
         sa.Column("id", sa.String(length=36), nullable=False),
