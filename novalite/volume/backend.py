@@ -1,5 +1,7 @@
 """The file backend: each volume a qcow2 file named by its id under [DEFAULT] volumes_dir
-(default `$state_path/volumes`), made and grown with `qemu-img`.
+(default `$state_path/volumes`), made, copied and grown with `qemu-img`. A snapshot is a
+full copy of its volume (`snapshot-<id>`, made with `qemu-img convert`), not a backing
+chain: deleting either never touches the other.
 
 A file is created under a temporary name and renamed into place once complete, so a
 manager killed half-way leaves no file that looks like a volume; removing a volume that
@@ -42,13 +44,39 @@ class FileBackend:
     def path(self, volume_id: str) -> str:
         return os.path.join(self.directory, volume_id)
 
+    def snapshot_path(self, snapshot_id: str) -> str:
+        return os.path.join(self.directory, f"snapshot-{snapshot_id}")
+
     def create(self, volume_id: str, size_gb: int) -> None:
         """An empty volume of `size_gb` (qcow2: it takes no space until written)."""
         partial = self.path(volume_id) + ".part"
         _qemu_img("create", "-q", "-f", "qcow2", partial, f"{size_gb}G")
         os.replace(partial, self.path(volume_id))
 
+    def copy(self, source: str, volume_id: str, size_gb: int) -> None:
+        """A volume of `size_gb` holding a copy of the disk at `source` (a volume, a
+        snapshot, an image's data), which must not be larger."""
+        partial = self.path(volume_id) + ".part"
+        _qemu_img("convert", "-q", "-O", "qcow2", source, partial)
+        _qemu_img("resize", "-q", partial, f"{size_gb}G")
+        os.replace(partial, self.path(volume_id))
+
+    def snapshot(self, volume_id: str, snapshot_id: str) -> None:
+        partial = self.snapshot_path(snapshot_id) + ".part"
+        _qemu_img("convert", "-q", "-O", "qcow2", self.path(volume_id), partial)
+        os.replace(partial, self.snapshot_path(snapshot_id))
+
+    def extend(self, volume_id: str, size_gb: int) -> None:
+        _qemu_img("resize", "-q", self.path(volume_id), f"{size_gb}G")
+
     def delete(self, volume_id: str) -> None:
-        for path in (self.path(volume_id), self.path(volume_id) + ".part"):
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(path)
+        _remove(self.path(volume_id))
+
+    def delete_snapshot(self, snapshot_id: str) -> None:
+        _remove(self.snapshot_path(snapshot_id))
+
+
+def _remove(path: str) -> None:
+    for name in (path, path + ".part"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(name)

@@ -74,3 +74,12 @@ class VolumeLimitExceeded(QuotaError):
 
 class SnapshotLimitExceeded(QuotaError):
     msg_fmt = "Maximum number of snapshots allowed (%(allowed)d) exceeded"
+
+
+class InvalidSnapshot(VolumeError):
+    msg_fmt = "Invalid snapshot: %(reason)s"
+
+
+class SnapshotNotFound(VolumeError):
+    msg_fmt = "Snapshot %(snapshot_id)s could not be found."
+    code = 404

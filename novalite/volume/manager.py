@@ -1,8 +1,9 @@
 """The volume manager (Cinder's cinder-volume): the RPC endpoint that owns one backend's
-volumes. It places a new volume on its backend if it fits, creates and deletes the data,
-and sets each volume's final status; a failure is the volume's `error` status plus a user
+volumes and snapshots. It places a new volume on its backend if it fits, creates
+(empty, or as a copy of a snapshot or another volume), snapshots, extends and deletes the
+data, and sets each resource's final status; a failure is an error status plus a user
 message saying why. At start it moves what a killed predecessor left half-done to an
-error status (Cinder's init_host), so no volume stays `creating` or `deleting` forever."""
+error status (Cinder's init_host), so nothing stays `creating` or `deleting` forever."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from novalite.context import RequestContext
 from novalite.db import session
 from novalite.rpc import Target
 from novalite.service.manager import Manager
-from novalite.volume import backend, capacity, errors, messages, states, volumes
+from novalite.volume import backend, capacity, errors, messages, snapshots, states, volumes
 from novalite.volume.backend import FileBackend
+from novalite.volume.records import Volume
 
 LOG = logging.getLogger(__name__)
 
@@ -39,18 +41,31 @@ class VolumeManager(Manager):
                             row.id, row.status, states.INTERRUPTED[row.status])
                 row.status = states.INTERRUPTED[row.status]
 
+    def _capacity(self, s: Session) -> capacity.Capacity:
+        return capacity.of_backend(volumes.allocated_gb(s, self.backend_host)
+                                   + snapshots.allocated_gb(s, self.backend_host))
+
     def create_volume(self, ctx: RequestContext, volume_id: str) -> None:
         with session.writer() as s:
-            row = volumes.get_row(s, volume_id, None)
-            size, project_id = row.size, row.project_id
-            if not capacity.of_backend(volumes.allocated_gb(s, self.backend_host)).fits(size):
-                self._fail(s, ctx, row.id, project_id, messages.SCHEDULE_ALLOCATE_VOLUME,
+            volume = volumes.get(s, volume_id, None)
+            if not self._capacity(s).fits(volume.size):
+                self._fail(s, ctx, volume, messages.SCHEDULE_ALLOCATE_VOLUME,
                            messages.NO_BACKEND_AVAILABLE)
-                LOG.info("No valid backend was found for volume %s of %d GB", volume_id, size)
+                LOG.info("No valid backend was found for volume %s of %d GB", volume_id,
+                         volume.size)
                 return
-            row.host = self.backend_host
-        self._run(ctx, volume_id, project_id, lambda: self.backend.create(volume_id, size),
+            volumes.get_row(s, volume_id, None).host = self.backend_host
+        self._run(ctx, volume, self._maker(volume), messages.CREATE_VOLUME_FROM_BACKEND,
                   messages.DRIVER_FAILED_CREATE)
+
+    def _maker(self, volume: Volume) -> Callable[[], None]:
+        if volume.snapshot_id:
+            source = self.backend.snapshot_path(volume.snapshot_id)
+        elif volume.source_volid:
+            source = self.backend.path(volume.source_volid)
+        else:
+            return lambda: self.backend.create(volume.id, volume.size)
+        return lambda: self.backend.copy(source, volume.id, volume.size)
 
     def delete_volume(self, ctx: RequestContext, volume_id: str) -> None:
         try:
@@ -64,23 +79,74 @@ class VolumeManager(Manager):
         with session.writer() as s:
             volumes.remove(s, volume_id)
 
-    def _run(self, ctx: RequestContext, volume_id: str, project_id: str,
-             work: Callable[[], None], detail_id: str) -> None:
+    def extend_volume(self, ctx: RequestContext, volume_id: str, new_size: int) -> None:
+        with session.writer() as s:
+            volume = volumes.get(s, volume_id, None)
+            if not self._capacity(s).fits(new_size - volume.size):
+                volumes.swap_status(s, volume_id, [states.EXTENDING],
+                                    {"status": states.AVAILABLE})
+                messages.create(s, volume.project_id, ctx.request_id, volume_id,
+                                messages.EXTEND_VOLUME, messages.NO_BACKEND_AVAILABLE)
+                return
+        try:
+            self.backend.extend(volume_id, new_size)
+        except (errors.BackendError, OSError) as exc:
+            LOG.error("Volume %s could not be extended: %s", volume_id, exc)
+            with session.writer() as s:
+                volumes.swap_status(s, volume_id, [states.EXTENDING],
+                                    {"status": states.ERROR_EXTENDING})
+                messages.create(s, volume.project_id, ctx.request_id, volume_id,
+                                messages.EXTEND_VOLUME, messages.DRIVER_FAILED_EXTEND)
+            return
+        with session.writer() as s:
+            volumes.swap_status(s, volume_id, [states.EXTENDING],
+                                {"status": states.AVAILABLE, "size": new_size})
+
+    def create_snapshot(self, ctx: RequestContext, snapshot_id: str) -> None:
+        with session.reader() as s:
+            snapshot = snapshots.record(snapshots.get_row(s, snapshot_id, None))
+        try:
+            self.backend.snapshot(snapshot.volume_id, snapshot_id)
+        except (errors.BackendError, OSError) as exc:
+            LOG.error("Snapshot %s failed on its backend: %s", snapshot_id, exc)
+            status = snapshots.ERROR
+        else:
+            status = snapshots.AVAILABLE
+        with session.writer() as s:
+            snapshots.swap_status(s, snapshot_id, [snapshots.CREATING], {"status": status})
+            if status == snapshots.ERROR:
+                messages.create(s, snapshot.project_id, ctx.request_id, snapshot_id,
+                                messages.SNAPSHOT_CREATE, messages.SNAPSHOT_CREATE_ERROR,
+                                messages.RESOURCE_SNAPSHOT)
+
+    def delete_snapshot(self, ctx: RequestContext, snapshot_id: str) -> None:
+        try:
+            self.backend.delete_snapshot(snapshot_id)
+        except OSError:
+            LOG.exception("Could not delete the data of snapshot %s", snapshot_id)
+            with session.writer() as s:
+                snapshots.swap_status(s, snapshot_id, [snapshots.DELETING],
+                                      {"status": snapshots.ERROR_DELETING})
+            return
+        with session.writer() as s:
+            s.delete(snapshots.get_row(s, snapshot_id, None))
+
+    def _run(self, ctx: RequestContext, volume: Volume, work: Callable[[], None],
+             action_id: str, detail_id: str) -> None:
         """`work` on the backend, then `available`; a failure is `error` with a message."""
         try:
             work()
         except (errors.BackendError, OSError) as exc:
-            LOG.error("Volume %s failed on its backend: %s", volume_id, exc)
+            LOG.error("Volume %s failed on its backend: %s", volume.id, exc)
             with session.writer() as s:
-                self._fail(s, ctx, volume_id, project_id,
-                           messages.CREATE_VOLUME_FROM_BACKEND, detail_id)
+                self._fail(s, ctx, volume, action_id, detail_id)
             return
         with session.writer() as s:
-            if not volumes.swap_status(s, volume_id, [states.CREATING],
+            if not volumes.swap_status(s, volume.id, [states.CREATING],
                                        {"status": states.AVAILABLE}):
-                LOG.info("Volume %s changed while it was created: left as it is", volume_id)
+                LOG.info("Volume %s changed while it was created: left as it is", volume.id)
 
-    def _fail(self, s: Session, ctx: RequestContext, volume_id: str, project_id: str,
-              action_id: str, detail_id: str) -> None:
-        volumes.swap_status(s, volume_id, [states.CREATING], {"status": states.ERROR})
-        messages.create(s, project_id, ctx.request_id, volume_id, action_id, detail_id)
+    def _fail(self, s: Session, ctx: RequestContext, volume: Volume, action_id: str,
+              detail_id: str) -> None:
+        volumes.swap_status(s, volume.id, [states.CREATING], {"status": states.ERROR})
+        messages.create(s, volume.project_id, ctx.request_id, volume.id, action_id, detail_id)

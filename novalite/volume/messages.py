@@ -18,6 +18,7 @@ from novalite.volume import errors
 from novalite.volume.records import Message
 
 RESOURCE_VOLUME = "VOLUME"
+RESOURCE_SNAPSHOT = "VOLUME_SNAPSHOT"
 # how long a message is kept (Cinder's [DEFAULT] message_ttl default: 30 days)
 TTL = datetime.timedelta(days=30)
 
@@ -26,11 +27,13 @@ ACTIONS = {
     "005": "copy image to volume",
     "007": "extend volume",
     "008": "create volume from backend storage",
+    "009": "create snapshot",
 }
 SCHEDULE_ALLOCATE_VOLUME = "001"
 COPY_IMAGE_TO_VOLUME = "005"
 EXTEND_VOLUME = "007"
 CREATE_VOLUME_FROM_BACKEND = "008"
+SNAPSHOT_CREATE = "009"
 
 DETAILS = {
     "001": "An unknown error occurred.",
@@ -38,12 +41,14 @@ DETAILS = {
     "007": "Image used for creating volume exceeds available space.",
     "010": "Volume Driver failed to extend volume.",
     "012": "Driver failed to create the volume.",
+    "013": "Snapshot failed to create.",
 }
 UNKNOWN_ERROR = "001"
 NO_BACKEND_AVAILABLE = "003"
 NOT_ENOUGH_SPACE_FOR_IMAGE = "007"
 DRIVER_FAILED_EXTEND = "010"
 DRIVER_FAILED_CREATE = "012"
+SNAPSHOT_CREATE_ERROR = "013"
 
 
 def record(row: m.Message) -> Message:
@@ -53,12 +58,12 @@ def record(row: m.Message) -> Message:
                    row.created_at, row.expires_at)
 
 
-def create(s: Session, project_id: str, request_id: str | None, volume_id: str,
-           action_id: str, detail_id: str) -> None:
+def create(s: Session, project_id: str, request_id: str | None, resource_id: str,
+           action_id: str, detail_id: str, resource_type: str = RESOURCE_VOLUME) -> None:
     now = timeutils.utcnow()
     s.add(m.Message(id=str(uuid.uuid4()), project_id=project_id, request_id=request_id,
-                    resource_type=RESOURCE_VOLUME, resource_uuid=volume_id,
-                    event_id=f"VOLUME_{RESOURCE_VOLUME}_{action_id}_{detail_id}",
+                    resource_type=resource_type, resource_uuid=resource_id,
+                    event_id=f"VOLUME_{resource_type}_{action_id}_{detail_id}",
                     message_level="ERROR", action_id=action_id, detail_id=detail_id,
                     created_at=now, expires_at=now + TTL))
 

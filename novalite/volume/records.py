@@ -49,3 +49,18 @@ class Message:
     user_message: str
     created_at: datetime.datetime
     expires_at: datetime.datetime
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    id: str
+    project_id: str
+    user_id: str | None
+    volume_id: str
+    volume_size: int
+    status: str
+    name: str | None
+    description: str | None
+    metadata: dict[str, str]
+    created_at: datetime.datetime | None
+    updated_at: datetime.datetime | None

@@ -1,6 +1,7 @@
 """The volumes issue's first steps with the unmodified `openstack` CLI and openstacksdk:
-volumes created, listed, shown, changed and deleted on the file backend, volume types
-with the `__DEFAULT__` one, and the volume quotas and limits."""
+volumes created, listed, shown, changed and deleted on the file backend, snapshots and
+volumes copied from them or from a volume, extend, volume types with the `__DEFAULT__`
+one, and the volume quotas and limits."""
 
 from __future__ import annotations
 
@@ -58,6 +59,40 @@ def test_volume_quotas_and_limits_with_the_cli(cloud):
         admin.ok("quota", "delete", "--volume", "demo")
     absolute = {r["Name"]: r["Value"] for r in demo.json("limits", "show", "--absolute")}
     assert (absolute["max_total_volumes"], absolute["total_volumes_used"]) == (10, 0)
+
+
+def test_snapshots_copies_and_extend_with_the_cli(cloud):
+    demo = Cli(cloud.clouds_yaml, "novalite")
+    demo.ok("volume", "create", "--size", "1", "origin")
+    _status(demo, "origin", "available")
+
+    snapshot = demo.json("volume", "snapshot", "create", "--volume", "origin", "snap1")
+    assert snapshot["status"] == "creating"
+    wait_for(lambda: demo.json("volume", "snapshot", "show", "snap1")["status"] == "available",
+             timeout=60, interval=0.5, what="snap1 available")
+    listed = {s["Name"]: s for s in demo.json("volume", "snapshot", "list")}
+    assert listed["snap1"]["Size"] == 1
+
+    demo.ok("volume", "create", "--snapshot", "snap1", "--size", "2", "from-snap")
+    from_snap = _status(demo, "from-snap", "available")
+    assert (from_snap["size"], from_snap["snapshot_id"]) == (2, snapshot["id"])
+    demo.ok("volume", "create", "--source", "origin", "clone")
+    clone = _status(demo, "clone", "available")
+    assert clone["source_volid"] == demo.json("volume", "show", "origin")["id"]
+
+    demo.ok("volume", "set", "--size", "2", "origin")
+    wait_for(lambda: demo.json("volume", "show", "origin")["size"] == 2, timeout=60,
+             interval=0.5, what="origin extended")
+    smaller = demo.run("volume", "set", "--size", "1", "origin")
+    assert smaller.returncode == 1 and "New size must be greater" in smaller.stderr  # the CLI's
+
+    in_use = demo.run("volume", "delete", "origin")
+    assert in_use.returncode == 1 and "have snapshots" in in_use.stderr
+    demo.ok("volume", "snapshot", "delete", "snap1")
+    wait_for(lambda: "snap1" not in {s["Name"] for s in demo.json("volume", "snapshot",
+                                                                   "list")},
+             timeout=60, interval=0.5, what="snap1 deleted")
+    demo.ok("volume", "delete", "origin", "from-snap", "clone")
 
 
 def test_volumes_with_openstacksdk(cloud):

@@ -5,9 +5,11 @@ History (the versions that change something novalite serves):
   3.0  — the base v3 API.
   3.3  — user messages (/messages).
   3.13 — volumes: `group_id` in the detail.
+  3.14 — snapshots: `group_snapshot_id`.
+  3.41 — snapshots: `user_id`.
   3.48 — volumes: `shared_targets` and `service_uuid` in the detail.
   3.63 — volumes: `volume_type_id` in the detail.
-  3.65 — volumes: `consumes_quota` in the detail.
+  3.65 — volumes and snapshots: `consumes_quota`.
   3.67 — the project id is optional in URLs (novalite serves both forms at every version,
          as Cinder's router does).
   3.69 — volumes: `shared_targets` may be null.

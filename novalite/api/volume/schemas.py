@@ -28,12 +28,61 @@ CREATE_VOLUME = {
                 "metadata": METADATA,
                 "bootable": {"type": "boolean"},
                 "multiattach": {"enum": [False]},
+                "snapshot_id": {"type": "string", "maxLength": 36},
+                "source_volid": {"type": "string", "maxLength": 36},
             },
-            "required": ["size"],
             "additionalProperties": False,
         },
     },
     "required": ["volume"],
+    "additionalProperties": False,
+}
+
+CREATE_SNAPSHOT = {
+    "type": "object",
+    "properties": {
+        "snapshot": {
+            "type": "object",
+            "properties": {
+                "name": _NAME, "description": _NAME, "display_name": _NAME,
+                "display_description": _NAME,
+                "volume_id": {"type": "string", "maxLength": 36},
+                "force": {"type": ["boolean", "string"]},
+                "metadata": METADATA,
+            },
+            "required": ["volume_id"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["snapshot"],
+    "additionalProperties": False,
+}
+
+UPDATE_SNAPSHOT = {
+    "type": "object",
+    "properties": {
+        "snapshot": {
+            "type": "object",
+            "properties": {"name": _NAME, "description": _NAME, "display_name": _NAME,
+                           "display_description": _NAME},
+            "additionalProperties": False,
+        },
+    },
+    "required": ["snapshot"],
+    "additionalProperties": False,
+}
+
+EXTEND = {
+    "type": "object",
+    "properties": {
+        "os-extend": {
+            "type": "object",
+            "properties": {"new_size": _SIZE},
+            "required": ["new_size"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["os-extend"],
     "additionalProperties": False,
 }
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from novalite.api import policy
 from novalite.api.request import ApiRequest
-from novalite.volume.records import Message, Volume, VolumeType
+from novalite.volume.records import Message, Snapshot, Volume, VolumeType
 
 
 def timestamp(value: datetime.datetime | None) -> str | None:
@@ -75,3 +75,23 @@ def message(req: ApiRequest, msg: Message) -> dict[str, Any]:
             "guaranteed_until": timestamp(msg.expires_at), "request_id": msg.request_id,
             "resource_type": msg.resource_type, "resource_uuid": msg.resource_uuid,
             "links": links(req, "messages", msg.id)}
+
+
+def snapshot(req: ApiRequest, snap: Snapshot, detail: bool) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "id": snap.id, "created_at": timestamp(snap.created_at),
+        "updated_at": timestamp(snap.updated_at), "name": snap.name,
+        "description": snap.description, "volume_id": snap.volume_id,
+        "status": snap.status, "size": snap.volume_size, "metadata": snap.metadata}
+    if detail and policy.check(req.ctx, "volume_extension:extended_snapshot_attributes",
+                               snap.project_id):
+        view["os-extended-snapshot-attributes:progress"] = (
+            "100%" if snap.status == "available" else "0%")
+        view["os-extended-snapshot-attributes:project_id"] = snap.project_id
+    if req.at_least("3.14"):
+        view["group_snapshot_id"] = None
+    if req.at_least("3.41"):
+        view["user_id"] = snap.user_id
+    if req.at_least("3.65"):
+        view["consumes_quota"] = True
+    return view

@@ -77,7 +77,7 @@ def show(req: ApiRequest) -> ApiResponse:
     return ApiResponse(200, {"volume": views.volume(req, found(req, "volume:get"))})
 
 
-def _names(values: dict[str, Any]) -> dict[str, Any]:
+def names(values: dict[str, Any]) -> dict[str, Any]:
     """Cinder's v1 `display_name`/`display_description` mean `name`/`description`."""
     return {"name": values.get("name", values.get("display_name")),
             "description": values.get("description", values.get("display_description"))}
@@ -88,7 +88,8 @@ def create(req: ApiRequest) -> ApiResponse:
     validate(schemas.CREATE_VOLUME, body)
     policy.authorize(req.ctx, "volume:create")
     values = body["volume"]
-    volume = volume_api.create(req.ctx, int(values["size"]), {**values, **_names(values)})
+    size = int(values["size"]) if "size" in values else None
+    volume = volume_api.create(req.ctx, size, {**values, **names(values)})
     return ApiResponse(202, {"volume": views.volume(req, volume)})
 
 
@@ -97,8 +98,8 @@ def update(req: ApiRequest) -> ApiResponse:
     found(req, "volume:update")
     values = req.body["volume"]
     changes = {column: value for column, value in (
-        ("display_name", _names(values)["name"]),
-        ("display_description", _names(values)["description"]),
+        ("display_name", names(values)["name"]),
+        ("display_description", names(values)["description"]),
         ("volume_metadata", values.get("metadata"))) if value is not None}
     volume = volume_api.update(scope(req), req.params["id"], changes)
     return ApiResponse(200, {"volume": views.volume(req, volume)})

@@ -1,12 +1,13 @@
 """The volume manager on a real database and file backend, called directly (no RPC)."""
 
 import os
+import uuid
 
 import pytest
 
 from novalite import context
 from novalite.db import session
-from novalite.volume import errors, messages, states, volumes
+from novalite.volume import errors, messages, snapshots, states, volumes
 from novalite.volume.manager import VolumeManager
 from tests.unit.volume.builders import make_volume
 
@@ -78,3 +79,40 @@ def test_start_up_moves_what_a_killed_manager_left_to_error(manager):
         "available": "available"}
     assert _status(elsewhere) == "creating"
 
+
+
+def test_a_snapshot_is_a_full_copy_and_a_volume_can_be_made_from_it(manager):
+    volume_id = make_volume()
+    manager.create_volume(context.get_admin_context(), volume_id)
+    snapshot_id = str(uuid.uuid4())
+    with session.writer() as s:
+        snapshots.create(s, {"id": snapshot_id, "project_id": "p1", "volume_id": volume_id,
+                             "volume_size": 1, "status": snapshots.CREATING,
+                             "snapshot_metadata": {}})
+    manager.create_snapshot(context.get_admin_context(), snapshot_id)
+    with session.reader() as s:
+        assert snapshots.get_row(s, snapshot_id, None).status == "available"
+    assert os.path.exists(manager.backend.snapshot_path(snapshot_id))
+    manager.backend.delete(volume_id)  # the snapshot needs nothing of its volume
+    copy = make_volume(size=2)
+    with session.writer() as s:
+        volumes.get_row(s, copy, None).snapshot_id = snapshot_id
+    manager.create_volume(context.get_admin_context(), copy)
+    assert _status(copy) == "available"
+    manager.delete_snapshot(context.get_admin_context(), snapshot_id)
+    assert not os.path.exists(manager.backend.snapshot_path(snapshot_id))
+
+
+def test_extend_beyond_free_capacity_leaves_the_volume_as_it_was(manager, conf):
+    conf.set_override("volume_backend_capacity_gb", 2)
+    volume_id = make_volume()
+    manager.create_volume(context.get_admin_context(), volume_id)
+    with session.writer() as s:
+        volumes.swap_status(s, volume_id, [states.AVAILABLE], {"status": states.EXTENDING})
+    manager.extend_volume(context.get_admin_context(), volume_id, 3)
+    with session.reader() as s:
+        volume = volumes.get(s, volume_id, None)
+        (message,) = messages.list_messages(s, "p1")
+    assert (volume.status, volume.size) == ("available", 1)
+    assert message.user_message == ("extend volume:Could not find any available weighted "
+                                    "backend.")
