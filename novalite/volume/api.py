@@ -10,10 +10,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from novalite import exception
+from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db import session
 from novalite.volume import errors, quotas, snapshots, states, volume_types, volumes
+from novalite.volume.backend import GiB
 from novalite.volume.records import Snapshot, Volume
 from novalite.volume.rpcapi import VolumeAPI
 
@@ -60,6 +63,35 @@ def _source(s: Session, project_id: str, fields: dict[str, Any]
     return {}, None, None
 
 
+# what qemu-img converts into a volume, by the image's disk_format
+IMAGE_FORMATS = ("raw", "qcow2")
+
+
+def _image(ctx: RequestContext, image_id: str, size: int) -> dict[str, Any]:
+    """The columns of a volume written from the image, after Cinder's checks of it (its
+    virtual size is checked by the manager, which has the data)."""
+    try:
+        image = glance.show(ctx, image_id)
+    except exception.ImageNotFound:
+        raise errors.InvalidInput(reason="Invalid image identifier or unable to access "
+                                         "requested image.") from None
+    if image.get("status") != "active":
+        raise errors.InvalidInput(reason=f"Image {image_id} is not active.")
+    if image.get("disk_format") not in IMAGE_FORMATS:
+        raise errors.InvalidInput(reason=(
+            f"Image {image_id} has disk format {image.get('disk_format')}; novalite writes "
+            f"{' or '.join(IMAGE_FORMATS)} images into volumes."))
+    image_gb = -(-int(image.get("size") or 0) // GiB)
+    if image_gb > size:
+        raise errors.InvalidInput(reason=(
+            f"Size of specified image {image_gb}GB is larger than volume size {size}GB."))
+    if int(image.get("min_disk") or 0) > size:
+        raise errors.InvalidInput(reason=(
+            f"Volume size {size}GB cannot be smaller than the image minDisk size "
+            f"{image['min_disk']}GB."))
+    return {"image_id": image_id, "bootable": True}
+
+
 def _size(requested: int | None, minimum: int | None, from_snapshot: bool) -> int:
     size = requested if requested is not None else minimum
     if size is None:
@@ -77,12 +109,16 @@ def _size(requested: int | None, minimum: int | None, from_snapshot: bool) -> in
 
 def create(ctx: RequestContext, requested_size: int | None, fields: dict[str, Any]) -> Volume:
     """Record the volume `creating` and cast its creation; `fields` holds name,
-    description, metadata, volume_type, availability_zone, bootable, snapshot_id and
-    source_volid, all optional."""
+    description, metadata, volume_type, availability_zone, bootable and one source
+    (snapshot_id, source_volid or image_id), all optional."""
     project_id = ctx.require_project_id()
+    # the image service is asked before the transaction: no lock is held over HTTP
+    from_image = (_image(ctx, fields["image_id"], _size(requested_size, None, False))
+                  if fields.get("image_id") else {})
     with session.writer() as s:
         copied, minimum, source_host = _source(s, project_id, fields)
         size = _size(requested_size, minimum, bool(fields.get("snapshot_id")))
+        copied.update(from_image)
         quotas.check(s, project_id, volumes=1, gigabytes=size)
         values = {
             "id": str(uuid.uuid4()), "project_id": project_id,
@@ -90,8 +126,8 @@ def create(ctx: RequestContext, requested_size: int | None, fields: dict[str, An
             "display_description": fields.get("description"), "size": size,
             "status": states.CREATING,
             "availability_zone": _availability_zone(fields.get("availability_zone")),
-            "bootable": bool(fields.get("bootable", False)),
-            "volume_metadata": fields.get("metadata") or {}, **copied}
+            "volume_metadata": fields.get("metadata") or {},
+            "bootable": bool(fields.get("bootable", False)), **copied}
         if fields.get("volume_type") or "volume_type_id" not in values:
             values["volume_type_id"] = (volume_types.find(s, fields["volume_type"])
                                         if fields.get("volume_type")

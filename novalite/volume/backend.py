@@ -10,6 +10,7 @@ has no file is not an error (a delete retried after a crash)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import subprocess
@@ -25,9 +26,16 @@ def volumes_dir() -> str:
     return CONF.volumes_dir or os.path.join(CONF.state_path, "volumes")
 
 
-def _qemu_img(*args: str) -> None:
+def virtual_size(path: str, disk_format: str) -> int:
+    """The size in bytes of the disk the file at `path` holds."""
+    info = json.loads(_qemu_img("info", "--output=json", "-f", disk_format, path))
+    return int(info["virtual-size"])
+
+
+def _qemu_img(*args: str) -> str:
     try:
-        subprocess.run(["qemu-img", *args], check=True, capture_output=True, text=True)
+        return subprocess.run(["qemu-img", *args], check=True, capture_output=True,
+                              text=True).stdout
     except FileNotFoundError as exc:
         raise errors.BackendError(f"qemu-img is not installed: {exc}") from exc
     except subprocess.CalledProcessError as exc:
@@ -44,6 +52,10 @@ class FileBackend:
     def path(self, volume_id: str) -> str:
         return os.path.join(self.directory, volume_id)
 
+    def image_path(self, volume_id: str) -> str:
+        """Where an image's data waits to be written into the volume."""
+        return os.path.join(self.directory, f".image-{volume_id}")
+
     def snapshot_path(self, snapshot_id: str) -> str:
         return os.path.join(self.directory, f"snapshot-{snapshot_id}")
 
@@ -53,24 +65,29 @@ class FileBackend:
         _qemu_img("create", "-q", "-f", "qcow2", partial, f"{size_gb}G")
         os.replace(partial, self.path(volume_id))
 
-    def copy(self, source: str, volume_id: str, size_gb: int) -> None:
+    def copy(self, source: str, volume_id: str, size_gb: int,
+             source_format: str = "qcow2") -> None:
         """A volume of `size_gb` holding a copy of the disk at `source` (a volume, a
-        snapshot, an image's data), which must not be larger."""
+        snapshot, an image's data), which must not be larger. The source's format is
+        given, never probed: a raw image could otherwise pass itself off as qcow2."""
+        if virtual_size(source, source_format) > size_gb * GiB:
+            raise errors.ImageTooLarge(f"{source} is larger than {size_gb} GB")
         partial = self.path(volume_id) + ".part"
-        _qemu_img("convert", "-q", "-O", "qcow2", source, partial)
-        _qemu_img("resize", "-q", partial, f"{size_gb}G")
+        _qemu_img("convert", "-q", "-f", source_format, "-O", "qcow2", source, partial)
+        _qemu_img("resize", "-q", "-f", "qcow2", partial, f"{size_gb}G")
         os.replace(partial, self.path(volume_id))
 
     def snapshot(self, volume_id: str, snapshot_id: str) -> None:
         partial = self.snapshot_path(snapshot_id) + ".part"
-        _qemu_img("convert", "-q", "-O", "qcow2", self.path(volume_id), partial)
+        _qemu_img("convert", "-q", "-f", "qcow2", "-O", "qcow2", self.path(volume_id), partial)
         os.replace(partial, self.snapshot_path(snapshot_id))
 
     def extend(self, volume_id: str, size_gb: int) -> None:
-        _qemu_img("resize", "-q", self.path(volume_id), f"{size_gb}G")
+        _qemu_img("resize", "-q", "-f", "qcow2", self.path(volume_id), f"{size_gb}G")
 
     def delete(self, volume_id: str) -> None:
         _remove(self.path(volume_id))
+        _remove(self.image_path(volume_id))
 
     def delete_snapshot(self, snapshot_id: str) -> None:
         _remove(self.snapshot_path(snapshot_id))

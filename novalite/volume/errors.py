@@ -58,6 +58,10 @@ class BackendError(NovaliteException):
     volume's status and records a message; it never reaches a user as such)."""
 
 
+class ImageTooLarge(BackendError):
+    """The disk to copy into a volume is larger than the volume."""
+
+
 class QuotaError(VolumeError):
     code = 413
     headers = {"Retry-After": "0"}

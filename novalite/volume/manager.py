@@ -1,20 +1,25 @@
 """The volume manager (Cinder's cinder-volume): the RPC endpoint that owns one backend's
 volumes and snapshots. It places a new volume on its backend if it fits, creates
-(empty, or as a copy of a snapshot or another volume), snapshots, extends and deletes the
+(empty, or as a copy of a snapshot, another volume or an image's data fetched from the
+image service over HTTP, as Cinder's does), snapshots, extends and deletes the
 data, and sets each resource's final status; a failure is an error status plus a user
 message saying why. At start it moves what a killed predecessor left half-done to an
 error status (Cinder's init_host), so nothing stays `creating` or `deleting` forever."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 from collections.abc import Callable
 
 from sqlalchemy.orm import Session
 
+from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db import session
+from novalite.exception import NovaliteException
 from novalite.rpc import Target
 from novalite.service.manager import Manager
 from novalite.volume import backend, capacity, errors, messages, snapshots, states, volumes
@@ -55,10 +60,14 @@ class VolumeManager(Manager):
                          volume.size)
                 return
             volumes.get_row(s, volume_id, None).host = self.backend_host
-        self._run(ctx, volume, self._maker(volume), messages.CREATE_VOLUME_FROM_BACKEND,
+        action = (messages.COPY_IMAGE_TO_VOLUME if volume.image_id
+                  else messages.CREATE_VOLUME_FROM_BACKEND)
+        self._run(ctx, volume, self._maker(ctx, volume), action,
                   messages.DRIVER_FAILED_CREATE)
 
-    def _maker(self, volume: Volume) -> Callable[[], None]:
+    def _maker(self, ctx: RequestContext, volume: Volume) -> Callable[[], None]:
+        if volume.image_id:
+            return lambda: self._from_image(ctx, volume, volume.image_id or "")
         if volume.snapshot_id:
             source = self.backend.snapshot_path(volume.snapshot_id)
         elif volume.source_volid:
@@ -66,6 +75,17 @@ class VolumeManager(Manager):
         else:
             return lambda: self.backend.create(volume.id, volume.size)
         return lambda: self.backend.copy(source, volume.id, volume.size)
+
+    def _from_image(self, ctx: RequestContext, volume: Volume, image_id: str) -> None:
+        """The image's data, downloaded beside the volume, converted into it."""
+        image = glance.show(ctx, image_id)
+        staged = self.backend.image_path(volume.id)
+        try:
+            glance.download(ctx, image, staged)
+            self.backend.copy(staged, volume.id, volume.size, image["disk_format"])
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(staged)
 
     def delete_volume(self, ctx: RequestContext, volume_id: str) -> None:
         try:
@@ -136,8 +156,10 @@ class VolumeManager(Manager):
         """`work` on the backend, then `available`; a failure is `error` with a message."""
         try:
             work()
-        except (errors.BackendError, OSError) as exc:
+        except (OSError, NovaliteException) as exc:  # the backend's, the image service's
             LOG.error("Volume %s failed on its backend: %s", volume.id, exc)
+            if isinstance(exc, errors.ImageTooLarge):
+                detail_id = messages.NOT_ENOUGH_SPACE_FOR_IMAGE
             with session.writer() as s:
                 self._fail(s, ctx, volume, action_id, detail_id)
             return

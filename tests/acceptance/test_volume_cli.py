@@ -1,7 +1,7 @@
 """The volumes issue's first steps with the unmodified `openstack` CLI and openstacksdk:
 volumes created, listed, shown, changed and deleted on the file backend, snapshots and
-volumes copied from them or from a volume, extend, volume types with the `__DEFAULT__`
-one, and the volume quotas and limits."""
+volumes copied from them, from a volume or from an image, extend, volume types with the
+`__DEFAULT__` one, and the volume quotas and limits."""
 
 from __future__ import annotations
 
@@ -80,6 +80,10 @@ def test_snapshots_copies_and_extend_with_the_cli(cloud):
     clone = _status(demo, "clone", "available")
     assert clone["source_volid"] == demo.json("volume", "show", "origin")["id"]
 
+    demo.ok("volume", "create", "--image", "novalite-tiny", "--size", "1", "bootvol")
+    bootvol = _status(demo, "bootvol", "available")
+    assert bootvol["bootable"] is True
+
     demo.ok("volume", "set", "--size", "2", "origin")
     wait_for(lambda: demo.json("volume", "show", "origin")["size"] == 2, timeout=60,
              interval=0.5, what="origin extended")
@@ -92,7 +96,7 @@ def test_snapshots_copies_and_extend_with_the_cli(cloud):
     wait_for(lambda: "snap1" not in {s["Name"] for s in demo.json("volume", "snapshot",
                                                                    "list")},
              timeout=60, interval=0.5, what="snap1 deleted")
-    demo.ok("volume", "delete", "origin", "from-snap", "clone")
+    demo.ok("volume", "delete", "origin", "from-snap", "clone", "bootvol")
 
 
 def test_volumes_with_openstacksdk(cloud):

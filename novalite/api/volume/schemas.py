@@ -30,6 +30,8 @@ CREATE_VOLUME = {
                 "multiattach": {"enum": [False]},
                 "snapshot_id": {"type": "string", "maxLength": 36},
                 "source_volid": {"type": "string", "maxLength": 36},
+                "imageRef": {"type": "string", "maxLength": 36},
+                "image_id": {"type": "string", "maxLength": 36},
             },
             "additionalProperties": False,
         },

@@ -45,6 +45,8 @@ def volume(req: ApiRequest, vol: Volume) -> dict[str, Any]:
         view["os-vol-host-attr:host"] = vol.host
     if req.ctx.is_admin:
         view["migration_status"] = None
+    if vol.image_id:
+        view["volume_image_metadata"] = {"image_id": vol.image_id}
     if req.at_least("3.13"):
         view["group_id"] = None
     if req.at_least("3.48"):

@@ -89,7 +89,13 @@ def create(req: ApiRequest) -> ApiResponse:
     policy.authorize(req.ctx, "volume:create")
     values = body["volume"]
     size = int(values["size"]) if "size" in values else None
-    volume = volume_api.create(req.ctx, size, {**values, **names(values)})
+    sources = [k for k in ("snapshot_id", "source_volid", "imageRef", "image_id")
+               if k in values]
+    if len(sources) > 1:
+        raise errors.InvalidInput(reason=f"Give one source of {', '.join(sources)}, not "
+                                         "several.")
+    image = values.pop("imageRef", None)
+    volume = volume_api.create(req.ctx, size, {"image_id": image, **values, **names(values)})
     return ApiResponse(202, {"volume": views.volume(req, volume)})
 
 

@@ -99,7 +99,9 @@ def test_bad_input_is_a_400_naming_the_field(cloud, user):
     client, _ = user
     for body, field in (({"volume": {"size": 0}}, "size"),
                         ({"volume": {"size": "x"}}, "size"),
-                        ({"volume": {"size": 1, "imageRef": "i"}}, "imageRef"),
+                        ({"volume": {"size": 1, "backup_id": "b"}}, "backup_id"),
+                        ({"volume": {"size": 1, "snapshot_id": "s", "source_volid": "v"}},
+                         "snapshot_id, source_volid"),
                         ({"volume": {"size": 1, "multiattach": True}}, "multiattach"),
                         ({"volume": {"size": 1, "metadata": {"k": 1}}}, "k")):
         assert field in _fault(client.post("/volumes", json=body), 400, "badRequest")
