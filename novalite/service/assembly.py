@@ -44,7 +44,7 @@ def api(host: str | None = None) -> Service:
 def volume(host: str | None = None) -> Service:
     """The volume manager of this host's backend (Cinder's cinder-volume)."""
     from novalite.volume.manager import VolumeManager
-    from novalite.volume.rpcapi import TOPIC
+    from novalite.volume.rpcapi import BINARY, TOPIC
 
-    return Service("novalite-volume", TOPIC, VolumeManager(host or CONF.host),
+    return Service(BINARY, TOPIC, VolumeManager(host or CONF.host),
                    DBServiceRecords(), host)

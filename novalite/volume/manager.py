@@ -16,7 +16,6 @@ from collections.abc import Callable
 from sqlalchemy.orm import Session
 
 from novalite.clients import glance
-from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db import session
 from novalite.exception import NovaliteException
@@ -34,8 +33,7 @@ class VolumeManager(Manager):
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
-        name = CONF.volume_backend_name
-        self.backend_host = f"{host}@{name}#{name}"
+        self.backend_host = capacity.pool_name(host)
         self.backend = FileBackend(backend.volumes_dir())
 
     def init_host(self) -> None:
@@ -45,10 +43,13 @@ class VolumeManager(Manager):
                 LOG.warning("Volume %s was left %s by a stopped volume service: now %s",
                             row.id, row.status, states.INTERRUPTED[row.status])
                 row.status = states.INTERRUPTED[row.status]
+            for snap in snapshots.interrupted_on(s, self.backend_host):
+                LOG.warning("Snapshot %s was left %s by a stopped volume service: now %s",
+                            snap.id, snap.status, snapshots.INTERRUPTED[snap.status])
+                snap.status = snapshots.INTERRUPTED[snap.status]
 
     def _capacity(self, s: Session) -> capacity.Capacity:
-        return capacity.of_backend(volumes.allocated_gb(s, self.backend_host)
-                                   + snapshots.allocated_gb(s, self.backend_host))
+        return capacity.of_pool(s, self.backend_host)
 
     def create_volume(self, ctx: RequestContext, volume_id: str) -> None:
         with session.writer() as s:

@@ -10,6 +10,7 @@ from novalite.context import RequestContext
 from novalite.rpc.rpcapi import make_client
 
 TOPIC = "volume"
+BINARY = "novalite-volume"
 
 
 def service_host(volume_host: str) -> str:

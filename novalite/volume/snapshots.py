@@ -22,6 +22,8 @@ DELETING = "deleting"
 ERROR = "error"
 ERROR_DELETING = "error_deleting"
 DELETABLE = (AVAILABLE, ERROR)
+# what a manager killed in the middle leaves, and what its successor makes of it
+INTERRUPTED = {CREATING: ERROR, DELETING: ERROR_DELETING}
 
 
 def record(row: m.Snapshot) -> Snapshot:
@@ -71,6 +73,14 @@ def swap_status(s: Session, snapshot_id: str, expected: Iterable[str],
 def of_volume(s: Session, volume_id: str) -> int:
     return int(s.scalar(select(func.count()).select_from(m.Snapshot)
                         .where(m.Snapshot.volume_id == volume_id)) or 0)
+
+
+def interrupted_on(s: Session, volume_host: str) -> list[m.Snapshot]:
+    """The snapshots of volumes on `volume_host` left creating or deleting."""
+    return list(s.scalars(select(m.Snapshot)
+                          .join(m.Volume, m.Volume.id == m.Snapshot.volume_id)
+                          .where(m.Volume.host == volume_host,
+                                 m.Snapshot.status.in_(tuple(INTERRUPTED)))))
 
 
 def allocated_gb(s: Session, volume_host: str) -> int:

@@ -43,6 +43,9 @@ def test_volumes_and_types_with_the_cli(cloud):
     wait_for(lambda: "data2" not in {v["Name"] for v in demo.json("volume", "list")},
              timeout=60, interval=0.5, what="data2 deleted")
     admin.ok("volume", "type", "delete", "fast")
+    (pool,) = admin.json("volume", "backend", "pool", "list", "--long")
+    assert pool["Name"].endswith("@file#file")
+    assert pool["Capabilities"]["total_capacity_gb"] == 100
 
 
 def test_volume_quotas_and_limits_with_the_cli(cloud):

@@ -35,6 +35,7 @@ DEFAULTS: dict[str, str] = {
     "volume_extension:quotas:update": ADMIN,
     "volume_extension:quotas:delete": ADMIN,
     "limits_extension:used_limits": READER,
+    "scheduler_extension:scheduler_stats:get_pools": ADMIN,
     "message:get": READER,
     "message:get_all": READER,
     "message:delete": MEMBER,

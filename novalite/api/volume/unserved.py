@@ -18,7 +18,7 @@ CINDER_APIS = {
     "group_snapshots": "group snapshots", "consistencygroups": "consistency groups",
     "cgsnapshots": "consistency group snapshots", "qos-specs": "QoS specifications",
     "os-services": "services", "os-hosts": "hosts", "os-availability-zone":
-    "availability zones", "scheduler-stats": "back-end storage pools",
+    "availability zones",
     "capabilities": "capabilities", "manageable_volumes": "volume manage extension",
     "manageable_snapshots": "snapshot manage extension", "os-volume-manage":
     "volume manage extension", "os-snapshot-manage": "snapshot manage extension",

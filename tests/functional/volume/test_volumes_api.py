@@ -150,3 +150,15 @@ def test_a_volume_larger_than_the_backend_is_an_error_with_a_reason(cloud, user,
     assert client.delete(f"/volumes/{volume['id']}").status_code == 202
     assert client.get(f"/volumes/{volume['id']}").status_code == 404
 
+
+
+def test_the_admin_sees_the_backends_capacity(cloud, vol, user, conf):
+    client, _ = user
+    _created(cloud, client, size=3)
+    (pool,) = vol.get("/scheduler-stats/get_pools", params={"detail": "True"}).json()["pools"]
+    assert pool["name"].endswith("@file#file")
+    capabilities = pool["capabilities"]
+    assert (capabilities["total_capacity_gb"], capabilities["allocated_capacity_gb"],
+            capabilities["free_capacity_gb"]) == (conf.volume_backend_capacity_gb, 3,
+                                                  conf.volume_backend_capacity_gb - 3)
+    assert client.get("/scheduler-stats/get_pools").status_code == 403

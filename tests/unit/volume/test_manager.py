@@ -73,7 +73,14 @@ def test_start_up_moves_what_a_killed_manager_left_to_error(manager):
             for status in (states.CREATING, states.DELETING, states.EXTENDING,
                            states.AVAILABLE)}
     elsewhere = make_volume(states.CREATING, host="host2@file#file")
+    snapshot_id = str(uuid.uuid4())
+    with session.writer() as s:
+        snapshots.create(s, {"id": snapshot_id, "project_id": "p1", "volume_size": 1,
+                             "volume_id": left[states.AVAILABLE], "status": "creating",
+                             "snapshot_metadata": {}})
     manager.init_host()
+    with session.reader() as s:
+        assert snapshots.get_row(s, snapshot_id, None).status == "error"
     assert {status: _status(v) for status, v in left.items()} == {
         "creating": "error", "deleting": "error_deleting", "extending": "error_extending",
         "available": "available"}
