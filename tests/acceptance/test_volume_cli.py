@@ -82,6 +82,8 @@ def test_snapshots_copies_and_extend_with_the_cli(cloud):
     demo.ok("volume", "create", "--source", "origin", "clone")
     clone = _status(demo, "clone", "available")
     assert clone["source_volid"] == demo.json("volume", "show", "origin")["id"]
+    demo.ok("volume", "set", "--bootable", "clone")
+    assert demo.json("volume", "show", "clone")["bootable"] is True
 
     demo.ok("volume", "create", "--image", "novalite-tiny", "--size", "1", "bootvol")
     bootvol = _status(demo, "bootvol", "available")

@@ -88,6 +88,20 @@ EXTEND = {
     "additionalProperties": False,
 }
 
+SET_BOOTABLE = {
+    "type": "object",
+    "properties": {
+        "os-set_bootable": {
+            "type": "object",
+            "properties": {"bootable": {"type": ["boolean", "string"]}},
+            "required": ["bootable"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["os-set_bootable"],
+    "additionalProperties": False,
+}
+
 UPDATE_VOLUME = {
     "type": "object",
     "properties": {

@@ -81,7 +81,7 @@ def test_snapshot_then_volumes_copied_from_it_and_from_a_volume(cloud, client):
         f"Snapshot {snapshot['id']} could not be found.")
 
 
-def test_extend_grows_the_file_and_refuses_a_smaller_size(cloud, client):
+def test_extend_and_set_bootable_actions(cloud, client):
     volume = _made(cloud, client, "volumes", {"size": 1})
     action = f"/volumes/{volume['id']}/action"
     smaller = client.post(action, json={"os-extend": {"new_size": 1}})
@@ -93,6 +93,11 @@ def test_extend_grows_the_file_and_refuses_a_smaller_size(cloud, client):
     cloud.settle()
     assert client.get(f"/volumes/{volume['id']}").json()["volume"]["size"] == 2
     assert _virtual_size(f"{backend.volumes_dir()}/{volume['id']}") == 2 * 1024**3
+    bootable = client.post(action, json={"os-set_bootable": {"bootable": "true"}})
+    assert bootable.status_code == 200, bootable.text
+    assert client.get(f"/volumes/{volume['id']}").json()["volume"]["bootable"] == "true"
+    assert client.post(action, json={"os-set_bootable": {"bootable": "maybe"}}
+                       ).status_code == 400
     assert client.post(action, json={"os-attach": {}}).status_code == 501
     assert client.post(action, json={"os-nonsense": {}}).json()["badRequest"][
         "message"] == "There is no such action: os-nonsense"
