@@ -100,9 +100,9 @@ class AllInOne:
         return self.identity
 
     def start_control_plane(self) -> None:
-        """Conductor and scheduler, before the HTTP APIs take requests (the API casts to
-        the conductor); computes register and report through the conductor."""
-        self.services = [assembly.conductor(), assembly.scheduler()]
+        """Conductor, scheduler and the volume manager, before the HTTP APIs take requests
+        (the APIs cast to them); computes register and report through the conductor."""
+        self.services = [assembly.conductor(), assembly.scheduler(), assembly.volume()]
         for svc in self.services:
             svc.start()
         if real_guests() or CONF.datapath.network_node:  # guests with real networks

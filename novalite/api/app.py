@@ -32,6 +32,9 @@ from novalite.api.placement.routes import PROFILE as PLACEMENT
 from novalite.api.placement.routes import ROUTES as PLACEMENT_ROUTES
 from novalite.api.profile import ApiProfile
 from novalite.api.request import endpoint
+from novalite.api.volume import versions as volume_versions
+from novalite.api.volume.routes import PROFILE as VOLUME
+from novalite.api.volume.routes import ROUTES as VOLUME_ROUTES
 
 
 def _routes(table: list, profile: ApiProfile) -> list[Route]:
@@ -99,5 +102,6 @@ def build_app() -> Starlette:
         *_mounted(PLACEMENT_ROUTES, PLACEMENT, placement_errors.http_error,
                   placement_root_handler),
         *_mounted(NETWORK_ROUTES, NETWORK, _profile_error(NETWORK), network_versions.root),
+        *_mounted(VOLUME_ROUTES, VOLUME, _profile_error(VOLUME), volume_versions.root),
         *_mounted(METADATA_ROUTES, METADATA, _profile_error(METADATA)),
     ], exception_handlers={HTTPException: _http_error})

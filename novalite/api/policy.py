@@ -19,6 +19,7 @@ from oslo_policy import policy as oslo_policy
 from novalite import exception
 from novalite.api.faults import HTTPFault
 from novalite.api.network.policies import DEFAULTS as NETWORK_DEFAULTS
+from novalite.api.volume.policies import DEFAULTS as VOLUME_DEFAULTS
 from novalite.conf import CONF
 from novalite.context import RequestContext
 
@@ -285,6 +286,7 @@ DEFAULTS: dict[str, str] = {
 }
 
 DEFAULTS.update(NETWORK_DEFAULTS)
+DEFAULTS.update(VOLUME_DEFAULTS)
 
 _lock = threading.Lock()
 _SEARCH_EVERY = 1.0  # seconds between looks for a policy file or directory newly placed

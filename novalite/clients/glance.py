@@ -1,8 +1,13 @@
-"""The image service as computes reach it over HTTP ([glance] options, keystoneauth):
-read an image's record and data, and write the data of a snapshot the API created."""
+"""The image service as computes and volume managers reach it over HTTP ([glance]
+options, keystoneauth): read an image's record and data, and write the data of a snapshot
+the API created."""
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import os
+import tempfile
 import urllib.parse
 from collections.abc import Iterable
 from typing import Any
@@ -13,10 +18,17 @@ from novalite import exception
 from novalite.clients import adapters
 from novalite.conf.glance_client import GROUP
 
+LOG = logging.getLogger(__name__)
+CHUNK = 1024 * 1024
+
 
 class ImageServiceUnavailable(exception.NovaliteException):
     msg_fmt = ("The image service is unreachable or failing (%(reason)s); check the [glance] "
                "options (endpoint_override or auth) and that novalite-api serves /image.")
+
+
+class ImageUnusable(exception.NovaliteException):
+    msg_fmt = "Image %(image_id)s cannot be used: %(reason)s"
 
 
 def request(method: str, url: str, ctx: Any, **kwargs: Any) -> Any:
@@ -86,3 +98,36 @@ def delete(ctx: Any, image_id: str) -> None:
     if response.status_code not in (204, 404):
         raise ImageServiceUnavailable(reason=f"DELETE image {image_id} answered "
                                       f"{response.status_code}")
+
+
+def download(ctx: Any, image: dict[str, Any], path: str) -> None:
+    """The active image's data into `path`, its checksum verified against the image
+    service's; written beside it under a temporary name and renamed into place, so no
+    reader ever finds half an image at `path`."""
+    image_id = image["id"]
+    if image.get("status") != "active":
+        raise ImageUnusable(image_id=image_id,
+                            reason=f"its status is {image.get('status')}, not active")
+    algorithm, expected = image.get("os_hash_algo"), image.get("os_hash_value")
+    if not (algorithm and expected):
+        algorithm, expected = "md5", image.get("checksum")
+    digest = hashlib.new(algorithm) if expected else None
+    response = request("GET", f"/v2/images/{image_id}/file", ctx, stream=True)
+    if response.status_code != 200:
+        raise ImageUnusable(image_id=image_id,
+                            reason=f"its data could not be downloaded ({response.status_code})")
+    LOG.info("Downloading image %s (%s bytes) to %s", image_id, image.get("size"), path)
+    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=f".{image_id}.")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for chunk in response.iter_content(CHUNK):
+                if digest is not None:
+                    digest.update(chunk)
+                out.write(chunk)
+        if digest is not None and digest.hexdigest() != expected:
+            raise ImageUnusable(image_id=image_id, reason=f"its {algorithm} checksum does "
+                                "not match the image service's; the download was discarded")
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)

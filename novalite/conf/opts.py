@@ -24,6 +24,7 @@ from novalite.conf import (
     scheduler,
     service,
     upgrade_levels,
+    volume,
     workarounds,
     wsgi,
 )
@@ -31,7 +32,7 @@ from novalite.conf import (
 MODULES = (service, rpc, api, compute, conductor, database, scheduler, placement_client,
            allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
            oslo_policy, image, identity, glance_client, qemu, network, neutron_client,
-           moves, datapath, wsgi)
+           moves, datapath, wsgi, volume)
 
 
 def list_opts() -> list[tuple]:

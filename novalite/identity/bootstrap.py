@@ -38,6 +38,9 @@ SERVICES = {
     "image": ("glance", "/image"),
     "placement": ("placement", "/placement"),
     "network": ("neutron", "/networking"),
+    # as devstack registers Cinder: both types, the URL without a project id (3.67)
+    "block-storage": ("cinder", "/volume/v3"),
+    "volumev3": ("cinderv3", "/volume/v3"),
 }
 INTERFACES = ("public", "internal", "admin")
 

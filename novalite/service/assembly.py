@@ -39,3 +39,12 @@ def api(host: str | None = None) -> Service:
     from novalite.service.manager import Manager
 
     return Service("novalite-api", None, Manager(host or CONF.host), DBServiceRecords(), host)
+
+
+def volume(host: str | None = None) -> Service:
+    """The volume manager of this host's backend (Cinder's cinder-volume)."""
+    from novalite.volume.manager import VolumeManager
+    from novalite.volume.rpcapi import BINARY, TOPIC
+
+    return Service(BINARY, TOPIC, VolumeManager(host or CONF.host),
+                   DBServiceRecords(), host)

@@ -1,7 +1,7 @@
-"""A seeded fuzz run over every route of every API (compute, identity, image, placement):
-5,000+ requests with random path parameters, query strings and JSON bodies built from the
-APIs' own field names, and the known bad-input causes as fixed cases. No answer may be a
-5xx but 501 (a feature a served route refuses by name)."""
+"""A seeded fuzz run over every route of every API (compute, identity, image, placement,
+volume): 5,000+ requests with random path parameters, query strings and JSON bodies built
+from the APIs' own field names, and the known bad-input causes as fixed cases. No answer
+may be a 5xx but 501 (a feature a served route refuses by name)."""
 
 from __future__ import annotations
 
@@ -21,12 +21,15 @@ from novalite.api.image.routes import PROFILE as IMAGE
 from novalite.api.image.routes import ROUTES as IMAGE_ROUTES
 from novalite.api.placement.routes import PROFILE as PLACEMENT
 from novalite.api.placement.routes import ROUTES as PLACEMENT_ROUTES
+from novalite.api.volume.routes import PROFILE as VOLUME
+from novalite.api.volume.routes import ROUTES as VOLUME_ROUTES
 
 SEED = int(os.environ.get("NOVALITE_FUZZ_SEED", "14"))
 REQUESTS = int(os.environ.get("NOVALITE_FUZZ_REQUESTS", "5000"))
 ROUTES = sorted({(profile.mount + path, method)
                  for table, profile in ((COMPUTE_ROUTES, COMPUTE), (IDENTITY_ROUTES, IDENTITY),
-                                        (IMAGE_ROUTES, IMAGE), (PLACEMENT_ROUTES, PLACEMENT))
+                                        (IMAGE_ROUTES, IMAGE), (PLACEMENT_ROUTES, PLACEMENT),
+                                        (VOLUME_ROUTES, VOLUME))
                  for path, method, _handler, _auth in table})
 FIELDS = ["server", "name", "description", "flavorRef", "imageRef", "flavor", "ram", "vcpus",
           "disk", "id", "metadata", "key_name", "min_count", "max_count", "networks",
@@ -37,7 +40,9 @@ FIELDS = ["server", "name", "description", "flavorRef", "imageRef", "flavor", "r
           "identity", "methods", "password", "user", "domain", "scope", "project", "token",
           "enabled", "keypair", "public_key", "type", "host", "policies", "policy", "rules",
           "extra_specs", "os-start", "os-stop", "reboot", "pause", "visibility", "tags",
-          "disk_format", "container_format", "min_ram", "role", "group"]
+          "disk_format", "container_format", "min_ram", "role", "group", "volume", "size",
+          "snapshot", "volume_id", "snapshot_id", "source_volid", "volume_type", "os-extend",
+          "new_size", "os-set_bootable", "bootable", "quota_set", "volumes", "meta", "force"]
 NASTY = ["", " ", "\ud800", "\udfff", "a" * 300, "0", "-1", "1" * 40, "../..", "%00", "null",
          "CUSTOM_X", "nova", "admin", "Default", "\u202e", "x" * 70000]
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from novalite import availability_zones as azs
 from novalite.api import policy
+from novalite.api.compute.services import OTHER_PROJECTS
 from novalite.api.compute.views import availability_zones as view
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.conf import CONF
 from novalite.service import liveness
 
-# API services are left out of the detail, as Nova leaves out nova-osapi_compute.
-_API_BINARIES = {"novalite-api"}
+# API services are left out of the detail, as Nova leaves out nova-osapi_compute, and so
+# are other projects' services.
+_HIDDEN = {"novalite-api", *OTHER_PROJECTS}
 
 
 def index(req: ApiRequest) -> ApiResponse:
@@ -30,7 +32,7 @@ def detail(req: ApiRequest) -> ApiResponse:
     available, unavailable = azs.split(zoned)
     hosts: dict[str, dict[str, dict]] = {}
     for svc, zone in zoned:
-        if not svc.disabled and svc.binary not in _API_BINARIES:
+        if not svc.disabled and svc.binary not in _HIDDEN:
             hosts.setdefault(zone, {}).setdefault(svc.host, {})[svc.binary] = \
                 view.service(svc, liveness.service_is_up(svc))
     return ApiResponse(200, {"availabilityZoneInfo": (

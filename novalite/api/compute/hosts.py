@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from novalite import availability_zones
 from novalite.api import policy
+from novalite.api.compute.services import OTHER_PROJECTS
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.db.api import compute_nodes, instances, services
@@ -32,7 +33,7 @@ def index(req: ApiRequest) -> ApiResponse:
     hosts = []
     for svc in services.service_get_all():
         zone = availability_zones.zone_of(svc, zones)
-        if svc.disabled or (wanted and zone != wanted):
+        if svc.disabled or (wanted and zone != wanted) or svc.binary in OTHER_PROJECTS:
             continue
         hosts.append({"host_name": svc.host, "zone": zone,
                       "service": svc.topic or svc.binary.split("-", 1)[-1]})

@@ -30,12 +30,18 @@ def _zone(svc: Service) -> str:
     return availability_zones.zone_of(svc, availability_zones.host_zones())
 
 
+# Services of the other OpenStack services that share the services table (Cinder's
+# volume service): Nova's os-services and availability zones never show them.
+OTHER_PROJECTS = frozenset({"novalite-volume"})
+
+
 def index(req: ApiRequest) -> ApiResponse:
     policy.authorize(req.ctx, RULE % "list")
     host, binary = req.query.get("host"), req.query.get("binary")
     zones = availability_zones.host_zones()
     found = [svc for svc in services.service_get_all()
-             if (not host or svc.host == host) and (not binary or svc.binary == binary)]
+             if (not host or svc.host == host) and (not binary or svc.binary == binary)
+             and svc.binary not in OTHER_PROJECTS]
     return ApiResponse(200, {"services": [
         view.service(svc, availability_zones.zone_of(svc, zones), req.version)
         for svc in found]})

@@ -407,4 +407,5 @@ from novalite.db.models import (  # noqa: E402, F401
     migration,
     network,
     placement,
+    volume,
 )

@@ -223,7 +223,7 @@ class QemuDriver(driver.ComputeDriver):
         try:
             image, base, kernel, ramdisk = self._boot_files(ctx, image_meta.id,
                                                             image_meta.properties)
-        except (exception.ImageNotFound, images.ImageUnusable) as exc:
+        except (exception.ImageNotFound, glance.ImageUnusable) as exc:
             raise abort(exc.format_message()) from exc
         try:
             found = disk.info(base)
@@ -466,7 +466,7 @@ class QemuDriver(driver.ComputeDriver):
         try:
             update_task_state(states.IMAGE_UPLOADING, states.IMAGE_PENDING_UPLOAD)
             with open(copy, "rb") as data:
-                glance.upload(ctx, image_id, iter(lambda: data.read(images.CHUNK), b""),
+                glance.upload(ctx, image_id, iter(lambda: data.read(glance.CHUNK), b""),
                               disk_format="qcow2")
         finally:
             os.unlink(copy)

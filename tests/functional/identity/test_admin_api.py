@@ -167,7 +167,7 @@ def test_password_change_revokes_old_tokens(identity, admin):
 def test_catalog_listings(admin, identity):
     services = admin.get("/services").json()["services"]
     assert {s["type"] for s in services} == {"identity", "compute", "image", "placement",
-                                            "network"}
+                                            "network", "block-storage", "volumev3"}
     endpoints = admin.get("/endpoints", params={"interface": "public"}).json()["endpoints"]
-    assert len(endpoints) == 5 and all(e["region_id"] == "RegionOne" for e in endpoints)
+    assert len(endpoints) == 7 and all(e["region_id"] == "RegionOne" for e in endpoints)
     assert admin.get("/regions").json()["regions"][0]["id"] == "RegionOne"

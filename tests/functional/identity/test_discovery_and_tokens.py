@@ -50,7 +50,8 @@ def test_token_body_field_by_field(identity):
     assert sorted(r["name"] for r in token["roles"]) == ["member", "reader"]
     assert all(set(r) == {"id", "name"} for r in token["roles"])
     by_type = {s["type"]: s for s in token["catalog"]}
-    assert set(by_type) == {"identity", "compute", "image", "placement", "network"}
+    assert set(by_type) == {"identity", "compute", "image", "placement", "network",
+                            "block-storage", "volumev3"}
     base = identity.cloud.base_url
     public = [e for e in by_type["compute"]["endpoints"] if e["interface"] == "public"]
     assert public == [{"id": public[0]["id"], "interface": "public", "region_id": "RegionOne",

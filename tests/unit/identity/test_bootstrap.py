@@ -14,7 +14,7 @@ def _counts() -> tuple[int, ...]:
 def test_bootstrap_is_idempotent_and_keeps_generated_passwords(db):
     first = bootstrap.bootstrap("http://cloud.test:1")
     counts = _counts()
-    assert counts == (3, 2, 4, 2, 15)  # endpoints: 5 services x 3 interfaces
+    assert counts == (3, 2, 4, 2, 21)  # endpoints: 7 services x 3 interfaces
     second = bootstrap.bootstrap("http://cloud.test:1")
     assert _counts() == counts
     assert second.passwords == first.passwords

@@ -3,6 +3,7 @@ import os
 
 import pytest
 
+from novalite.clients import glance
 from novalite.virt.qemu import images
 
 DATA = b"disk-bytes" * 1000
@@ -52,12 +53,12 @@ def test_legacy_md5_checksum_is_used_without_a_multihash(downloads):
 
 def test_checksum_mismatch_discards_the_download(downloads):
     image = _image(os_hash_algo="sha512", os_hash_value="0" * 128)
-    with pytest.raises(images.ImageUnusable, match="checksum does not match"):
+    with pytest.raises(glance.ImageUnusable, match="checksum does not match"):
         images.fetch(None, image)
     assert os.listdir(images.base_dir()) == []  # no partial or bad file left to boot from
 
 
 def test_an_image_that_is_not_active_is_refused(downloads):
-    with pytest.raises(images.ImageUnusable, match="queued"):
+    with pytest.raises(glance.ImageUnusable, match="queued"):
         images.fetch(None, _image(status="queued"))
     assert downloads == []

@@ -1,0 +1,59 @@
+"""POST /volumes/{id}/action: dispatched on the body's one key, as Cinder does. Served:
+`os-extend` and `os-set_bootable`; Cinder's other actions answer 501 naming the action,
+an unknown one 400."""
+
+from __future__ import annotations
+
+from novalite.api.compute.schemas import validate
+from novalite.api.faults import HTTPFault
+from novalite.api.request import ApiRequest, ApiResponse, Handler
+from novalite.api.volume import schemas
+from novalite.api.volume.volumes import found, scope
+from novalite.strutils import parse_bool
+from novalite.volume import api as volume_api
+from novalite.volume import errors
+
+# Cinder's volume actions that novalite does not serve (yet)
+UNSERVED = frozenset({
+    "os-attach", "os-detach", "os-reserve", "os-unreserve", "os-begin_detaching",
+    "os-roll_detaching", "os-initialize_connection", "os-terminate_connection",
+    "os-volume_upload_image", "os-update_readonly_flag", "os-retype",
+    "os-reimage", "os-reset_status", "os-force_delete", "os-force_detach",
+    "os-migrate_volume", "os-migrate_volume_completion", "os-set_image_metadata",
+    "os-unset_image_metadata", "os-show_image_metadata", "os-unmanage", "revert",
+    "os-extend_volume_completion", "os-volume-migration-status-attr",
+})
+
+
+def extend(req: ApiRequest) -> ApiResponse:
+    validate(schemas.EXTEND, req.body)
+    volume = found(req, "volume:extend")
+    volume_api.extend(req.ctx, scope(req), volume.id, int(req.body["os-extend"]["new_size"]))
+    return ApiResponse(202)
+
+
+def set_bootable(req: ApiRequest) -> ApiResponse:
+    """The flag only, as Cinder's: what the volume holds is the user's business."""
+    validate(schemas.SET_BOOTABLE, req.body)
+    bootable = parse_bool(req.body["os-set_bootable"]["bootable"])
+    if bootable is None:
+        raise errors.InvalidInput(reason=f"Invalid value "
+                                         f"'{req.body['os-set_bootable']['bootable']}' for "
+                                         "bootable.")
+    volume = found(req, "volume:update")
+    volume_api.update(scope(req), volume.id, {"bootable": bootable})
+    return ApiResponse(200)
+
+
+ACTIONS: dict[str, Handler] = {"os-extend": extend, "os-set_bootable": set_bootable}
+
+
+def action(req: ApiRequest) -> ApiResponse:
+    if not isinstance(req.body, dict) or len(req.body) != 1:
+        raise HTTPFault(400, "Malformed request body")
+    (name,) = req.body
+    if name in ACTIONS:
+        return ACTIONS[name](req)
+    if name in UNSERVED:
+        raise HTTPFault(501, f"The {name} volume action is not implemented by novalite.")
+    raise HTTPFault(400, f"There is no such action: {name}")

@@ -1,0 +1,99 @@
+"""The file backend: each volume a qcow2 file named by its id under [DEFAULT] volumes_dir
+(default `$state_path/volumes`), made, copied and grown with `qemu-img`. A snapshot is a
+full copy of its volume (`snapshot-<id>`, made with `qemu-img convert`), not a backing
+chain: deleting either never touches the other.
+
+A file is created under a temporary name and renamed into place once complete, so a
+manager killed half-way leaves no file that looks like a volume; removing a volume that
+has no file is not an error (a delete retried after a crash)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import subprocess
+
+from novalite.conf import CONF
+from novalite.volume import errors
+
+LOG = logging.getLogger(__name__)
+GiB = 1024**3
+
+
+def volumes_dir() -> str:
+    return CONF.volumes_dir or os.path.join(CONF.state_path, "volumes")
+
+
+def virtual_size(path: str, disk_format: str) -> int:
+    """The size in bytes of the disk the file at `path` holds."""
+    info = json.loads(_qemu_img("info", "--output=json", "-f", disk_format, path))
+    return int(info["virtual-size"])
+
+
+def _qemu_img(*args: str) -> str:
+    try:
+        return subprocess.run(["qemu-img", *args], check=True, capture_output=True,
+                              text=True).stdout
+    except FileNotFoundError as exc:
+        raise errors.BackendError(f"qemu-img is not installed: {exc}") from exc
+    except subprocess.CalledProcessError as exc:
+        raise errors.BackendError(f"qemu-img {args[0]} failed: {exc.stderr.strip()}") from exc
+
+
+class FileBackend:
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+
+    def setup(self) -> None:
+        os.makedirs(self.directory, exist_ok=True)
+
+    def path(self, volume_id: str) -> str:
+        return os.path.join(self.directory, volume_id)
+
+    def image_path(self, volume_id: str) -> str:
+        """Where an image's data waits to be written into the volume."""
+        return os.path.join(self.directory, f".image-{volume_id}")
+
+    def snapshot_path(self, snapshot_id: str) -> str:
+        return os.path.join(self.directory, f"snapshot-{snapshot_id}")
+
+    def create(self, volume_id: str, size_gb: int) -> None:
+        """An empty volume of `size_gb` (qcow2: it takes no space until written)."""
+        partial = self.path(volume_id) + ".part"
+        _qemu_img("create", "-q", "-f", "qcow2", partial, f"{size_gb}G")
+        os.replace(partial, self.path(volume_id))
+
+    def copy(self, source: str, volume_id: str, size_gb: int,
+             source_format: str = "qcow2") -> None:
+        """A volume of `size_gb` holding a copy of the disk at `source` (a volume, a
+        snapshot, an image's data), which must not be larger. The source's format is
+        given, never probed: a raw image could otherwise pass itself off as qcow2."""
+        if virtual_size(source, source_format) > size_gb * GiB:
+            raise errors.ImageTooLarge(f"{source} is larger than {size_gb} GB")
+        partial = self.path(volume_id) + ".part"
+        _qemu_img("convert", "-q", "-f", source_format, "-O", "qcow2", source, partial)
+        _qemu_img("resize", "-q", "-f", "qcow2", partial, f"{size_gb}G")
+        os.replace(partial, self.path(volume_id))
+
+    def snapshot(self, volume_id: str, snapshot_id: str) -> None:
+        partial = self.snapshot_path(snapshot_id) + ".part"
+        _qemu_img("convert", "-q", "-f", "qcow2", "-O", "qcow2", self.path(volume_id), partial)
+        os.replace(partial, self.snapshot_path(snapshot_id))
+
+    def extend(self, volume_id: str, size_gb: int) -> None:
+        _qemu_img("resize", "-q", "-f", "qcow2", self.path(volume_id), f"{size_gb}G")
+
+    def delete(self, volume_id: str) -> None:
+        _remove(self.path(volume_id))
+        _remove(self.image_path(volume_id))
+
+    def delete_snapshot(self, snapshot_id: str) -> None:
+        _remove(self.snapshot_path(snapshot_id))
+
+
+def _remove(path: str) -> None:
+    for name in (path, path + ".part"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(name)

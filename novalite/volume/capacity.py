@@ -1,0 +1,41 @@
+"""What a backend can still hold: its configured size less [DEFAULT] reserved_percentage
+and the gigabytes of the volumes and snapshots placed on it (Cinder's CapacityFilter, for
+one backend). Each volume service runs one backend, named as Cinder names a pool."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from sqlalchemy.orm import Session
+
+from novalite.conf import CONF
+from novalite.volume import snapshots, volumes
+
+
+@dataclasses.dataclass(frozen=True)
+class Capacity:
+    total_gb: int
+    allocated_gb: int
+
+    @property
+    def free_gb(self) -> int:
+        reserved = math.ceil(self.total_gb * int(CONF.reserved_percentage) / 100)
+        return max(0, self.total_gb - reserved - self.allocated_gb)
+
+    def fits(self, size_gb: int) -> bool:
+        return size_gb <= self.free_gb
+
+
+def pool_name(service_host: str) -> str:
+    """The `host@backend#pool` of the volume service on `service_host`."""
+    name = CONF.volume_backend_name
+    return f"{service_host}@{name}#{name}"
+
+
+def of_backend(allocated_gb: int) -> Capacity:
+    return Capacity(CONF.volume_backend_capacity_gb, allocated_gb)
+
+
+def of_pool(s: Session, pool: str) -> Capacity:
+    return of_backend(volumes.allocated_gb(s, pool) + snapshots.allocated_gb(s, pool))

@@ -1,0 +1,175 @@
+"""The volume manager (Cinder's cinder-volume): the RPC endpoint that owns one backend's
+volumes and snapshots. It places a new volume on its backend if it fits, creates
+(empty, or as a copy of a snapshot, another volume or an image's data fetched from the
+image service over HTTP, as Cinder's does), snapshots, extends and deletes the
+data, and sets each resource's final status; a failure is an error status plus a user
+message saying why. At start it moves what a killed predecessor left half-done to an
+error status (Cinder's init_host), so nothing stays `creating` or `deleting` forever."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import Callable
+
+from sqlalchemy.orm import Session
+
+from novalite.clients import glance
+from novalite.context import RequestContext
+from novalite.db import session
+from novalite.exception import NovaliteException
+from novalite.rpc import Target
+from novalite.service.manager import Manager
+from novalite.volume import backend, capacity, errors, messages, snapshots, states, volumes
+from novalite.volume.backend import FileBackend
+from novalite.volume.records import Volume
+
+LOG = logging.getLogger(__name__)
+
+
+class VolumeManager(Manager):
+    target = Target(version="1.0")
+
+    def __init__(self, host: str) -> None:
+        super().__init__(host)
+        self.backend_host = capacity.pool_name(host)
+        self.backend = FileBackend(backend.volumes_dir())
+
+    def init_host(self) -> None:
+        self.backend.setup()
+        with session.writer() as s:
+            for row in volumes.on_host(s, self.backend_host, states.INTERRUPTED):
+                LOG.warning("Volume %s was left %s by a stopped volume service: now %s",
+                            row.id, row.status, states.INTERRUPTED[row.status])
+                row.status = states.INTERRUPTED[row.status]
+            for snap in snapshots.interrupted_on(s, self.backend_host):
+                LOG.warning("Snapshot %s was left %s by a stopped volume service: now %s",
+                            snap.id, snap.status, snapshots.INTERRUPTED[snap.status])
+                snap.status = snapshots.INTERRUPTED[snap.status]
+
+    def _capacity(self, s: Session) -> capacity.Capacity:
+        return capacity.of_pool(s, self.backend_host)
+
+    def create_volume(self, ctx: RequestContext, volume_id: str) -> None:
+        with session.writer() as s:
+            volume = volumes.get(s, volume_id, None)
+            if not self._capacity(s).fits(volume.size):
+                self._fail(s, ctx, volume, messages.SCHEDULE_ALLOCATE_VOLUME,
+                           messages.NO_BACKEND_AVAILABLE)
+                LOG.info("No valid backend was found for volume %s of %d GB", volume_id,
+                         volume.size)
+                return
+            volumes.get_row(s, volume_id, None).host = self.backend_host
+        action = (messages.COPY_IMAGE_TO_VOLUME if volume.image_id
+                  else messages.CREATE_VOLUME_FROM_BACKEND)
+        self._run(ctx, volume, self._maker(ctx, volume), action,
+                  messages.DRIVER_FAILED_CREATE)
+
+    def _maker(self, ctx: RequestContext, volume: Volume) -> Callable[[], None]:
+        if volume.image_id:
+            return lambda: self._from_image(ctx, volume, volume.image_id or "")
+        if volume.snapshot_id:
+            source = self.backend.snapshot_path(volume.snapshot_id)
+        elif volume.source_volid:
+            source = self.backend.path(volume.source_volid)
+        else:
+            return lambda: self.backend.create(volume.id, volume.size)
+        return lambda: self.backend.copy(source, volume.id, volume.size)
+
+    def _from_image(self, ctx: RequestContext, volume: Volume, image_id: str) -> None:
+        """The image's data, downloaded beside the volume, converted into it."""
+        image = glance.show(ctx, image_id)
+        staged = self.backend.image_path(volume.id)
+        try:
+            glance.download(ctx, image, staged)
+            self.backend.copy(staged, volume.id, volume.size, image["disk_format"])
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(staged)
+
+    def delete_volume(self, ctx: RequestContext, volume_id: str) -> None:
+        try:
+            self.backend.delete(volume_id)
+        except OSError:
+            LOG.exception("Could not delete the data of volume %s", volume_id)
+            with session.writer() as s:
+                volumes.swap_status(s, volume_id, [states.DELETING],
+                                    {"status": states.ERROR_DELETING})
+            return
+        with session.writer() as s:
+            volumes.remove(s, volume_id)
+
+    def extend_volume(self, ctx: RequestContext, volume_id: str, new_size: int) -> None:
+        with session.writer() as s:
+            volume = volumes.get(s, volume_id, None)
+            if not self._capacity(s).fits(new_size - volume.size):
+                volumes.swap_status(s, volume_id, [states.EXTENDING],
+                                    {"status": states.AVAILABLE})
+                messages.create(s, volume.project_id, ctx.request_id, volume_id,
+                                messages.EXTEND_VOLUME, messages.NO_BACKEND_AVAILABLE)
+                return
+        try:
+            self.backend.extend(volume_id, new_size)
+        except (errors.BackendError, OSError) as exc:
+            LOG.error("Volume %s could not be extended: %s", volume_id, exc)
+            with session.writer() as s:
+                volumes.swap_status(s, volume_id, [states.EXTENDING],
+                                    {"status": states.ERROR_EXTENDING})
+                messages.create(s, volume.project_id, ctx.request_id, volume_id,
+                                messages.EXTEND_VOLUME, messages.DRIVER_FAILED_EXTEND)
+            return
+        with session.writer() as s:
+            volumes.swap_status(s, volume_id, [states.EXTENDING],
+                                {"status": states.AVAILABLE, "size": new_size})
+
+    def create_snapshot(self, ctx: RequestContext, snapshot_id: str) -> None:
+        with session.reader() as s:
+            snapshot = snapshots.record(snapshots.get_row(s, snapshot_id, None))
+        try:
+            self.backend.snapshot(snapshot.volume_id, snapshot_id)
+        except (errors.BackendError, OSError) as exc:
+            LOG.error("Snapshot %s failed on its backend: %s", snapshot_id, exc)
+            status = snapshots.ERROR
+        else:
+            status = snapshots.AVAILABLE
+        with session.writer() as s:
+            snapshots.swap_status(s, snapshot_id, [snapshots.CREATING], {"status": status})
+            if status == snapshots.ERROR:
+                messages.create(s, snapshot.project_id, ctx.request_id, snapshot_id,
+                                messages.SNAPSHOT_CREATE, messages.SNAPSHOT_CREATE_ERROR,
+                                messages.RESOURCE_SNAPSHOT)
+
+    def delete_snapshot(self, ctx: RequestContext, snapshot_id: str) -> None:
+        try:
+            self.backend.delete_snapshot(snapshot_id)
+        except OSError:
+            LOG.exception("Could not delete the data of snapshot %s", snapshot_id)
+            with session.writer() as s:
+                snapshots.swap_status(s, snapshot_id, [snapshots.DELETING],
+                                      {"status": snapshots.ERROR_DELETING})
+            return
+        with session.writer() as s:
+            s.delete(snapshots.get_row(s, snapshot_id, None))
+
+    def _run(self, ctx: RequestContext, volume: Volume, work: Callable[[], None],
+             action_id: str, detail_id: str) -> None:
+        """`work` on the backend, then `available`; a failure is `error` with a message."""
+        try:
+            work()
+        except (OSError, NovaliteException) as exc:  # the backend's, the image service's
+            LOG.error("Volume %s failed on its backend: %s", volume.id, exc)
+            if isinstance(exc, errors.ImageTooLarge):
+                detail_id = messages.NOT_ENOUGH_SPACE_FOR_IMAGE
+            with session.writer() as s:
+                self._fail(s, ctx, volume, action_id, detail_id)
+            return
+        with session.writer() as s:
+            if not volumes.swap_status(s, volume.id, [states.CREATING],
+                                       {"status": states.AVAILABLE}):
+                LOG.info("Volume %s changed while it was created: left as it is", volume.id)
+
+    def _fail(self, s: Session, ctx: RequestContext, volume: Volume, action_id: str,
+              detail_id: str) -> None:
+        volumes.swap_status(s, volume.id, [states.CREATING], {"status": states.ERROR})
+        messages.create(s, volume.project_id, ctx.request_id, volume.id, action_id, detail_id)

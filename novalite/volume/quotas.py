@@ -1,0 +1,82 @@
+"""Per-project limits of the volume service (Cinder's quota sets): volumes, snapshots and
+gigabytes (of volumes and snapshots together, as Cinder counts them), a row per limit a
+project was given and [DEFAULT] quota_<resource> for the rest.
+
+Usage is counted from the rows themselves in the transaction that adds to it, rather than
+from reservations: on SQLite writers are serialised, so a check and its insert cannot
+interleave with another's."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from novalite.conf import CONF
+from novalite.db.models import volume as m
+from novalite.volume import errors
+
+RESOURCES = ("volumes", "snapshots", "gigabytes")
+
+
+def defaults() -> dict[str, int]:
+    return {r: int(getattr(CONF, f"quota_{r}")) for r in RESOURCES}
+
+
+def limits(s: Session, project_id: str) -> dict[str, int]:
+    own = {row.resource: row.hard_limit for row in s.scalars(
+        select(m.VolumeQuota).where(m.VolumeQuota.project_id == project_id))}
+    return {**defaults(), **{r: v for r, v in own.items() if r in RESOURCES}}
+
+
+def usage(s: Session, project_id: str) -> dict[str, int]:
+    volumes, volume_gb = s.execute(
+        select(func.count(), func.coalesce(func.sum(m.Volume.size), 0))
+        .where(m.Volume.project_id == project_id)).one()
+    snapshots, snapshot_gb = s.execute(
+        select(func.count(), func.coalesce(func.sum(m.Snapshot.volume_size), 0))
+        .where(m.Snapshot.project_id == project_id)).one()
+    return {"volumes": int(volumes), "snapshots": int(snapshots),
+            "gigabytes": int(volume_gb) + int(snapshot_gb)}
+
+
+def check(s: Session, project_id: str, volumes: int = 0, snapshots: int = 0,
+          gigabytes: int = 0) -> None:
+    """Refuse with Cinder's 413 what would take the project over a limit."""
+    limit, used = limits(s, project_id), usage(s, project_id)
+
+    def over(resource: str, adding: int) -> bool:
+        return adding > 0 and limit[resource] != -1 and used[resource] + adding > limit[
+            resource]
+
+    if over("gigabytes", gigabytes):
+        raise errors.VolumeSizeExceedsAvailableQuota(
+            name="gigabytes", requested=gigabytes, quota=limit["gigabytes"],
+            consumed=used["gigabytes"])
+    if over("volumes", volumes):
+        raise errors.VolumeLimitExceeded(allowed=limit["volumes"], name="volumes")
+    if over("snapshots", snapshots):
+        raise errors.SnapshotLimitExceeded(allowed=limit["snapshots"])
+
+
+def update(s: Session, project_id: str, values: dict[str, int]) -> dict[str, int]:
+    """New limits of RESOURCES (the API validated the names and values)."""
+    used = usage(s, project_id)
+    for resource, value in values.items():
+        if value != -1 and value < used[resource]:
+            raise errors.InvalidInput(reason=(
+                f"Quota {resource} limit must be equal or greater than existing "
+                f"resources. Current usage is {used[resource]} and the requested limit "
+                f"is {value}."))
+    for resource, value in values.items():
+        row = s.scalar(select(m.VolumeQuota).where(m.VolumeQuota.project_id == project_id,
+                                                   m.VolumeQuota.resource == resource))
+        if row is None:
+            s.add(m.VolumeQuota(project_id=project_id, resource=resource, hard_limit=value))
+        else:
+            row.hard_limit = value
+    s.flush()
+    return limits(s, project_id)
+
+
+def reset(s: Session, project_id: str) -> None:
+    s.execute(delete(m.VolumeQuota).where(m.VolumeQuota.project_id == project_id))

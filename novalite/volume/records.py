@@ -1,0 +1,66 @@
+"""What the volume service hands to its API and manager: plain records, never ORM rows."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+
+
+@dataclasses.dataclass(frozen=True)
+class VolumeType:
+    id: str
+    name: str
+    description: str | None
+    is_public: bool
+    extra_specs: dict[str, str]
+    created_at: datetime.datetime | None
+
+
+@dataclasses.dataclass(frozen=True)
+class Volume:
+    id: str
+    project_id: str
+    user_id: str | None
+    name: str | None
+    description: str | None
+    size: int
+    status: str
+    availability_zone: str
+    host: str | None
+    volume_type: VolumeType
+    snapshot_id: str | None
+    source_volid: str | None
+    image_id: str | None
+    bootable: bool
+    metadata: dict[str, str]
+    created_at: datetime.datetime | None
+    updated_at: datetime.datetime | None
+
+
+@dataclasses.dataclass(frozen=True)
+class Message:
+    id: str
+    project_id: str
+    request_id: str | None
+    resource_type: str
+    resource_uuid: str
+    event_id: str
+    message_level: str
+    user_message: str
+    created_at: datetime.datetime
+    expires_at: datetime.datetime
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    id: str
+    project_id: str
+    user_id: str | None
+    volume_id: str
+    volume_size: int
+    status: str
+    name: str | None
+    description: str | None
+    metadata: dict[str, str]
+    created_at: datetime.datetime | None
+    updated_at: datetime.datetime | None

@@ -1,0 +1,49 @@
+"""Client of the volume manager's RPC API (Cinder's volume RPC API).
+
+Version history:
+  1.0: create_volume, delete_volume, extend_volume, create_snapshot, delete_snapshot
+"""
+
+from __future__ import annotations
+
+from novalite.context import RequestContext
+from novalite.rpc.rpcapi import make_client
+
+TOPIC = "volume"
+BINARY = "novalite-volume"
+
+
+def service_host(volume_host: str) -> str:
+    """The volume service of a volume's `host@backend#pool`."""
+    return volume_host.partition("@")[0]
+
+
+class VolumeAPI:
+    def __init__(self) -> None:
+        self.client = make_client(TOPIC, "1.0")
+
+    def create_volume(self, ctx: RequestContext, volume_id: str,
+                      source_host: str | None = None) -> None:
+        """To the service holding the volume's source (a snapshot or volume to copy),
+        else to any: the first to take it places the volume on its backend if it fits
+        (novalite's stand-in for Cinder's scheduler with one backend per service)."""
+        client = self.client.prepare(server=service_host(source_host)) if source_host \
+            else self.client
+        client.cast(ctx, "create_volume", volume_id=volume_id)
+
+    def delete_volume(self, ctx: RequestContext, volume_host: str, volume_id: str) -> None:
+        self.client.prepare(server=service_host(volume_host)).cast(
+            ctx, "delete_volume", volume_id=volume_id)
+
+    def extend_volume(self, ctx: RequestContext, volume_host: str, volume_id: str,
+                      new_size: int) -> None:
+        self.client.prepare(server=service_host(volume_host)).cast(
+            ctx, "extend_volume", volume_id=volume_id, new_size=new_size)
+
+    def create_snapshot(self, ctx: RequestContext, volume_host: str, snapshot_id: str) -> None:
+        self.client.prepare(server=service_host(volume_host)).cast(
+            ctx, "create_snapshot", snapshot_id=snapshot_id)
+
+    def delete_snapshot(self, ctx: RequestContext, volume_host: str, snapshot_id: str) -> None:
+        self.client.prepare(server=service_host(volume_host)).cast(
+            ctx, "delete_snapshot", snapshot_id=snapshot_id)

@@ -1,0 +1,18 @@
+"""A volume's statuses, by Cinder's names, and the groups of them that requests check."""
+
+from __future__ import annotations
+
+CREATING = "creating"
+AVAILABLE = "available"
+DELETING = "deleting"
+EXTENDING = "extending"
+ERROR = "error"
+ERROR_DELETING = "error_deleting"
+ERROR_EXTENDING = "error_extending"
+
+# Cinder's `delete` accepts these (without force)
+DELETABLE = (AVAILABLE, ERROR, "error_restoring", ERROR_EXTENDING, "error_managing")
+
+# What a manager killed in the middle of the work leaves, and what its successor makes of
+# it at start-up (Cinder's init_host).
+INTERRUPTED = {CREATING: ERROR, DELETING: ERROR_DELETING, EXTENDING: ERROR_EXTENDING}

@@ -1,0 +1,102 @@
+"""Volume types and their extra specs: the SQL behind /types. Every cloud has the
+`__DEFAULT__` type (created by the migration that made the tables, as Cinder's is)."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from novalite.conf import CONF
+from novalite.db.models import volume as m
+from novalite.volume import errors
+from novalite.volume.records import VolumeType
+
+DEFAULT_TYPE_NAME = "__DEFAULT__"
+
+
+def record(s: Session, row: m.VolumeType) -> VolumeType:
+    specs = s.execute(select(m.VolumeTypeExtraSpec.key, m.VolumeTypeExtraSpec.value)
+                      .where(m.VolumeTypeExtraSpec.volume_type_id == row.id))
+    return VolumeType(row.id, row.name, row.description, row.is_public,
+                      {key: value for key, value in specs}, row.created_at)
+
+
+def get_row(s: Session, type_id: str) -> m.VolumeType:
+    row = s.get(m.VolumeType, type_id)
+    if row is None:
+        raise errors.VolumeTypeNotFound(volume_type_id=type_id)
+    return row
+
+
+def find(s: Session, id_or_name: str) -> VolumeType:
+    """By id, else by name, as a volume create's `volume_type` may name it."""
+    row = s.get(m.VolumeType, id_or_name) or s.scalar(
+        select(m.VolumeType).where(m.VolumeType.name == id_or_name))
+    if row is None:
+        raise errors.VolumeTypeNotFoundByName(volume_type_name=id_or_name)
+    return record(s, row)
+
+
+def default(s: Session) -> VolumeType:
+    """[DEFAULT] default_volume_type, which must exist (Cinder refuses the request)."""
+    return find(s, CONF.default_volume_type)
+
+
+def list_types(s: Session, is_public: bool | None) -> list[VolumeType]:
+    query = select(m.VolumeType).order_by(m.VolumeType.created_at, m.VolumeType.id)
+    if is_public is not None:
+        query = query.where(m.VolumeType.is_public == is_public)
+    return [record(s, row) for row in s.scalars(query)]
+
+
+def create(s: Session, name: str, description: str | None, is_public: bool,
+           extra_specs: dict[str, str], type_id: str | None = None) -> VolumeType:
+    if s.scalar(select(m.VolumeType.id).where(m.VolumeType.name == name)):
+        raise errors.VolumeTypeExists(id=name)
+    row = m.VolumeType(id=type_id or str(uuid.uuid4()), name=name, description=description,
+                       is_public=is_public)
+    s.add(row)
+    s.flush()
+    set_extra_specs(s, row.id, extra_specs)
+    return record(s, row)
+
+
+def update(s: Session, type_id: str, values: dict[str, object]) -> VolumeType:
+    row = get_row(s, type_id)
+    for key, value in values.items():
+        setattr(row, key, value)
+    return record(s, row)
+
+
+def delete_type(s: Session, type_id: str) -> None:
+    row = get_row(s, type_id)
+    if s.scalar(select(func.count()).select_from(m.Volume)
+                .where(m.Volume.volume_type_id == type_id)):
+        raise errors.VolumeTypeInUse(volume_type_id=type_id)
+    s.execute(delete(m.VolumeTypeExtraSpec)
+              .where(m.VolumeTypeExtraSpec.volume_type_id == type_id))
+    s.delete(row)
+
+
+def set_extra_specs(s: Session, type_id: str, specs: dict[str, str]) -> dict[str, str]:
+    get_row(s, type_id)
+    existing = {r.key: r for r in s.scalars(select(m.VolumeTypeExtraSpec)
+                                           .where(m.VolumeTypeExtraSpec.volume_type_id
+                                                  == type_id))}
+    for key, value in specs.items():
+        if key in existing:
+            existing[key].value = value
+        else:
+            s.add(m.VolumeTypeExtraSpec(volume_type_id=type_id, key=key, value=value))
+    return specs
+
+
+def delete_extra_spec(s: Session, type_id: str, key: str) -> None:
+    get_row(s, type_id)
+    deleted = s.execute(delete(m.VolumeTypeExtraSpec).where(
+        m.VolumeTypeExtraSpec.volume_type_id == type_id, m.VolumeTypeExtraSpec.key == key))
+    if not deleted.rowcount:  # type: ignore[attr-defined]
+        raise errors.VolumeTypeExtraSpecsNotFound(volume_type_id=type_id, extra_specs_key=key)
+

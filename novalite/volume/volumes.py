@@ -1,0 +1,88 @@
+"""Volume rows: the SQL behind /volumes and the manager's status changes.
+
+Status changes that race (a delete against a create finishing, two deletes) are
+compare-and-swap updates on the status, as Cinder's `conditional_update`: the loser sees
+no row changed and answers Cinder's error rather than overwriting the winner."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from novalite.db.models import volume as m
+from novalite.volume import errors, volume_types
+from novalite.volume.records import Volume
+
+
+def record(s: Session, row: m.Volume) -> Volume:
+    return Volume(
+        id=row.id, project_id=row.project_id, user_id=row.user_id, name=row.display_name,
+        description=row.display_description, size=row.size, status=row.status,
+        availability_zone=row.availability_zone, host=row.host,
+        volume_type=volume_types.record(s, volume_types.get_row(s, row.volume_type_id)),
+        snapshot_id=row.snapshot_id, source_volid=row.source_volid, image_id=row.image_id,
+        bootable=row.bootable, metadata=dict(row.volume_metadata or {}),
+        created_at=row.created_at, updated_at=row.updated_at)
+
+
+def get_row(s: Session, volume_id: str, project_id: str | None) -> m.Volume:
+    """The volume, if `project_id` (None: any project, an admin's view) owns it."""
+    row = s.get(m.Volume, volume_id)
+    if row is None or (project_id is not None and row.project_id != project_id):
+        raise errors.VolumeNotFound(volume_id=volume_id)
+    return row
+
+
+def get(s: Session, volume_id: str, project_id: str | None) -> Volume:
+    return record(s, get_row(s, volume_id, project_id))
+
+
+def list_volumes(s: Session, project_id: str | None) -> list[Volume]:
+    """The project's volumes (None: every project's); the API filters and pages them."""
+    stmt = select(m.Volume)
+    if project_id is not None:
+        stmt = stmt.where(m.Volume.project_id == project_id)
+    return [record(s, row) for row in s.scalars(stmt)]
+
+
+def create(s: Session, values: dict[str, Any]) -> Volume:
+    row = m.Volume(**values)
+    s.add(row)
+    s.flush()
+    return record(s, row)
+
+
+def update_fields(s: Session, row: m.Volume, values: dict[str, Any]) -> Volume:
+    for key, value in values.items():
+        setattr(row, key, value)
+    s.flush()
+    return record(s, row)
+
+
+def swap_status(s: Session, volume_id: str, expected: Iterable[str],
+                values: dict[str, Any]) -> bool:
+    """Set `values` if the volume's status is one of `expected`; whether it was."""
+    result = s.execute(update(m.Volume).where(m.Volume.id == volume_id,
+                                              m.Volume.status.in_(tuple(expected)))
+                       .values(**values))
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def remove(s: Session, volume_id: str) -> None:
+    row = s.get(m.Volume, volume_id)
+    if row is not None:
+        s.delete(row)
+
+
+def allocated_gb(s: Session, host: str) -> int:
+    """Gigabytes the volumes on `host` hold or are about to hold."""
+    rows = s.scalars(select(m.Volume.size).where(m.Volume.host == host))
+    return sum(rows)
+
+
+def on_host(s: Session, host: str, statuses: Iterable[str]) -> list[m.Volume]:
+    return list(s.scalars(select(m.Volume).where(m.Volume.host == host,
+                                                  m.Volume.status.in_(tuple(statuses)))))

@@ -1,0 +1,41 @@
+"""The volume service's request checks, on a real database (no manager runs)."""
+
+import pytest
+
+from novalite import context
+from novalite.db import session
+from novalite.volume import api, errors, states, volumes
+from tests.unit.volume.builders import make_volume
+
+
+@pytest.fixture
+def ctx(db):
+    return context.RequestContext(project_id="p1", user_id="u1")
+
+
+def test_a_volume_that_is_not_deletable_is_refused_with_cinders_text(ctx):
+    volume_id = make_volume(states.CREATING, host="host1@file#file")
+    with pytest.raises(errors.InvalidVolume) as refused:
+        api.delete(ctx, "p1", volume_id)
+    assert refused.value.format_message() == (
+        "Invalid volume: Volume status must be available or error or error_restoring or "
+        "error_extending or error_managing and must not be migrating, attached, belong to "
+        "a group, have snapshots, awaiting a transfer, or be disassociated from snapshots "
+        "after volume transfer.")
+    with session.reader() as s:
+        assert volumes.get(s, volume_id, None).status == states.CREATING
+
+
+@pytest.mark.parametrize(("image", "message"), [
+    ({"status": "queued"}, "Image i1 is not active."),
+    ({"disk_format": "vmdk"}, "Image i1 has disk format vmdk; novalite writes raw or qcow2 "
+                              "images into volumes."),
+    ({"size": 1024**3 + 1}, "Size of specified image 2GB is larger than volume size 1GB."),
+    ({"min_disk": 2}, "Volume size 1GB cannot be smaller than the image minDisk size 2GB."),
+])
+def test_an_image_the_volume_cannot_take_is_refused(ctx, monkeypatch, image, message):
+    found = {"id": "i1", "status": "active", "disk_format": "raw", "size": 1, **image}
+    monkeypatch.setattr(api.glance, "show", lambda ctx, image_id: found)
+    with pytest.raises(errors.InvalidInput) as refused:
+        api.create(ctx, 1, {"image_id": "i1"})
+    assert refused.value.format_message() == f"Invalid input received: {message}"

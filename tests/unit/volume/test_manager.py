@@ -1,0 +1,125 @@
+"""The volume manager on a real database and file backend, called directly (no RPC)."""
+
+import os
+import uuid
+
+import pytest
+
+from novalite import context
+from novalite.db import session
+from novalite.volume import errors, messages, snapshots, states, volumes
+from novalite.volume.manager import VolumeManager
+from tests.unit.volume.builders import make_volume
+
+
+@pytest.fixture
+def manager(db):
+    made = VolumeManager("host1")
+    made.init_host()
+    return made
+
+
+def _status(volume_id: str) -> str:
+    with session.reader() as s:
+        return volumes.get(s, volume_id, None).status
+
+
+def test_create_places_the_volume_and_makes_its_file(manager):
+    volume_id = make_volume()
+    manager.create_volume(context.get_admin_context(), volume_id)
+    with session.reader() as s:
+        volume = volumes.get(s, volume_id, None)
+    assert (volume.status, volume.host) == ("available", "host1@file#file")
+    assert os.path.exists(manager.backend.path(volume_id))
+
+
+def test_a_volume_beyond_free_capacity_is_an_error_with_a_message(manager, conf):
+    conf.set_override("volume_backend_capacity_gb", 2)
+    placed = make_volume(size=2)
+    manager.create_volume(context.get_admin_context(), placed)
+    refused = make_volume(size=1)
+    manager.create_volume(context.get_admin_context(), refused)
+    assert (_status(placed), _status(refused)) == ("available", "error")
+    with session.reader() as s:
+        (message,) = messages.list_messages(s, "p1")
+    assert message.resource_uuid == refused
+    assert message.user_message == ("schedule allocate volume:Could not find any available "
+                                    "weighted backend.")
+
+
+def test_a_backend_failure_is_an_error_with_a_message(manager):
+    volume_id = make_volume()
+    os.rmdir(manager.backend.directory)
+    manager.create_volume(context.get_admin_context(), volume_id)
+    assert _status(volume_id) == "error"
+    with session.reader() as s:
+        (message,) = messages.list_messages(s, "p1")
+    assert message.event_id == "VOLUME_VOLUME_008_012"
+
+
+def test_delete_removes_the_file_and_the_row(manager):
+    volume_id = make_volume()
+    manager.create_volume(context.get_admin_context(), volume_id)
+    with session.writer() as s:
+        volumes.swap_status(s, volume_id, [states.AVAILABLE], {"status": states.DELETING})
+    manager.delete_volume(context.get_admin_context(), volume_id)
+    assert not os.path.exists(manager.backend.path(volume_id))
+    with session.reader() as s, pytest.raises(errors.VolumeNotFound):
+        volumes.get(s, volume_id, None)
+
+
+def test_start_up_moves_what_a_killed_manager_left_to_error(manager):
+    left = {status: make_volume(status, host=manager.backend_host)
+            for status in (states.CREATING, states.DELETING, states.EXTENDING,
+                           states.AVAILABLE)}
+    elsewhere = make_volume(states.CREATING, host="host2@file#file")
+    snapshot_id = str(uuid.uuid4())
+    with session.writer() as s:
+        snapshots.create(s, {"id": snapshot_id, "project_id": "p1", "volume_size": 1,
+                             "volume_id": left[states.AVAILABLE], "status": "creating",
+                             "snapshot_metadata": {}})
+    manager.init_host()
+    with session.reader() as s:
+        assert snapshots.get_row(s, snapshot_id, None).status == "error"
+    assert {status: _status(v) for status, v in left.items()} == {
+        "creating": "error", "deleting": "error_deleting", "extending": "error_extending",
+        "available": "available"}
+    assert _status(elsewhere) == "creating"
+
+
+
+def test_a_snapshot_is_a_full_copy_and_a_volume_can_be_made_from_it(manager):
+    volume_id = make_volume()
+    manager.create_volume(context.get_admin_context(), volume_id)
+    snapshot_id = str(uuid.uuid4())
+    with session.writer() as s:
+        snapshots.create(s, {"id": snapshot_id, "project_id": "p1", "volume_id": volume_id,
+                             "volume_size": 1, "status": snapshots.CREATING,
+                             "snapshot_metadata": {}})
+    manager.create_snapshot(context.get_admin_context(), snapshot_id)
+    with session.reader() as s:
+        assert snapshots.get_row(s, snapshot_id, None).status == "available"
+    assert os.path.exists(manager.backend.snapshot_path(snapshot_id))
+    manager.backend.delete(volume_id)  # the snapshot needs nothing of its volume
+    copy = make_volume(size=2)
+    with session.writer() as s:
+        volumes.get_row(s, copy, None).snapshot_id = snapshot_id
+    manager.create_volume(context.get_admin_context(), copy)
+    assert _status(copy) == "available"
+    manager.delete_snapshot(context.get_admin_context(), snapshot_id)
+    assert not os.path.exists(manager.backend.snapshot_path(snapshot_id))
+
+
+def test_extend_beyond_free_capacity_leaves_the_volume_as_it_was(manager, conf):
+    conf.set_override("volume_backend_capacity_gb", 2)
+    volume_id = make_volume()
+    manager.create_volume(context.get_admin_context(), volume_id)
+    with session.writer() as s:
+        volumes.swap_status(s, volume_id, [states.AVAILABLE], {"status": states.EXTENDING})
+    manager.extend_volume(context.get_admin_context(), volume_id, 3)
+    with session.reader() as s:
+        volume = volumes.get(s, volume_id, None)
+        (message,) = messages.list_messages(s, "p1")
+    assert (volume.status, volume.size) == ("available", 1)
+    assert message.user_message == ("extend volume:Could not find any available weighted "
+                                    "backend.")
