@@ -218,8 +218,9 @@ def test_a_guest_whose_server_was_deleted_while_its_compute_was_down_is_reaped(q
     new.start()
     cloud.aio.services.insert(0, new)
     cloud.wait(lambda: not pid_running(pid), timeout=60)
-    cloud.wait(lambda: server_id not in new.manager.driver.list_instances(), timeout=10)
-    assert not os.path.exists(os.path.join(images.instances_path(), server_id))
+    guest_dir = os.path.join(images.instances_path(), server_id)
+    cloud.wait(lambda: not os.path.exists(guest_dir), timeout=10)  # its files went too
+    assert server_id not in new.manager.driver.list_instances()
     assert cloud.api.put(service, json={"forced_down": False},
                          headers=microversion).status_code == 200
 
