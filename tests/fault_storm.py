@@ -97,26 +97,8 @@ def broker_outage(relay: Relay, seconds: float = 15) -> Fault:
     return fault
 
 
-def _settled(topo: Topology) -> list[tuple[str, str]]:
-    rows = topo.query("SELECT uuid, vm_state FROM instances WHERE deleted = 0")
-    return rows if all(state in ("active", "error") for _, state in rows) else []
-
-
-def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> dict[str, Any]:
-    """What the storm left once every server settled (or `bound` seconds after the fault
-    was over): the servers still building, those in ERROR without a fault, the 202s not
-    accounted for, the memory placement holds beyond the live servers' flavors (per
-    host, summed), the placement audit's problems, and the recovery time (from the end
-    of the fault to the last server settled)."""
-    deadline = over + bound
-    while not (rows := _settled(topo)) and time.monotonic() < deadline:
-        time.sleep(0.5)
-    recovery = time.monotonic() - over
-    states = dict(topo.query("SELECT uuid, vm_state FROM instances WHERE deleted = 0"))
-    without_fault = topo.query(
-        "SELECT i.uuid FROM instances i WHERE i.deleted = 0 AND i.vm_state = 'error' AND NOT "
-        "EXISTS (SELECT 1 FROM instance_faults f WHERE f.instance_uuid = i.uuid "
-        "AND f.message <> '')")
+def _leaked_mb(topo: Topology) -> int:
+    """The memory placement holds beyond the active servers' flavors, per host, summed."""
     per_host = dict(topo.query(
         "SELECT i.host, COUNT(*) FROM instances i WHERE i.deleted = 0 AND "
         "i.vm_state = 'active' GROUP BY i.host"))
@@ -124,8 +106,33 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
         "SELECT rp.name, SUM(a.used) FROM allocations a JOIN resource_providers rp ON "
         "rp.id = a.resource_provider_id JOIN resource_classes rc ON "
         "rc.id = a.resource_class_id WHERE rc.name = 'MEMORY_MB' GROUP BY rp.name"))
-    leaked = sum(abs(int(held.get(host) or 0) - FLAVOR_MB * per_host.get(host, 0))
-                 for host in set(held) | set(per_host))
+    return sum(abs(int(held.get(host) or 0) - FLAVOR_MB * per_host.get(host, 0))
+               for host in set(held) | set(per_host))
+
+
+def _settled(topo: Topology) -> bool:
+    """Every server ACTIVE or in ERROR, and placement caught up with them: whoever puts
+    a build in ERROR frees its claim just after (see the conductor's bury), so a storm
+    that ends in ERRORs is over only once those frees are in."""
+    rows = topo.query("SELECT vm_state FROM instances WHERE deleted = 0")
+    return all(state in ("active", "error") for state, in rows) and not _leaked_mb(topo)
+
+
+def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> dict[str, Any]:
+    """What the storm left once every server settled (or `bound` seconds after the fault
+    was over): the servers still building, those in ERROR without a fault, the 202s not
+    accounted for, the memory placement holds beyond the live servers' flavors, the
+    placement audit's problems, and the recovery time (from the end of the fault to the
+    last server settled and its claim freed)."""
+    deadline = over + bound
+    while not (settled := _settled(topo)) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    recovery = time.monotonic() - over
+    states = dict(topo.query("SELECT uuid, vm_state FROM instances WHERE deleted = 0"))
+    without_fault = topo.query(
+        "SELECT i.uuid FROM instances i WHERE i.deleted = 0 AND i.vm_state = 'error' AND NOT "
+        "EXISTS (SELECT 1 FROM instance_faults f WHERE f.instance_uuid = i.uuid "
+        "AND f.message <> '')")
     audit = topo.manage("placement", "audit")
     return {
         "accepted": len(accepted),
@@ -134,9 +141,9 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
         "stuck": sum(1 for s in states.values() if s not in ("active", "error")),
         "error_without_fault": len(without_fault),
         "unaccounted": len(set(accepted) - set(states)),
-        "leaked_mb": leaked,
+        "leaked_mb": _leaked_mb(topo),
         "audit_clean": "Found 0 problem(s)" in audit,
-        "recovery_s": round(recovery, 1) if rows else None,
+        "recovery_s": round(recovery, 1) if settled else None,
     }
 
 
