@@ -16,10 +16,10 @@ from __future__ import annotations
 import abc
 import threading
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from novalite import plugins
 from novalite.rpc.target import Target
 
 Message = dict[str, Any]
@@ -99,11 +99,8 @@ def reset_transports() -> None:
 
 def _load(url: str) -> Transport:
     scheme = urlsplit(url).scheme
-    found = entry_points(group=TRANSPORT_NAMESPACE, name=scheme)
-    if not found:
-        known = sorted(ep.name for ep in entry_points(group=TRANSPORT_NAMESPACE))
-        raise ValueError(
-            f"Unknown transport_url scheme '{scheme}' in '{url}'. Known schemes: {known}"
-        )
-    cls = next(iter(found)).load()
-    return cls(url)
+    found = plugins.namespace(TRANSPORT_NAMESPACE).get(scheme)
+    if found is None:
+        raise ValueError(f"Unknown transport_url scheme '{scheme}' in '{url}'. Known "
+                         f"schemes: {plugins.known(TRANSPORT_NAMESPACE)}")
+    return found.load()(url)

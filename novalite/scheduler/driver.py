@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import abc
-from importlib.metadata import entry_points
 
-from novalite import exception
+from novalite import exception, plugins
 from novalite.context import RequestContext
 from novalite.objects.request_spec import RequestSpec, Selection
 from novalite.scheduler.host_manager import HostManager
@@ -33,10 +32,9 @@ class Scheduler(abc.ABC):
 
 def load_scheduler(name: str) -> Scheduler:
     name = LEGACY_NAMES.get(name, name)
-    found = entry_points(group=NAMESPACE, name=name)
-    if not found:
-        known = sorted(ep.name for ep in entry_points(group=NAMESPACE))
+    found = plugins.namespace(NAMESPACE).get(name)
+    if found is None:
         raise exception.ConfigInvalid(
             reason=f"[scheduler] driver = {name} is not a known scheduler driver "
-            f"(known: {', '.join(known)})")
-    return next(iter(found)).load()()
+            f"(known: {', '.join(plugins.known(NAMESPACE))})")
+    return found.load()()

@@ -9,10 +9,9 @@ from __future__ import annotations
 import abc
 import dataclasses
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any
 
-from novalite import exception
+from novalite import exception, plugins
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -262,8 +261,8 @@ class ComputeDriver(abc.ABC):
 
 
 def load_driver(name: str, **kwargs: Any) -> ComputeDriver:
-    found = entry_points(group=NAMESPACE, name=name)
-    if not found:
-        known = ", ".join(sorted(ep.name for ep in entry_points(group=NAMESPACE)))
-        raise exception.VirtDriverNotFound(name=name, known=known)
-    return next(iter(found)).load()(**kwargs)
+    found = plugins.namespace(NAMESPACE).get(name)
+    if found is None:
+        raise exception.VirtDriverNotFound(name=name,
+                                           known=", ".join(plugins.known(NAMESPACE)))
+    return found.load()(**kwargs)

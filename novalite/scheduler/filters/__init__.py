@@ -8,10 +8,9 @@ name; an operator's own filter is a subclass of BaseHostFilter named by dotted p
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
-
 import numpy as np
 
+from novalite import plugins
 from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.host_state import HostState
 from novalite.scheduler.host_table import HostTable
@@ -54,4 +53,4 @@ class BaseHostFilter:
 
 def all_filters() -> list[type[BaseHostFilter]]:
     """Every built-in filter class (Nova's `nova.scheduler.filters.all_filters`)."""
-    return [ep.load() for ep in entry_points(group=NAMESPACE)]
+    return [ep.load() for ep in plugins.namespace(NAMESPACE).values()]

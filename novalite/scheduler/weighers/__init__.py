@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from importlib.metadata import entry_points
 
 import numpy as np
 
+from novalite import plugins
 from novalite.conf import CONF
 from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler import aggregates
@@ -124,4 +124,4 @@ def weigh_hosts(weighers: list[BaseHostWeigher], hosts: list[HostState],
 
 def all_weighers() -> list[type[BaseHostWeigher]]:
     """Every built-in weigher class (Nova's `nova.scheduler.weights.all_weighers`)."""
-    return [ep.load() for ep in entry_points(group=NAMESPACE)]
+    return [ep.load() for ep in plugins.namespace(NAMESPACE).values()]
