@@ -61,7 +61,7 @@ class Cloud:
 
 
 @pytest.fixture
-def cloud_factory(conf):
+def cloud_factory(conf, state_db):
     started = []
 
     def start(hosts: int = 2, **fake_driver) -> Cloud:

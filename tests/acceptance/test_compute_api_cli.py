@@ -7,8 +7,8 @@ from __future__ import annotations
 from openstack import connection
 from openstack.config import OpenStackConfig
 
+from tests.acceptance.cli import Cli
 from tests.acceptance.conftest import all_in_one
-from tests.acceptance.test_openstack_cli import Cli
 from tests.waiting import wait_for
 
 COMPUTE = "novalite-compute"
@@ -56,8 +56,7 @@ def test_an_admin_sets_project_and_default_quotas(cloud):
 
 def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     demo = Cli(cloud.clouds_yaml, "novalite")
-    server = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
-                       "m1.tiny", "--wait", "props-vm")
+    server = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "props-vm")
     demo.ok("server", "set", "--name", "props-vm2", "--property", "a=1", "--property",
             "b=2", "--description", "the second", "props-vm")
     demo.ok("server", "unset", "--property", "a", "props-vm2")
@@ -81,7 +80,8 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     assert refused.returncode != 0 and "is locked" in refused.stderr
     demo.ok("server", "unlock", server["id"])
     demo.ok("server", "rebuild", "--image", "novalite-tiny", "--name", "props-vm3",
-            "--wait", server["id"])
+            server["id"])
+    demo.wait_status(server["id"], "ACTIVE")
     rebuilt = demo.json("server", "show", server["id"])
     assert (rebuilt["name"], rebuilt["status"]) == ("props-vm3", "ACTIVE")
     assert [e["Action"] for e in demo.json("server", "event", "list", server["id"])][0] \
@@ -90,23 +90,25 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     demo.wait_status(server["id"], "RESCUE")
     demo.ok("server", "unrescue", server["id"])
     demo.wait_status(server["id"], "ACTIVE")
-    demo.ok("server", "image", "create", "--name", "props-snap", "--wait", server["id"])
+    demo.ok("server", "image", "create", "--name", "props-snap", server["id"])
+    wait_for(lambda: demo.sdk.image.find_image("props-snap").status == "active",
+             timeout=60, interval=0.2, what="the snapshot")
     snapshot = demo.json("image", "show", "props-snap")
     assert (snapshot["status"], snapshot["visibility"]) == ("active", "private")
     demo.ok("image", "delete", "props-snap")
     for name in ("props-bk1", "props-bk2"):
         demo.ok("server", "backup", "create", "--name", name, "--type", "daily", "--rotate",
-                "1", "--wait", server["id"])
+                "1", server["id"])
         wait_for(lambda: demo.json("server", "show", server["id"])[
             "OS-EXT-STS:task_state"] is None, timeout=60, interval=0.5, what="idle")
     wait_for(lambda: [i["Name"] for i in demo.json(
         "image", "list", "--property", f"instance_uuid={server['id']}")] == ["props-bk2"],
         timeout=60, interval=0.5, what="the rotation")
     demo.ok("image", "delete", "props-bk2")
-    demo.ok("server", "shelve", "--wait", server["id"])
-    assert demo.json("server", "show", server["id"])["status"] == "SHELVED_OFFLOADED"
-    demo.ok("server", "unshelve", "--wait", server["id"])
-    assert demo.json("server", "show", server["id"])["status"] == "ACTIVE"
+    demo.ok("server", "shelve", server["id"])
+    demo.wait_status(server["id"], "SHELVED_OFFLOADED")
+    demo.ok("server", "unshelve", server["id"])
+    demo.wait_status(server["id"], "ACTIVE")
     admin = Cli(cloud.clouds_yaml, "novalite-admin")
     diagnostics = admin.json("--os-compute-api-version", "2.48", "server", "show",
                              "--diagnostics", server["id"])
@@ -120,7 +122,7 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     assert demo.json("server", "show", server["id"])["status"] == "ACTIVE"
     assert [e["Action"] for e in demo.json("server", "event", "list", server["id"])][:3] \
         == ["resetState", "resetState", "trigger_crash_dump"]
-    demo.ok("server", "delete", "--wait", server["id"])
+    demo.delete(server["id"])
 
 
 def test_openstacksdk_pages_through_servers(cloud):
@@ -146,8 +148,7 @@ def test_openstacksdk_pages_through_servers(cloud):
 def test_usage_list_and_show(cloud):
     demo = Cli(cloud.clouds_yaml, "novalite")
     admin = Cli(cloud.clouds_yaml, "novalite-admin")
-    server = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
-                       "m1.tiny", "--wait", "usage-vm")
+    server = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "usage-vm")
     project = demo.json("token", "issue")["project_id"]
     rows = admin.json("usage", "list")
     mine = [r for r in rows if r["Project"] in (project, "demo")]
@@ -158,7 +159,7 @@ def test_usage_list_and_show(cloud):
     shown = demo.json("usage", "show")
     count = shown["Servers"]
     assert (len(count) if isinstance(count, list) else int(count)) == len(used)
-    demo.ok("server", "delete", "--wait", server["id"])
+    demo.delete(server["id"])
 
 
 def test_a_user_restores_and_force_deletes_soft_deleted_servers(tmp_path):
@@ -169,8 +170,7 @@ def test_a_user_restores_and_force_deletes_soft_deleted_servers(tmp_path):
     state.mkdir()
     with all_in_one(state, "--hosts", "1", "--config-file", str(deferred)) as cloud:
         demo = Cli(cloud.clouds_yaml, "novalite")
-        server = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
-                           "m1.tiny", "--wait", "undo-vm")
+        server = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "undo-vm")
         demo.ok("server", "delete", server["id"])
         demo.wait_status(server["id"], "SOFT_DELETED")
         assert demo.json("server", "list") == []
@@ -178,5 +178,5 @@ def test_a_user_restores_and_force_deletes_soft_deleted_servers(tmp_path):
         demo.wait_status(server["id"], "ACTIVE")
         demo.ok("server", "delete", server["id"])
         demo.wait_status(server["id"], "SOFT_DELETED")
-        demo.ok("server", "delete", "--force", "--wait", server["id"])
+        demo.delete(server["id"], force=True)
         assert demo.run("server", "show", server["id"]).returncode != 0

@@ -9,7 +9,7 @@ import time
 from openstack import connection
 from openstack.config import OpenStackConfig
 
-from tests.acceptance.test_openstack_cli import Cli
+from tests.acceptance.cli import Cli
 
 
 def _addresses(cli: Cli, server: str) -> dict:
@@ -41,8 +41,8 @@ def test_layout_servers_ports_and_interfaces_with_the_cli(cloud):
     assert {"router", "external-net", "security-group", "binding", "quotas"} <= aliases
 
     # 2. a server on private, with its bound port
-    vm = demo.json("server", "create", "--image", "novalite-tiny", "--flavor", "m1.tiny",
-                   "--network", "private", "--wait", "net-vm1")
+    vm = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "--network", "private",
+                   "net-vm1")
     (fixed,) = vm["addresses"]["private"]
     assert fixed.startswith("10.0.0.")
     (port,) = demo.json("port", "list", "--server", "net-vm1")
@@ -51,8 +51,8 @@ def test_layout_servers_ports_and_interfaces_with_the_cli(cloud):
     assert bound["status"] == "ACTIVE"
     v4_port = demo.json("port", "create", "--network", "private", "--fixed-ip",
                         "subnet=private-subnet,ip-address=10.0.0.50", "net-user-port")
-    by_port = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
-                        "m1.tiny", "--nic", f"port-id={v4_port['id']}", "--wait", "net-vm2")
+    by_port = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "--nic",
+                        f"port-id={v4_port['id']}", "net-vm2")
     assert by_port["addresses"]["private"] == ["10.0.0.50"]
     taken = demo.run("server", "create", "--image", "novalite-tiny", "--flavor", "m1.tiny",
                      "--nic", f"net-id={networks['private']['ID']},v4-fixed-ip=10.0.0.50",
@@ -66,7 +66,7 @@ def test_layout_servers_ports_and_interfaces_with_the_cli(cloud):
     assert len(demo.json("port", "list", "--server", "net-vm1")) == 3
     demo.ok("server", "remove", "port", "net-vm1", extra["id"])
     assert demo.json("port", "show", extra["id"])["device_id"] == ""
-    demo.ok("server", "delete", "--wait", "net-vm1", "net-vm2")
+    demo.delete("net-vm1", "net-vm2")
     assert demo.json("port", "list", "--device-owner", "compute:nova") == []
     assert demo.json("port", "show", v4_port["id"])["device_id"] == ""  # the user's, kept
     demo.ok("port", "delete", extra["id"], v4_port["id"])
@@ -74,12 +74,13 @@ def test_layout_servers_ports_and_interfaces_with_the_cli(cloud):
 
 def test_floating_ips_and_security_groups_with_the_cli(cloud):
     demo = Cli(cloud.clouds_yaml, "novalite")
-    demo.json("server", "create", "--image", "novalite-tiny", "--flavor", "m1.tiny",
-              "--network", "private", "--wait", "net-vm4")
+    demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "--network", "private",
+              "net-vm4")
     try:
         _floating_ips_and_security_groups(demo)
     finally:  # the package's other tests share this cloud: leave no server behind
-        demo.run("server", "delete", "--wait", "net-vm4", "net-vm5")
+        demo.run("server", "delete", "net-vm4", "net-vm5")
+        demo.wait_gone("net-vm4", "net-vm5")
 
 
 def _floating_ips_and_security_groups(demo: Cli) -> None:
@@ -101,9 +102,8 @@ def _floating_ips_and_security_groups(demo: Cli) -> None:
     demo.ok("server", "add", "security", "group", "net-vm4", "net-web")
     groups = {g["name"] for g in demo.json("server", "show", "net-vm4")["security_groups"]}
     assert groups == {"default", "net-web"}
-    with_group = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
-                           "m1.tiny", "--network", "private", "--security-group", "net-web",
-                           "--wait", "net-vm5")
+    with_group = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "--network",
+                           "private", "--security-group", "net-web", "net-vm5")
     assert with_group["security_groups"] == [{"name": "net-web"}]
     default_rules = demo.json("security", "group", "rule", "list", "default")
     assert len(default_rules) == 4

@@ -3,41 +3,10 @@ all-in-one writes, drives a server's whole life and keeps projects apart."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.acceptance.cli import Cli
 from tests.acceptance.credentials import clouds_yaml_with, public_key
-from tests.waiting import wait_for
-
-OPENSTACK = Path(sys.executable).parent / "openstack"
-
-
-class Cli:
-    """`openstack` against one cloud entry of a clouds.yaml."""
-
-    def __init__(self, clouds_yaml: Path, cloud: str):
-        self.env = {**os.environ, "OS_CLIENT_CONFIG_FILE": str(clouds_yaml),
-                    "OS_CLOUD": cloud}
-
-    def run(self, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(OPENSTACK), *args], env=self.env, capture_output=True,
-                              text=True, timeout=120)
-
-    def ok(self, *args: str) -> str:
-        result = self.run(*args)
-        assert result.returncode == 0, f"openstack {' '.join(args)}:\n{result.stderr}"
-        return result.stdout
-
-    def json(self, *args: str):
-        return json.loads(self.ok(*args, "-f", "json"))
-
-    def wait_status(self, server: str, status: str) -> None:
-        wait_for(lambda: self.ok("server", "show", server, "-f", "value", "-c",
-                                 "status").strip() == status,
-                 timeout=60, interval=0.5, what=f"{server} {status}")
 
 
 def test_a_demo_user_runs_a_server_life_with_the_openstack_cli(cloud, tmp_path):

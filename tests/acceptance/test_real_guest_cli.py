@@ -14,8 +14,8 @@ import pytest
 from novalite.datapath import names
 from novalite.virt.qemu.guest_image import MARKER, NET_MARKER, POWEROFF_MARKER
 from tests import services
+from tests.acceptance.cli import Cli
 from tests.acceptance.conftest import all_in_one
-from tests.acceptance.test_openstack_cli import Cli
 from tests.waiting import wait_for
 
 

@@ -4,8 +4,8 @@ migrations as an admin."""
 
 from __future__ import annotations
 
+from tests.acceptance.cli import Cli
 from tests.acceptance.conftest import all_in_one
-from tests.acceptance.test_openstack_cli import Cli
 from tests.waiting import wait_for
 
 
@@ -15,10 +15,10 @@ def _show(cli: Cli, server: str) -> dict:
 
 def test_a_user_resizes_then_confirms_or_reverts(cloud):
     demo = Cli(cloud.clouds_yaml, "novalite")
-    demo.ok("server", "create", "--image", "novalite-tiny", "--flavor", "m1.tiny", "--wait",
-            "grow-vm")
+    demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "grow-vm")
     try:
-        demo.ok("server", "resize", "--flavor", "m1.small", "--wait", "grow-vm")
+        demo.ok("server", "resize", "--flavor", "m1.small", "grow-vm")
+        demo.wait_status("grow-vm", "VERIFY_RESIZE")
         shown = _show(demo, "grow-vm")
         assert shown["status"] == "VERIFY_RESIZE"
         assert "m1.small" in str(shown["flavor"])
@@ -26,23 +26,23 @@ def test_a_user_resizes_then_confirms_or_reverts(cloud):
         demo.wait_status("grow-vm", "ACTIVE")
         assert "m1.small" in str(_show(demo, "grow-vm")["flavor"])
 
-        demo.ok("server", "resize", "--flavor", "m1.medium", "--wait", "grow-vm")
-        assert _show(demo, "grow-vm")["status"] == "VERIFY_RESIZE"
+        demo.ok("server", "resize", "--flavor", "m1.medium", "grow-vm")
+        demo.wait_status("grow-vm", "VERIFY_RESIZE")
         demo.ok("server", "resize", "revert", "grow-vm")
         demo.wait_status("grow-vm", "ACTIVE")
         assert "m1.small" in str(_show(demo, "grow-vm")["flavor"])
     finally:
-        demo.ok("server", "delete", "--wait", "grow-vm")
+        demo.delete("grow-vm")
 
 
 def test_an_admin_migrates_a_server_and_lists_migrations(cloud):
     demo = Cli(cloud.clouds_yaml, "novalite")
     admin = Cli(cloud.clouds_yaml, "novalite-admin")
-    server_id = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
-                          "m1.tiny", "--wait", "move-vm")["id"]
+    server_id = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "move-vm")["id"]
     try:
         source = _show(admin, server_id)["OS-EXT-SRV-ATTR:host"]
-        admin.ok("server", "migrate", "--wait", server_id)
+        admin.ok("server", "migrate", server_id)
+        admin.wait_status(server_id, "VERIFY_RESIZE")
         shown = _show(admin, server_id)
         assert shown["status"] == "VERIFY_RESIZE"
         assert shown["OS-EXT-SRV-ATTR:host"] != source
@@ -56,7 +56,8 @@ def test_an_admin_migrates_a_server_and_lists_migrations(cloud):
         assert [(m["Server UUID"], m["Type"]) for m in paged] == [(server_id, "migration")]
         assert paged[0]["UUID"]
         here = _show(admin, server_id)["OS-EXT-SRV-ATTR:host"]
-        admin.ok("server", "migrate", "--live-migration", "--wait", server_id)
+        admin.ok("server", "migrate", "--live-migration", server_id)
+        admin.wait_status(server_id, "ACTIVE")
         live = _show(admin, server_id)
         assert (live["status"], live["OS-EXT-SRV-ATTR:host"] != here) == ("ACTIVE", True)
         kinds = admin.json("--os-compute-api-version", "2.59", "server", "migration", "list",
@@ -75,7 +76,7 @@ def test_an_admin_migrates_a_server_and_lists_migrations(cloud):
         assert (evacuated["status"], evacuated["OS-EXT-SRV-ATTR:host"] != failed) == (
             "ACTIVE", True)
     finally:
-        demo.ok("server", "delete", "--wait", server_id)
+        demo.delete(server_id)
 
 
 def test_an_admin_forces_and_aborts_live_migrations(tmp_path):
@@ -89,8 +90,8 @@ def test_an_admin_forces_and_aborts_live_migrations(tmp_path):
         demo = Cli(cloud.clouds_yaml, "novalite")
         admin = Cli(cloud.clouds_yaml, "novalite-admin")
         v = ("--os-compute-api-version", "2.80")
-        server_id = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
-                               "m1.tiny", "--wait", "live-vm")["id"]
+        server_id = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny",
+                              "live-vm")["id"]
 
         def running() -> str:
             admin.ok("server", "migrate", "--live-migration", server_id)
@@ -114,4 +115,4 @@ def test_an_admin_forces_and_aborts_live_migrations(tmp_path):
         statuses = {str(m["Id"]): m["Status"] for m in admin.json(
             *v, "server", "migration", "list", "--server", server_id)}
         assert (statuses[copying], statuses[forced]) == ("cancelled", "completed")
-        demo.ok("server", "delete", "--wait", server_id)
+        demo.delete(server_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from openstack import connection
 from openstack.config import OpenStackConfig
 
-from tests.acceptance.test_openstack_cli import Cli
+from tests.acceptance.cli import Cli
 from tests.waiting import wait_for
 
 

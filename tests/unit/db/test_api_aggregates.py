@@ -105,28 +105,34 @@ def test_the_snapshot_reads_zones_and_instances_of_hosts(any_db):
     assert seen == {"zoned": [zoned.id], "count": (0, 1)}
 
 
-def _marker_moves(change) -> bool:
+def _marker_moves(change, backend_url: str) -> bool:
     before = aggregates.aggregates_marker()
-    time.sleep(1.05)  # MariaDB keeps whole seconds
+    time.sleep(1.05 if backend_url.startswith("mysql") else 0.01)  # MariaDB keeps seconds
     change()
     return aggregates.aggregates_marker() != before
 
 
-def test_every_change_moves_the_marker(any_db):
+def test_every_change_moves_the_marker(any_db, backend_url):
     agg = aggregates.aggregate_create("rack1", {"k": "v"}, ["h1"])
     agg_id = agg.id
-    assert _marker_moves(lambda: aggregates.aggregate_update(agg_id, name="rack2"))
-    assert _marker_moves(lambda: aggregates.aggregate_update(agg_id, metadata={"k": "w"}))
-    assert _marker_moves(lambda: aggregates.aggregate_update(agg_id, metadata={"k": None}))
-    assert _marker_moves(lambda: aggregates.aggregate_add_host(agg_id, "h2"))
-    assert _marker_moves(lambda: aggregates.aggregate_remove_host(agg_id, "h1"))
+    assert _marker_moves(lambda: aggregates.aggregate_update(agg_id, name="rack2"),
+                         backend_url)
+    assert _marker_moves(lambda: aggregates.aggregate_update(agg_id, metadata={"k": "w"}),
+                         backend_url)
+    assert _marker_moves(lambda: aggregates.aggregate_update(agg_id, metadata={"k": None}),
+                         backend_url)
+    assert _marker_moves(lambda: aggregates.aggregate_add_host(agg_id, "h2"),
+                         backend_url)
+    assert _marker_moves(lambda: aggregates.aggregate_remove_host(agg_id, "h1"),
+                         backend_url)
     # a host leaving and another joining between two looks: same count, newer row
     before = aggregates.aggregates_marker()
     aggregates.aggregate_remove_host(agg_id, "h2")
     aggregates.aggregate_add_host(agg_id, "h3")
     assert aggregates.aggregates_marker() != before
     aggregates.aggregate_remove_host(agg_id, "h3")
-    assert _marker_moves(lambda: aggregates.aggregate_delete(agg_id))
+    assert _marker_moves(lambda: aggregates.aggregate_delete(agg_id),
+                         backend_url)
 
 
 def test_racing_adds_of_one_host_to_two_zones_let_only_one_through(any_db):
