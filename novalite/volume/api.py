@@ -6,6 +6,7 @@ project scopes every lookup (None: an admin's view of all)."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -133,8 +134,22 @@ def create(ctx: RequestContext, requested_size: int | None, fields: dict[str, An
                                         if fields.get("volume_type")
                                         else volume_types.default(s)).id
         volume = volumes.create(s, values)
+    _recheck(project_id, lambda s: volumes.remove(s, volume.id), volumes=1, gigabytes=size)
     VolumeAPI().create_volume(ctx, volume.id, source_host)
     return volume
+
+
+def _recheck(project_id: str, undo: Callable[[Session], None], **adding: int) -> None:
+    """The quota recheck once the addition committed (see novalite.volume.quotas): an
+    addition that a racing one pushed over a limit is undone and refused."""
+    with session.writer() as s:
+        try:
+            quotas.recheck(s, project_id, **adding)
+            return
+        except errors.QuotaError as exc:
+            refused = exc
+            undo(s)
+    raise refused
 
 
 def update(project_id: str | None, volume_id: str, values: dict[str, Any]) -> Volume:
@@ -190,6 +205,8 @@ def create_snapshot(ctx: RequestContext, project_id: str | None, volume_id: str,
             "status": snapshots.CREATING, "display_name": fields.get("name"),
             "display_description": fields.get("description"),
             "snapshot_metadata": fields.get("metadata") or {}})
+    _recheck(volume.project_id, lambda s: snapshots.remove(s, snapshot.id), snapshots=1,
+             gigabytes=volume.size)
     VolumeAPI().create_snapshot(ctx, volume.host, snapshot.id)
     return snapshot
 

@@ -2,9 +2,12 @@
 gigabytes (of volumes and snapshots together, as Cinder counts them), a row per limit a
 project was given and [DEFAULT] quota_<resource> for the rest.
 
-Usage is counted from the rows themselves in the transaction that adds to it, rather than
-from reservations: on SQLite writers are serialised, so a check and its insert cannot
-interleave with another's."""
+Usage is counted from the rows themselves, rather than from reservations, as Nova's
+counting quotas do: checked in the transaction that adds to it, and checked again once
+that transaction committed (`recheck`), because on PostgreSQL and MariaDB two requests
+can each count before the other's insert; then both see the excess and are undone
+(Nova's recheck refuses both racers too). On SQLite writers are serialised and the
+recheck never finds anything."""
 
 from __future__ import annotations
 
@@ -42,7 +45,22 @@ def usage(s: Session, project_id: str) -> dict[str, int]:
 def check(s: Session, project_id: str, volumes: int = 0, snapshots: int = 0,
           gigabytes: int = 0) -> None:
     """Refuse with Cinder's 413 what would take the project over a limit."""
-    limit, used = limits(s, project_id), usage(s, project_id)
+    _refuse_over(limits(s, project_id), usage(s, project_id), volumes, snapshots, gigabytes)
+
+
+def recheck(s: Session, project_id: str, volumes: int = 0, snapshots: int = 0,
+            gigabytes: int = 0) -> None:
+    """After the commit of what added `volumes`, `snapshots` and `gigabytes`: refuse as
+    `check` would have if the project is now over a limit it was adding to (a racing
+    request counted before this one's insert)."""
+    used = usage(s, project_id)
+    before = {"volumes": used["volumes"] - volumes, "snapshots": used["snapshots"] - snapshots,
+              "gigabytes": used["gigabytes"] - gigabytes}
+    _refuse_over(limits(s, project_id), before, volumes, snapshots, gigabytes)
+
+
+def _refuse_over(limit: dict[str, int], used: dict[str, int], volumes: int, snapshots: int,
+                 gigabytes: int) -> None:
 
     def over(resource: str, adding: int) -> bool:
         return adding > 0 and limit[resource] != -1 and used[resource] + adding > limit[

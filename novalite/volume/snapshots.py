@@ -55,6 +55,12 @@ def create(s: Session, values: dict[str, Any]) -> Snapshot:
     return record(row)
 
 
+def remove(s: Session, snapshot_id: str) -> None:
+    row = s.get(m.Snapshot, snapshot_id)
+    if row is not None:
+        s.delete(row)
+
+
 def update_fields(s: Session, row: m.Snapshot, values: dict[str, Any]) -> Snapshot:
     for key, value in values.items():
         setattr(row, key, value)

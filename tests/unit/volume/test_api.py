@@ -4,7 +4,7 @@ import pytest
 
 from novalite import context
 from novalite.db import session
-from novalite.volume import api, errors, states, volumes
+from novalite.volume import api, errors, quotas, states, volumes
 from tests.unit.volume.builders import make_volume
 
 
@@ -39,3 +39,16 @@ def test_an_image_the_volume_cannot_take_is_refused(ctx, monkeypatch, image, mes
     with pytest.raises(errors.InvalidInput) as refused:
         api.create(ctx, 1, {"image_id": "i1"})
     assert refused.value.format_message() == f"Invalid input received: {message}"
+
+
+def test_a_create_that_a_racing_one_took_over_quota_is_undone_and_refused(ctx, monkeypatch):
+    """On PostgreSQL and MariaDB two creates can both pass the check before either
+    inserts: the recheck after the commit finds the excess and removes its own volume."""
+    with session.writer() as s:
+        quotas.update(s, "p1", {"volumes": 1})
+    make_volume(states.AVAILABLE, size=1)  # the racer's, committed after our check
+    monkeypatch.setattr(quotas, "check", lambda *args, **kwargs: None)
+    with pytest.raises(errors.VolumeLimitExceeded):
+        api.create(ctx, 1, {"name": "late"})
+    with session.reader() as s:
+        assert quotas.usage(s, "p1")["volumes"] == 1
