@@ -57,7 +57,7 @@ def _physnet_link(host: str, segment: Segment) -> str:
     if bridge not in existing:
         linux.batch(wire, [f"link add {bridge} type bridge", f"link set {bridge} up"])
     if peer in existing:
-        linux.ip(wire, "link", "delete", peer)
+        linux.delete_stale_link(wire, peer)
     linux.ip(namespace, "link", "add", device, "type", "veth", "peer", "name", peer,
              "netns", wire)
     linux.batch(wire, [f"link set {peer} master {bridge} up"])

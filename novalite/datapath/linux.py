@@ -45,6 +45,17 @@ def ip(namespace: str | None, *args: str) -> str:
     return run(["ip", *(("-n", namespace) if namespace else ()), *args])
 
 
+def delete_stale_link(namespace: str, name: str) -> None:
+    """Delete a veth end a predecessor left behind. The kernel also removes it, a moment
+    after its peer's namespace went (a host namespace lost with a reboot), so finding it
+    gone by the time of the delete is as good as deleting it."""
+    try:
+        ip(namespace, "link", "delete", name)
+    except DatapathError:
+        if name in links(namespace):
+            raise
+
+
 def batch(namespace: str, commands: Iterable[str]) -> None:
     """Several `ip` commands in one process (a plug costs one fork, not ten)."""
     lines = list(commands)

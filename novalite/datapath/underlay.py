@@ -32,7 +32,7 @@ def attach(host: str) -> str:
             return namespace
         peer = names.underlay_port(host)
         if peer in linux.links(underlay):  # half made by a predecessor that died
-            linux.ip(underlay, "link", "delete", peer)
+            linux.delete_stale_link(underlay, peer)
         linux.ip(namespace, "link", "add", names.HOST_UNDERLAY_PORT, "type", "veth",
                  "peer", "name", peer, "netns", underlay)
         linux.batch(underlay, [f"link set {peer} master {names.UNDERLAY_BRIDGE} up"])
