@@ -53,6 +53,9 @@ def conf(tmp_path):
     CONF.set_override("state_path", str(tmp_path))
     # existing tests name the caller with noauth2 tokens; identity's tests opt into keystone
     CONF.set_override("auth_strategy", "noauth2", group="api")
+    # the cheapest scrypt: hundreds of clouds bootstrap their users (unit tests of the
+    # hashing choose their own cost)
+    CONF.set_override("password_hash_rounds", 4, group="identity")
     yield CONF
     placement_client.reset()
     reset_transports()

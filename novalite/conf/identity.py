@@ -16,6 +16,11 @@ identity_opts = [
     cfg.StrOpt("demo_password", secret=True,
                help="Password bootstrap gives the user 'demo'. Unset: generated as for "
                "admin_password."),
+    cfg.IntOpt("password_hash_rounds", default=14, min=4, max=20,
+               help="Cost of the scrypt password hashes made from now on, as Keystone's "
+               "option means it for scrypt: log2 of the CPU/memory cost N (14: about 30 "
+               "ms a hash or a check here). Existing hashes keep the cost they were "
+               "made with and stay valid."),
 ]
 
 token_opts = [

@@ -11,10 +11,6 @@ from novalite.db.models import identity as m
 from novalite.db.session import reader, writer
 from novalite.identity import exception, password_hashing, resource, revocation, token_cache
 
-# Answered for a password check of a user that does not exist, so that the time taken
-# does not tell whether the name is known.
-_DUMMY_HASH = password_hashing.hash_password("novalite")
-
 
 def user_dict(row: m.User) -> dict:
     user = {"id": row.id, "name": row.name, "domain_id": row.domain_id,
@@ -125,7 +121,7 @@ def authenticate(user_id: str | None, name: str | None, domain_id: str | None,
             row = s.scalars(select(m.User).where(m.User.name == name,
                                                  m.User.domain_id == domain_id)).first()
         user = user_dict(row) if row is not None else None
-        hashed = row.password_hash if row is not None else _DUMMY_HASH
+        hashed = row.password_hash if row is not None else password_hashing.dummy_hash()
         domain = s.get(m.Domain, row.domain_id) if row is not None else None
         usable = user is not None and user["enabled"] and domain is not None and domain.enabled
     if not password_hashing.check_password(password, hashed) or not usable or user is None:
