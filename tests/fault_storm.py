@@ -133,7 +133,7 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
         "SELECT i.uuid FROM instances i WHERE i.deleted = 0 AND i.vm_state = 'error' AND NOT "
         "EXISTS (SELECT 1 FROM instance_faults f WHERE f.instance_uuid = i.uuid "
         "AND f.message <> '')")
-    audit = topo.manage("placement", "audit")
+    audit = topo.manage("placement", "audit", ok=(0, 3))  # 3: problems, listed
     return {
         "accepted": len(accepted),
         "active": sum(1 for s in states.values() if s == "active"),
@@ -143,6 +143,7 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
         "unaccounted": len(set(accepted) - set(states)),
         "leaked_mb": _leaked_mb(topo),
         "audit_clean": "Found 0 problem(s)" in audit,
+        "audit_problems": [line for line in audit.splitlines() if not line.startswith("Found")],
         "recovery_s": round(recovery, 1) if settled else None,
     }
 

@@ -51,9 +51,13 @@ class Topology:
         self.procs[name] = proc
         return proc
 
-    def manage(self, *args: str) -> str:
-        return subprocess.run([str(BIN / "novalite-manage"), "--config-file", str(self.config),
-                               *args], check=True, capture_output=True, text=True).stdout
+    def manage(self, *args: str, ok: tuple[int, ...] = (0,)) -> str:
+        """novalite-manage's output; an exit code not in `ok` raises with its output."""
+        done = subprocess.run([str(BIN / "novalite-manage"), "--config-file",
+                               str(self.config), *args], capture_output=True, text=True)
+        assert done.returncode in ok, f"novalite-manage {' '.join(args)} exited " \
+            f"{done.returncode}:\n{done.stdout}{done.stderr}"
+        return done.stdout
 
     def query(self, sql: str) -> list:
         engine = sa.create_engine(self.database_url)

@@ -85,6 +85,8 @@ class _ServerConsumer(ConsumerLoop):
         self.handler = handler
         self.channel: amqp.Channel | None = None
         self._batch: list[amqp.Message] = []
+        self._holding = False  # messages wait here for room in the handler's executor
+        handler.watch_room(self._room_made)
 
     def setup(self, channel: amqp.Channel) -> None:
         topic, server = _topic(self.target), self.target.server
@@ -105,14 +107,29 @@ class _ServerConsumer(ConsumerLoop):
             self._batch.append(msg)
 
     def flush(self) -> None:
-        """Ack what arrived in one go (one frame, not one per message), then deliver it."""
-        batch, self._batch = self._batch, []
-        if not batch or self.stopping.is_set():
+        """Hand over what arrived, as much as the executor has room for, acking it in one
+        go (one frame, not one per message). The rest waits here unacked, and beyond
+        PREFETCH unacked messages the broker sends no more: a backlog stays in the queue,
+        where a server killed with it in memory would have lost it (the conductor's whole
+        backlog of builds, in one storm), and where another server or this one's
+        successor takes it. Acked before it runs, as oslo.messaging does, a message is
+        never run twice."""
+        if not self._batch or self.stopping.is_set():
+            return
+        self._holding = True  # a message done from here on kicks: no room goes unseen
+        room = self.handler.room()
+        taken, self._batch = self._batch[:room], self._batch[room:]
+        self._holding = bool(self._batch)
+        if not taken:
             return
         assert self.channel is not None, "messages arrive only once setup() gave a channel"
-        self.channel.basic_ack(batch[-1].delivery_tag, multiple=True)
-        for msg in batch:
+        self.channel.basic_ack(taken[-1].delivery_tag, multiple=True)
+        for msg in taken:
             self._deliver(msg)
+
+    def _room_made(self) -> None:
+        if self._holding:
+            self.kick()
 
     def _deliver(self, msg: amqp.Message) -> None:
         try:

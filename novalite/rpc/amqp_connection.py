@@ -165,7 +165,8 @@ class ConsumerLoop(threading.Thread):
 
     Subclasses declare and consume in `setup` (run again on every new connection, as the
     broker forgets exclusive queues with the connection). The thread waits in select() on
-    the socket and on a pipe, so stop() takes effect at once rather than at the next poll.
+    the socket and on two pipes, so stop() takes effect at once rather than at the next
+    poll, and kick() makes it `flush` again (work it held back can go now).
     """
 
     def __init__(self, url: str, name: str) -> None:
@@ -176,7 +177,8 @@ class ConsumerLoop(threading.Thread):
         self.settled = threading.Event()  # the first attempt is over, whatever its outcome
         self.stopping = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
-        self._wake_lock = threading.Lock()  # no write to the pipe once run() closed it
+        self._kick_r, self._kick_w = os.pipe()
+        self._wake_lock = threading.Lock()  # no write to the pipes once run() closed them
         self._pipe_open = True
 
     def setup(self, channel: amqp.Channel) -> None:
@@ -187,9 +189,15 @@ class ConsumerLoop(threading.Thread):
 
     def signal_stop(self) -> None:
         self.stopping.set()
+        self._write(self._wake_w)
+
+    def kick(self) -> None:
+        self._write(self._kick_w)
+
+    def _write(self, pipe: int) -> None:
         with self._wake_lock:
             if self._pipe_open:
-                os.write(self._wake_w, b"x")
+                os.write(pipe, b"x")
 
     def stop(self, timeout: float = 5.0) -> None:
         self.signal_stop()
@@ -212,8 +220,8 @@ class ConsumerLoop(threading.Thread):
             self.settled.set()
             with self._wake_lock:
                 self._pipe_open = False
-                os.close(self._wake_r)
-                os.close(self._wake_w)
+                for pipe in (self._wake_r, self._wake_w, self._kick_r, self._kick_w):
+                    os.close(pipe)
 
     def _serve(self, conn: kombu.Connection, backoff: Backoff) -> float:
         """Set up and consume until the connection fails; the delay before reconnecting."""
@@ -256,10 +264,14 @@ class ConsumerLoop(threading.Thread):
             buffered = transport._read_buffer
             if not _whole_frame(buffered):
                 self.flush()
-                if not buffered:  # nothing begun: wait for data, stop() or a heartbeat tick
-                    readable = select.select([sock, self._wake_r], [], [], 1.0)[0]
+                if not buffered:  # nothing begun: wait for data, stop(), kick() or a tick
+                    readable = select.select([sock, self._wake_r, self._kick_r], [], [],
+                                             1.0)[0]
                     if self._wake_r in readable:
                         return
+                    if self._kick_r in readable:
+                        os.read(self._kick_r, 4096)
+                        continue
                     if sock not in readable:
                         conn.heartbeat_check()
                         last_beat = time.monotonic()

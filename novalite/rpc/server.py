@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -62,9 +63,11 @@ class RPCServer:
         self.target = target
         self.dispatcher = Dispatcher(endpoints)
         self.executor = ThreadPoolExecutor(executor_size, thread_name_prefix=f"rpc-{target.topic}")
+        self.executor_size = executor_size
         self._listener: Listener | None = None
         self._in_flight = 0
         self._idle = threading.Condition()
+        self._room_watchers: list[Callable[[], None]] = []
 
     def start(self) -> None:
         self._listener = self.transport.listen(self.target, self)
@@ -108,6 +111,18 @@ class RPCServer:
             self._in_flight += delta
             if not self._in_flight:
                 self._idle.notify_all()
+        if delta < 0 and self._in_flight <= self.executor_size:
+            for wake in self._room_watchers:  # the queue behind the threads ran dry
+                wake()
+
+    def room(self) -> int:
+        """As many messages as the executor has threads, and as many again queued behind
+        them: enough that a refill comes before the threads run dry, and that a transport
+        hands them over in batches rather than one at a time."""
+        return max(0, 2 * self.executor_size - self._in_flight)
+
+    def watch_room(self, wake: Callable[[], None]) -> None:
+        self._room_watchers.append(wake)
 
     @property
     def in_flight(self) -> int:

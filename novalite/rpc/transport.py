@@ -40,6 +40,14 @@ class IncomingHandler(Protocol):
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until no message is in flight; False if some still were at `timeout`."""
 
+    def room(self) -> int:
+        """How many more messages the executor can start on at once. A transport whose
+        broker keeps messages hands over no more than that, and leaves the rest queued
+        there (where another server, or this one's successor, finds them)."""
+
+    def watch_room(self, wake: Callable[[], None]) -> None:
+        """Call `wake` when a message is done and room was made for a batch."""
+
 TRANSPORT_NAMESPACE = "novalite.rpc.transports"
 
 

@@ -15,6 +15,7 @@ import uuid
 
 import pytest
 
+from novalite.rpc import RPCClient, RPCServer
 from novalite.rpc.amqp import AMQPTransport
 from novalite.rpc.amqp_connection import close_quietly, connect, mask_url, to_kombu_url
 from novalite.rpc.errors import TransportUnavailable
@@ -108,7 +109,8 @@ def test_an_unreachable_broker_is_retried_then_reported(conf, caplog):
     transport = AMQPTransport("rabbit://guest:secret@127.0.0.1:1/")
     caplog.set_level(logging.ERROR, logger="novalite.rpc.amqp_connection")
     started = time.monotonic()
-    listener = transport.listen(Target(topic="nowhere", server="s"), handler=None)
+    listener = transport.listen(Target(topic="nowhere", server="s"),
+                                handler=RPCServer(transport, Target(topic="nowhere"), []))
     assert time.monotonic() - started < 3  # a service starting before the broker goes on
     with pytest.raises(TransportUnavailable) as raised:
         transport.send(Target(topic="nowhere"), {"method": "m"}, wait_for_reply=False)
@@ -123,3 +125,47 @@ def test_an_unreachable_broker_is_retried_then_reported(conf, caplog):
     transport.cleanup()  # idempotent
     with pytest.raises(TransportUnavailable, match="cleaned up"):
         transport.send(Target(topic="nowhere"), {"method": "m"}, wait_for_reply=True)
+
+
+class _Gate:
+    """An endpoint whose `hold` casts wait until the test opens the gate."""
+
+    target = Target(version="1.0")
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.held: list[int] = []
+
+    def hold(self, ctx, value):
+        self.held.append(value)
+        self.gate.wait(30)
+
+
+def test_a_backlog_a_busy_server_holds_goes_to_another_when_it_stops(transport):
+    """A server takes no more than its executor can run: what it holds beyond that is
+    unacked, and goes back to the queue (to the other server here, or to a restarted
+    one) when it stops or dies, instead of dying with it."""
+    topic = f"test_{uuid.uuid4().hex[:12]}"
+    busy, idle = _Gate(), _Gate()
+    idle.gate.set()
+    servers = [RPCServer(transport, Target(topic=topic, server=name), [endpoint],
+                         executor_size=1) for name, endpoint in (("a", busy), ("b", idle))]
+    servers[0].start()
+    client = RPCClient(transport, Target(topic=topic), timeout=5)
+    try:
+        client.cast(CTX, "hold", value=0)
+        wait_for(lambda: busy.held == [0], what="the busy server running its first cast")
+        for value in range(1, 6):  # its executor's thread and queue take 0 and 1
+            client.cast(CTX, "hold", value=value)
+        consumer = servers[0]._listener.consumer  # type: ignore[union-attr]
+        wait_for(lambda: len(consumer._batch) == 4, what="the four casts held back")
+        assert busy.held == [0]
+        servers[1].start()
+        servers[0].stop()  # what it held, unacked, goes back to the queue
+        wait_for(lambda: sorted(idle.held) == [2, 3, 4, 5], what="the backlog moving on")
+    finally:
+        busy.gate.set()
+        for server in servers:
+            server.stop()
+            server.wait(5)
+        _delete([topic, f"{topic}.a", f"{topic}.b"], [transport.exchange, f"{topic}_fanout"])
