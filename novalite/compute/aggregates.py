@@ -2,21 +2,26 @@
 a host is in at most one zone, a zone has a name, and no change may move a host that has
 instances into another zone. The checks run as guards inside the database transaction
 that makes the change (see novalite.db.api.aggregates), so two racing requests cannot
-both pass them."""
+both pass them. Each change is notified as Nova notifies it (aggregate.<action>.start with
+the aggregate as it was, .end as the change left it)."""
 
 from __future__ import annotations
 
 import logging
+import uuid as uuidlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from novalite import context, exception
 from novalite.clients import placement as placement_client
 from novalite.db.api import aggregates as db
 from novalite.db.api import services
+from novalite.notifications import events, notifier
+from novalite.notifications.objects.aggregate import AggregatePayload
 from novalite.objects.aggregate import Aggregate
 
 LOG = logging.getLogger(__name__)
+T = TypeVar("T")
 
 AZ = db.AZ_KEY
 COMPUTE_BINARY = "novalite-compute"
@@ -101,7 +106,13 @@ def _compute_service(host: str) -> None:
 
 class AggregateAPI:
     def create(self, name: str, availability_zone: str | None) -> Aggregate:
-        return db.aggregate_create(name, {AZ: availability_zone} if availability_zone else None)
+        metadata = {AZ: availability_zone} if availability_zone else None
+        uuid = str(uuidlib.uuid4())
+        with events.start_end("aggregate.create", lambda: AggregatePayload(
+                id=None, uuid=uuid, name=name, hosts=None, metadata=metadata)) as outcome:
+            created = db.aggregate_create(name, metadata, uuid=uuid)
+            outcome.end = lambda: AggregatePayload.from_aggregate(created)
+        return created
 
     def get(self, aggregate_id: int) -> Aggregate:
         return db.aggregate_get(aggregate_id)
@@ -112,32 +123,52 @@ class AggregateAPI:
     def update(self, aggregate_id: int, values: dict[str, Any]) -> Aggregate:
         """A new name and/or zone (Nova's PUT; a null zone is refused as empty)."""
         zone = {AZ: values[AZ]} if AZ in values else {}
-        return db.aggregate_update(
+        return _notified("update_prop", aggregate_id, lambda: db.aggregate_update(
             aggregate_id, name=values.get("name"), metadata=zone,
             guard=_zone_change_guard(zone, exception.InvalidAggregateActionUpdate,
-                                     check_instances=True))
+                                     check_instances=True)))
 
     def update_metadata(self, aggregate_id: int,
                         metadata: dict[str, str | None]) -> Aggregate:
-        return db.aggregate_update(
+        return _notified("update_metadata", aggregate_id, lambda: db.aggregate_update(
             aggregate_id, metadata=metadata,
             guard=_zone_change_guard(metadata, exception.InvalidAggregateActionUpdateMeta,
-                                     check_instances=True))
+                                     check_instances=True)))
 
     def delete(self, aggregate_id: int) -> None:
-        db.aggregate_delete(aggregate_id)
+        def delete() -> Aggregate | None:
+            db.aggregate_delete(aggregate_id)
+            return None
+
+        _notified("delete", aggregate_id, delete)
 
     def add_host(self, aggregate_id: int, host: str) -> Aggregate:
         _compute_service(host)
-        aggregate = db.aggregate_add_host(aggregate_id, host, guard=_add_guard(host))
+        aggregate = _notified("add_host", aggregate_id, lambda: db.aggregate_add_host(
+            aggregate_id, host, guard=_add_guard(host)))
         _mirror(placement_client.SchedulerReportClient.aggregate_add_host, aggregate, host)
         return aggregate
 
     def remove_host(self, aggregate_id: int, host: str) -> Aggregate:
         _compute_service(host)
-        aggregate = db.aggregate_remove_host(aggregate_id, host, guard=_remove_guard(host))
+        aggregate = _notified("remove_host", aggregate_id, lambda: db.aggregate_remove_host(
+            aggregate_id, host, guard=_remove_guard(host)))
         _mirror(placement_client.SchedulerReportClient.aggregate_remove_host, aggregate, host)
         return aggregate
+
+
+def _notified(action: str, aggregate_id: int, change: Callable[[], T]) -> T:
+    """Run `change` between aggregate.<action>.start (the aggregate as it is: read only
+    when notifications are sent) and .end (as `change` returned it, or as it was when
+    `change` returns None: a delete)."""
+    if not notifier.enabled():
+        return change()
+    before = AggregatePayload.from_aggregate(db.aggregate_get(aggregate_id))
+    with events.start_end(f"aggregate.{action}", lambda: before) as outcome:
+        after = change()
+        if isinstance(after, Aggregate):
+            outcome.end = lambda: AggregatePayload.from_aggregate(after)
+    return after
 
 
 def _mirror(change: Callable, aggregate: Aggregate, host: str) -> None:

@@ -1,6 +1,8 @@
 """Making a flavor (Nova's compute.flavors.create): the rules every new flavor obeys,
 whoever asks — RAM and vCPUs at least 1, disks and swap at least 0, a positive
-rxtx_factor, a generated UUID when no ID is given."""
+rxtx_factor, a generated UUID when no ID is given. A flavor's creation, every change (its
+description, extra specs, access list) and its deletion are notified as Nova's Flavor
+object notifies them (flavor.create, flavor.update, flavor.delete)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import uuid
 
 from novalite import exception, strutils
 from novalite.db.api import flavors as db
+from novalite.notifications import events
+from novalite.notifications.objects.flavor import FlavorPayload
 from novalite.objects.flavor import Flavor
 
 MAX_INT = 0x7FFFFFFF  # the INT columns' ceiling
@@ -52,7 +56,7 @@ def create(name: str, memory: int | str, vcpus: int | str, root_gb: int | str,
            swap: int | str = 0, rxtx_factor: float | str = 1.0,
            is_public: bool | str = True, description: str | None = None) -> Flavor:
     """Raises InvalidInput, FlavorExists (name) or FlavorIdExists."""
-    return db.flavor_create(Flavor(
+    flavor = db.flavor_create(Flavor(
         flavorid=str(flavorid) if flavorid else str(uuid.uuid4()),  # Nova: any falsy id
         name=name.strip(),
         memory_mb=_integer(memory, "ram", 1),
@@ -64,3 +68,16 @@ def create(name: str, memory: int | str, vcpus: int | str, root_gb: int | str,
         is_public=_boolean(is_public),
         description=description,
     ))
+    events.send("flavor.create", lambda: FlavorPayload.from_flavor(flavor, projects=[]))
+    return flavor
+
+
+def notify_update(flavorid: str) -> None:
+    """flavor.update: the flavor as the change left it, with its access list (both read
+    only when notifications are sent)."""
+    events.send("flavor.update", lambda: FlavorPayload.from_flavor(
+        db.flavor_get_by_flavorid(flavorid), projects=db.flavor_access_get(flavorid)))
+
+
+def notify_delete(flavor: Flavor) -> None:
+    events.send("flavor.delete", lambda: FlavorPayload.from_flavor(flavor))

@@ -1,6 +1,7 @@
 """Key pairs (Nova's KeypairAPI): import a user's public key or generate a pair, within
 the user's [quota] key_pairs; fingerprints computed as Nova computes them, so a key shows
-the same fingerprint here as in Nova and in `ssh-keygen -l -E md5`."""
+the same fingerprint here as in Nova and in `ssh-keygen -l -E md5`. Each create, import
+and delete is notified as Nova's KeypairAPI notifies it (keypair.<action>.start/.end)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from novalite import exception
 from novalite.compute import quotas
 from novalite.conf import CONF
 from novalite.db.api import keypairs as db
+from novalite.notifications import events, notifier
+from novalite.notifications.objects.keypair import KeypairPayload
 
 SSH = "ssh"
 X509 = "x509"
@@ -98,16 +101,41 @@ def _store(user_id: str, name: str, public_key: str, key_type: str,
     return keypair
 
 
+def _payload(row: dict[str, Any]) -> KeypairPayload:
+    return KeypairPayload(user_id=row["user_id"], name=row["name"],
+                          fingerprint=row["fingerprint"], public_key=row["public_key"],
+                          type=row["type"])
+
+
 def import_key_pair(user_id: str, name: str, public_key: str, key_type: str = SSH,
                     project_id: str | None = None) -> dict[str, Any]:
     """`project_id` (the caller's) says whose key_pairs limit applies."""
-    return _store(user_id, name, public_key, key_type, project_id)
+    start = {"user_id": user_id, "name": name, "fingerprint": None,
+             "public_key": public_key, "type": key_type}
+    with events.start_end("keypair.import", lambda: _payload(start)) as outcome:
+        keypair = _store(user_id, name, public_key, key_type, project_id)
+        outcome.end = lambda: _payload(keypair)
+    return keypair
 
 
 def create_key_pair(user_id: str, name: str, key_type: str = SSH,
                     project_id: str | None = None) -> dict[str, Any]:
     """A new pair; the private key is in the result only, never stored."""
-    if _over_quota(user_id, 1, project_id):  # before spending the time generating a key
-        raise exception.KeypairLimitExceeded()
-    private, public = _generate_ssh() if key_type == SSH else _generate_x509(user_id)
-    return {**_store(user_id, name, public, key_type, project_id), "private_key": private}
+    start = {"user_id": user_id, "name": name, "fingerprint": None, "public_key": None,
+             "type": key_type}
+    with events.start_end("keypair.create", lambda: _payload(start)) as outcome:
+        if _over_quota(user_id, 1, project_id):  # before spending the time on a key
+            raise exception.KeypairLimitExceeded()
+        private, public = _generate_ssh() if key_type == SSH else _generate_x509(user_id)
+        keypair = _store(user_id, name, public, key_type, project_id)
+        outcome.end = lambda: _payload(keypair)
+    return {**keypair, "private_key": private}
+
+
+def delete_key_pair(user_id: str, name: str) -> None:
+    """keypair.delete.start/.end carry the key pair as it was (read only when sent)."""
+    if not notifier.enabled():
+        return db.key_pair_destroy(user_id, name)
+    keypair = _payload(db.key_pair_get(user_id, name))
+    with events.start_end("keypair.delete", lambda: keypair):
+        db.key_pair_destroy(user_id, name)

@@ -49,7 +49,7 @@ class LiveMoveSteps(MoveSteps):
         def failed(exc: Exception) -> None:
             self._live_rollback(ctx, instance, migration, exc)
 
-        with self._move_step(ctx, instance.uuid, LIVE_MIGRATION_EVENT, failed):
+        with self._move_step(ctx, instance, LIVE_MIGRATION_EVENT, failed):
             try:
                 migration = self.conductor.migration_update(
                     ctx, migration.uuid, {"status": mig.RUNNING},
@@ -97,7 +97,7 @@ class LiveMoveSteps(MoveSteps):
             self.conductor.instance_update(ctx, instance.uuid, {"task_state": None},
                                            expected_task_state=[states.MIGRATING])
 
-    @tracked(FORCE_COMPLETE_EVENT, alongside=True)
+    @tracked(FORCE_COMPLETE_EVENT, alongside=True, notify="live_migration_force_complete")
     def live_migration_force_complete(self, ctx: RequestContext, instance: Instance,
                                       migration: Migration) -> None:
         """Finish the copy now: the driver pauses the guest so that the rest goes over
@@ -106,7 +106,7 @@ class LiveMoveSteps(MoveSteps):
         self._check_live_status(ctx, migration, (mig.RUNNING,), "force complete")
         self.driver.live_migration_force_complete(instance)
 
-    @tracked(ABORT_EVENT, alongside=True)
+    @tracked(ABORT_EVENT, alongside=True, notify="live_migration_abort")
     def live_migration_abort(self, ctx: RequestContext, instance: Instance,
                              migration: Migration) -> None:
         """A migration the source has not started is cancelled here (its start then
@@ -157,7 +157,7 @@ class LiveMoveSteps(MoveSteps):
         def failed(exc: Exception) -> None:
             self._evacuation_failed(ctx, instance, migration, exc)
 
-        with self._move_step(ctx, instance.uuid, EVACUATE_EVENT, failed):
+        with self._move_step(ctx, instance, EVACUATE_EVENT, failed):
             node = migration.dest_node or self.host
             power_on = not stopped and instance.vm_state != states.STOPPED
             instance = self.conductor.instance_update(
@@ -240,7 +240,7 @@ class LiveMoveSteps(MoveSteps):
                                          "node": migration.dest_node},
                     check_task_state=False)
 
-        with self._move_step(ctx, instance.uuid, POST_AT_DESTINATION_EVENT, failed):
+        with self._move_step(ctx, instance, POST_AT_DESTINATION_EVENT, failed):
             self.driver.post_live_migration_at_destination(ctx, instance)
             instance = self.conductor.instance_update(
                 ctx, instance.uuid, {"host": self.host, "node": migration.dest_node,

@@ -32,6 +32,7 @@ from novalite.conf import CONF
 from novalite.context import RequestContext, get_admin_context
 from novalite.exception import fault_message, format_tb
 from novalite.locks import KeyedLocks
+from novalite.notifications import instance_action
 from novalite.objects import states
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.image import ImageMeta
@@ -189,9 +190,11 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
     def _update(self, ctx: RequestContext, instance: Instance, expected: list | None,
                 **values) -> Instance:
         """Guarded update; `expected=None` means "whatever the task state is"."""
-        return self.conductor.instance_update(ctx, instance.uuid, values,
-                                              expected_task_state=expected,
-                                              check_task_state=expected is not None)
+        updated = self.conductor.instance_update(ctx, instance.uuid, values,
+                                                 expected_task_state=expected,
+                                                 check_task_state=expected is not None)
+        instance_action.updated(ctx, instance, updated, self.host)  # instance.update
+        return updated
 
     # --- build -----------------------------------------------------------------------
 
@@ -344,7 +347,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
 
     # --- delete ----------------------------------------------------------------------
 
-    @tracked(TERMINATE_EVENT, error_vm_state=states.ERROR)
+    @tracked(TERMINATE_EVENT, error_vm_state=states.ERROR, notify="delete")
     def terminate_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.destroy(ctx, instance)
         if instance.network_info:
@@ -353,7 +356,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
         self.rt.release(ctx, instance.uuid)
         placement_client.free_allocations(ctx, instance.uuid)
         with contextlib.suppress(exception.InstanceNotFound):
-            self.conductor.instance_destroy(ctx, instance.uuid)
+            instance_action.record(self.conductor.instance_destroy(ctx, instance.uuid))
         LOG.info("Deleted instance %s on %s", instance.uuid, self.host)
         if CONF.filter_scheduler.track_instance_changes:
             try:
@@ -361,7 +364,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
             except Exception:  # the delete is done; the periodic instance sync catches up
                 LOG.exception("Could not tell the schedulers %s is gone", instance.uuid)
 
-    @tracked(SOFT_DELETE_EVENT)
+    @tracked(SOFT_DELETE_EVENT, notify="soft_delete")
     def soft_delete_instance(self, ctx: RequestContext, instance: Instance) -> None:
         """The guest powered off, everything else kept (its host, its allocation, its
         ports) for a restore, until the reclaim."""
@@ -369,7 +372,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
         self._update(ctx, instance, [states.SOFT_DELETING], vm_state=states.SOFT_DELETED,
                      task_state=None, power_state=self._power_state(instance))
 
-    @tracked(RESTORE_EVENT)
+    @tracked(RESTORE_EVENT, notify="restore")
     def restore_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.power_on(ctx, instance)
         self._update(ctx, instance, [states.RESTORING], vm_state=states.ACTIVE,
@@ -396,7 +399,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
 
     # --- power -----------------------------------------------------------------------
 
-    @tracked(STOP_EVENT)
+    @tracked(STOP_EVENT, notify="power_off")
     def stop_instance(self, ctx: RequestContext, instance: Instance,
                       clean_shutdown: bool = True) -> None:
         expected: list[str | None] = [states.POWERING_OFF]
@@ -408,13 +411,13 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
         self._update(ctx, instance, expected, vm_state=states.STOPPED, task_state=None,
                      power_state=self._power_state(instance))
 
-    @tracked(START_EVENT)
+    @tracked(START_EVENT, notify="power_on")
     def start_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.power_on(ctx, instance)
         self._update(ctx, instance, [states.POWERING_ON], vm_state=states.ACTIVE,
                      task_state=None, power_state=self._power_state(instance))
 
-    @tracked(REBOOT_EVENT)
+    @tracked(REBOOT_EVENT, notify="reboot")
     def reboot_instance(self, ctx: RequestContext, instance: Instance,
                         reboot_type: str) -> None:
         self._reboot(ctx, instance, reboot_type)
@@ -441,33 +444,33 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
         self._update(ctx, instance, None, vm_state=vm_state, task_state=None,
                      power_state=self._power_state(instance))
 
-    @tracked(PAUSE_EVENT)
+    @tracked(PAUSE_EVENT, notify="pause")
     def pause_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.pause(instance)
         self._power_settled(ctx, instance, states.PAUSING, states.PAUSED)
 
-    @tracked(UNPAUSE_EVENT)
+    @tracked(UNPAUSE_EVENT, notify="unpause")
     def unpause_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.unpause(instance)
         self._power_settled(ctx, instance, states.UNPAUSING, states.ACTIVE)
 
-    @tracked(SUSPEND_EVENT)
+    @tracked(SUSPEND_EVENT, notify="suspend")
     def suspend_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.suspend(ctx, instance)
         self._power_settled(ctx, instance, states.SUSPENDING, states.SUSPENDED)
 
-    @tracked(RESUME_EVENT)
+    @tracked(RESUME_EVENT, notify="resume")
     def resume_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.resume(ctx, instance)
         self._power_settled(ctx, instance, states.RESUMING, states.ACTIVE)
 
-    @tracked(CRASH_DUMP_EVENT)
+    @tracked(CRASH_DUMP_EVENT, notify="trigger_crash_dump")
     def trigger_crash_dump(self, ctx: RequestContext, instance: Instance) -> None:
         """Neither task nor power state changes: what the guest does with the NMI (panic
         and dump, reboot, or carry on) is its own configuration's choice."""
         self.driver.trigger_crash_dump(instance)
 
-    @tracked(REBUILD_EVENT, error_vm_state=states.ERROR)
+    @tracked(REBUILD_EVENT, error_vm_state=states.ERROR, notify="rebuild")
     def rebuild_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
                          preserve_ephemeral: bool = False) -> None:
         """Nova's rebuild on the same host: the guest and its disks are made again from
@@ -485,7 +488,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
                      vm_state=states.STOPPED if stopped else states.ACTIVE, task_state=None,
                      power_state=self._power_state(instance), launched_at=utcnow())
 
-    @tracked(SNAPSHOT_EVENT)
+    @tracked(SNAPSHOT_EVENT, notify="snapshot")
     def snapshot_instance(self, ctx: RequestContext, instance: Instance,
                           image_id: str) -> None:
         """createImage: the guest's disk into the queued image the API made."""
@@ -494,7 +497,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
         self._snapshot(ctx, instance, image_id)
         self._update(ctx, instance, [states.IMAGE_UPLOADING], task_state=None)
 
-    @tracked(BACKUP_EVENT)
+    @tracked(BACKUP_EVENT, notify="snapshot")
     def backup_instance(self, ctx: RequestContext, instance: Instance, image_id: str,
                         backup_type: str, rotation: int) -> None:
         """A snapshot, then the rotation: the backups of this type of this server beyond
@@ -530,7 +533,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
 
     # --- shelve ------------------------------------------------------------------------
 
-    @tracked(SHELVE_EVENT)
+    @tracked(SHELVE_EVENT, notify="shelve")
     def shelve_instance(self, ctx: RequestContext, instance: Instance, image_id: str,
                         clean_shutdown: bool = True) -> None:
         """Power off, write the disk into the shelve image, rest SHELVED on this host;
@@ -550,7 +553,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
                                     task_state=states.SHELVING_OFFLOADING)
             self._offload(ctx, instance)
 
-    @tracked(SHELVE_OFFLOAD_EVENT)
+    @tracked(SHELVE_OFFLOAD_EVENT, notify="shelve_offload")
     def shelve_offload_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self._offload(ctx, instance)
 
@@ -567,7 +570,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
                      vm_state=states.SHELVED_OFFLOADED, task_state=None,
                      power_state=states.SHUTDOWN, host=None, node=None)
 
-    @tracked(UNSHELVE_EVENT)
+    @tracked(UNSHELVE_EVENT, notify="unshelve")
     def unshelve_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
                           node: str) -> None:
         """Spawn an offloaded server here from its shelve image (the scheduler chose this
@@ -614,7 +617,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
             self.conductor.action_start(ctx, instance.uuid, "shelveOffload")
             self.shelve_offload_instance(ctx, instance)
 
-    @tracked(RESCUE_EVENT)
+    @tracked(RESCUE_EVENT, notify="rescue")
     def rescue_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
                         rescue_password: str | None) -> None:
         """A driver that cannot rescue leaves the guest as it was, with a fault."""
@@ -627,7 +630,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
         self._update(ctx, instance, [states.RESCUING], vm_state=states.RESCUED,
                      task_state=None, power_state=self._power_state(instance))
 
-    @tracked(UNRESCUE_EVENT)
+    @tracked(UNRESCUE_EVENT, notify="unrescue")
     def unrescue_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.unrescue(ctx, instance)
         self._power_settled(ctx, instance, states.UNRESCUING, states.ACTIVE)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from novalite import exception
 from novalite.clients import placement as placement_client
@@ -26,6 +27,8 @@ from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.exception import fault_message, format_tb
 from novalite.locks import KeyedLocks
+from novalite.notifications import events
+from novalite.notifications.instance_action import COMPUTE, InstanceAction
 from novalite.objects import migration as mig
 from novalite.objects import states
 from novalite.objects.flavor import Flavor
@@ -44,6 +47,10 @@ CONFIRM_EVENT = "compute_confirm_resize"
 REVERT_EVENT = "compute_revert_resize"
 FINISH_REVERT_EVENT = "compute_finish_revert_resize"
 _GONE = (exception.InstanceNotFound, exception.UnexpectedTaskStateError)
+# Nova's instance.<action>.* of each step (a revert's .start and .end both come from
+# finish_revert_resize here, the step that ends it).
+_NOTIFIED = {PREP_EVENT: "resize_prep", RESIZE_EVENT: "resize", FINISH_EVENT: "resize_finish",
+             CONFIRM_EVENT: "resize_confirm", FINISH_REVERT_EVENT: "resize_revert"}
 
 
 def _confirm_spacing() -> float:
@@ -65,25 +72,35 @@ class MoveSteps:
     _bind_ports: Callable[[RequestContext, Instance], None]
 
     @contextlib.contextmanager
-    def _move_step(self, ctx: RequestContext, instance_uuid: str, event: str,
-                   failed: Callable[[Exception], None]) -> Iterator[None]:
-        """Lock, event start and finish; a failure is handed to `failed` (which leaves
-        the move in a final state), never raised back to the caster."""
-        with self._locks(instance_uuid):
-            self.conductor.action_event_start(ctx, instance_uuid, event, self.host)
+    def _move_step(self, ctx: RequestContext, instance: Instance, event: str,
+                   failed: Callable[[Exception], None], **args: Any) -> Iterator[None]:
+        """Lock, event start and finish, Nova's instance.<step>.start/.end/.error (`args`:
+        what the payload adds, the new flavor of a resize_prep); a failure is handed to
+        `failed` (which leaves the move in a final state), never raised to the caster."""
+        with self._locks(instance.uuid):
+            self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
+            note = InstanceAction(ctx, instance, self.host, _NOTIFIED[event], args
+                                  ) if event in _NOTIFIED else None
             try:
+                if note:
+                    note.start()
                 yield
             except Exception as exc:
-                LOG.exception("%s failed for instance %s", event, instance_uuid)
+                LOG.exception("%s failed for instance %s", event, instance.uuid)
+                if note:
+                    note.error(exc)
+                events.exception(exc, COMPUTE, ctx, self.host)
                 try:
                     failed(exc)
                 except Exception:
-                    LOG.exception("Ending the failed move of %s failed", instance_uuid)
+                    LOG.exception("Ending the failed move of %s failed", instance.uuid)
                 with contextlib.suppress(exception.InstanceNotFound):
-                    self.conductor.action_event_finish(ctx, instance_uuid, event, "Error",
+                    self.conductor.action_event_finish(ctx, instance.uuid, event, "Error",
                                                        format_tb(exc))
             else:
-                self.conductor.action_event_finish(ctx, instance_uuid, event, "Success")
+                if note:
+                    note.end()
+                self.conductor.action_event_finish(ctx, instance.uuid, event, "Success")
 
     def _guest_power(self, instance: Instance) -> int:
         try:
@@ -102,7 +119,7 @@ class MoveSteps:
         def failed(exc: Exception) -> None:
             self._prep_failed(ctx, instance, migration, request_spec, host_list, exc)
 
-        with self._move_step(ctx, instance.uuid, PREP_EVENT, failed):
+        with self._move_step(ctx, instance, PREP_EVENT, failed, flavor=flavor):
             instance = self.conductor.instance_get(ctx, instance.uuid)
             if instance.task_state != states.RESIZE_PREP:
                 raise exception.UnexpectedTaskStateError(
@@ -136,7 +153,7 @@ class MoveSteps:
         def failed(exc: Exception) -> None:
             self._back_to_source(ctx, instance, migration, exc)
 
-        with self._move_step(ctx, instance.uuid, RESIZE_EVENT, failed):
+        with self._move_step(ctx, instance, RESIZE_EVENT, failed):
             instance = self.conductor.instance_get(ctx, instance.uuid)
             power_on = instance.vm_state != states.STOPPED
             migration = self._status(ctx, migration, mig.MIGRATING)
@@ -210,7 +227,7 @@ class MoveSteps:
         def failed(exc: Exception) -> None:
             self._error_where_it_is(ctx, instance, migration, exc)
 
-        with self._move_step(ctx, instance.uuid, FINISH_EVENT, failed):
+        with self._move_step(ctx, instance, FINISH_EVENT, failed):
             old, new = migration.old_flavor, migration.new_flavor
             if old is None or new is None:
                 raise exception.ResizeError(reason="the migration has no flavors")
@@ -251,7 +268,7 @@ class MoveSteps:
         def failed(exc: Exception) -> None:
             self._error_where_it_is(ctx, instance, migration, exc)
 
-        with self._move_step(ctx, instance.uuid, CONFIRM_EVENT, failed):
+        with self._move_step(ctx, instance, CONFIRM_EVENT, failed):
             self.driver.confirm_migration(ctx, migration, instance)
             self.rt.release(ctx, migration.uuid)
             placement_client.free_allocations(ctx, migration.uuid)
@@ -274,7 +291,7 @@ class MoveSteps:
         def failed(exc: Exception) -> None:
             self._error_where_it_is(ctx, instance, migration, exc)
 
-        with self._move_step(ctx, instance.uuid, REVERT_EVENT, failed):
+        with self._move_step(ctx, instance, REVERT_EVENT, failed):
             instance = self.conductor.instance_get(ctx, instance.uuid)
             if instance.task_state != states.RESIZE_REVERTING:
                 raise exception.UnexpectedTaskStateError(
@@ -290,7 +307,7 @@ class MoveSteps:
         def failed(exc: Exception) -> None:
             self._error_where_it_is(ctx, instance, migration, exc)
 
-        with self._move_step(ctx, instance.uuid, FINISH_REVERT_EVENT, failed):
+        with self._move_step(ctx, instance, FINISH_REVERT_EVENT, failed):
             instance = self.conductor.instance_get(ctx, instance.uuid)
             old = migration.old_flavor
             if old is None:

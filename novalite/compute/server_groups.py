@@ -10,6 +10,8 @@ the scheduler utilities and the compute manager):
   compute service never imports the database).
 
 The request spec carries the group as an InstanceGroup (uuid, policy, rules, hosts, members).
+A group's creation, deletion and new members are notified as Nova notifies them
+(server_group.create, .delete, .add_member).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from novalite.compute import quotas
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db.api import server_groups as db
+from novalite.notifications import events
+from novalite.notifications.objects.server_group import ServerGroupPayload
 from novalite.objects.request_spec import InstanceGroup
 
 LOG = logging.getLogger(__name__)
@@ -55,7 +59,19 @@ def create(ctx: RequestContext, name: str, policy: str,
     if CONF.quota.recheck_quota and _over(limit, db.group_count(project)):
         db.group_delete(group["uuid"])
         raise exception.ServerGroupLimitExceeded()
+    events.send("server_group.create", lambda: _payload(group), ctx=ctx)
     return group
+
+
+def delete(ctx: RequestContext, group: dict[str, Any]) -> None:
+    db.group_delete(group["uuid"])
+    events.send("server_group.delete", lambda: _payload(group), ctx=ctx)
+
+
+def _payload(group: dict[str, Any]) -> ServerGroupPayload:
+    return ServerGroupPayload.make(group["uuid"], group["name"], group["user_id"],
+                                   group["project_id"], group["policy"], group["rules"],
+                                   group["members"])
 
 
 def _is_uuid_like(value: object) -> bool:
@@ -92,6 +108,8 @@ def join_requested_group(ctx: RequestContext, scheduler_hints: dict[str, Any] | 
                                            "server_group_members"])
     except exception.InstanceGroupNotFound as exc:
         raise exception.Invalid(exc.format_message()) from None
+    events.send("server_group.add_member", lambda: _payload({**group, "members": members}),
+                ctx=ctx)
     return InstanceGroup(uuid=group["uuid"], policy=group["policy"], rules=group["rules"] or {},
                          members=members)
 

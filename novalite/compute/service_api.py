@@ -14,6 +14,7 @@ from novalite.compute.rpcapi import ComputeAPI
 from novalite.context import RequestContext
 from novalite.db.api import aggregates as aggregates_db
 from novalite.db.api import compute_nodes, instances, services
+from novalite.notifications import events
 from novalite.objects.service import Service
 from novalite.rpc.errors import MessagingError
 
@@ -25,6 +26,7 @@ def update(ctx: RequestContext, service: Service, values: dict[str, object]) -> 
     """Record the change; a compute whose `disabled` changed is told at once (a host
     that is down learns it when it starts, from its service record)."""
     updated = services.service_update(service.id, values)
+    events.service_update(updated, ctx)
     if updated.binary == COMPUTE_BINARY and updated.disabled != service.disabled:
         try:
             ComputeAPI().set_host_enabled(ctx, updated.host, not updated.disabled)

@@ -5,12 +5,15 @@ wrap_instance_event, wrap_instance_fault and reverts_task_state stacked, in one 
 vice versa), records the action event's start and finish, and on a failure writes the
 fault first and then clears the task state, so the instance is never stuck mid-action and
 whoever sees the task state cleared sees the reason. A task state someone else changed
-meanwhile is theirs and is left alone. `tracked(event, alongside=True)` is for a step
+meanwhile is theirs and is left alone. `tracked(event, notify="power_off")` also sends
+Nova's instance.power_off.start/.end (and .error where Nova has one); every failure sends
+compute.exception, as Nova's wrap_exception does. `tracked(event, alongside=True)` is for a step
 that acts on another one under way (a live migration's abort or force-complete): it
 neither waits for that step's lock nor ends its task; a failure only writes the fault.
 
-`tracked_build(event)` is the build's variant: the build semaphore as well as the lock; the
-body returns a BuildResult or raises, and a raised failure goes to the manager's
+`tracked_build(event)` is the build's variant: the build semaphore as well as the lock,
+instance.create.start/.end/.error around each attempt; the body returns a BuildResult or
+raises, and a raised failure goes to the manager's
 `_build_failed`, which reschedules or buries the instance. A failure of that handling
 itself (the conductor unreachable) is logged; the build watchdogs end such a build.
 """
@@ -20,12 +23,15 @@ from __future__ import annotations
 import contextlib
 import enum
 import functools
+import inspect
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
 
 from novalite import exception
 from novalite.context import RequestContext
+from novalite.notifications import events
+from novalite.notifications.instance_action import COMPUTE, InstanceAction
 from novalite.objects.instance import Instance
 
 if TYPE_CHECKING:
@@ -68,29 +74,43 @@ B = TypeVar("B", bound=BuildHost)
 P = ParamSpec("P")
 
 
-def tracked(event: str, error_vm_state: str | None = None, alongside: bool = False
+def tracked(event: str, error_vm_state: str | None = None, alongside: bool = False,
+            notify: str | None = None
             ) -> Callable[[Callable[Concatenate[M, RequestContext, Instance, P], None]],
                           Callable[Concatenate[M, RequestContext, Instance, P], None]]:
     """Wrap an action on `instance`; a failure also sets `error_vm_state` if given (a
     delete that failed leaves the instance in ERROR, as Nova, so it can be deleted
-    again)."""
+    again). `notify` is the action's name in Nova's instance.<action>.* notifications."""
     def decorate(fn: Callable[Concatenate[M, RequestContext, Instance, P], None]
                  ) -> Callable[Concatenate[M, RequestContext, Instance, P], None]:
+        signature = inspect.signature(fn)
+
         @functools.wraps(fn)
         def wrapper(self: M, ctx: RequestContext, instance: Instance,
                     *args: P.args, **kwargs: P.kwargs) -> None:
             with contextlib.nullcontext() if alongside else self._locks(instance.uuid):
                 self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
+                note = InstanceAction(
+                    ctx, instance, self.host, notify,
+                    signature.bind(self, ctx, instance, *args, **kwargs).arguments
+                ) if notify else None
                 try:
+                    if note:
+                        note.start()
                     fn(self, ctx, instance, *args, **kwargs)
                 except Exception as exc:
                     LOG.exception("%s failed for instance %s", event, instance.uuid)
+                    if note:
+                        note.error(exc)
+                    events.exception(exc, COMPUTE, ctx, self.host)
                     if not isinstance(exc, exception.UnexpectedTaskStateError):
                         self._record_failure(ctx, instance, exc, error_vm_state,
                                              end_task=not alongside)
                     self.conductor.action_event_finish(ctx, instance.uuid, event, "Error",
                                                        exception.format_tb(exc))
                 else:
+                    if note:
+                        note.end()
                     self.conductor.action_event_finish(ctx, instance.uuid, event, "Success")
         return wrapper
     return decorate
@@ -107,10 +127,13 @@ def tracked_build(event: str) -> Callable[[BuildFn[B]], BuildFn[B]]:
                     props: FilterProperties, host_list: list[Selection], node: str
                     ) -> BuildResult:
             with self._build_semaphore, self._locks(instance.uuid):
+                note = InstanceAction(ctx, instance, self.host, "create")
                 try:
                     self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
+                    note.start()
                     result = fn(self, ctx, instance, spec, props, host_list, node)
                 except Exception as exc:
+                    note.error(exc)
                     try:
                         result = self._build_failed(ctx, instance, spec, props, host_list,
                                                     exc)
@@ -123,6 +146,10 @@ def tracked_build(event: str) -> Callable[[BuildFn[B]], BuildFn[B]]:
                         return BuildResult.FAILED
                     return result
                 outcome = "Success" if result is BuildResult.ACTIVE else "Error"
+                if result is BuildResult.ACTIVE:
+                    note.end()
+                else:  # deleted before or during the build
+                    note.error(None)
                 self.conductor.action_event_finish(ctx, instance.uuid, event, outcome)
                 return result
         return wrapper

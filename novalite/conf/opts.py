@@ -15,6 +15,7 @@ from novalite.conf import (
     moves,
     network,
     neutron_client,
+    notifications,
     oslo_policy,
     pci,
     placement_client,
@@ -32,7 +33,7 @@ from novalite.conf import (
 MODULES = (service, rpc, api, compute, conductor, database, scheduler, placement_client,
            allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
            oslo_policy, image, identity, glance_client, qemu, network, neutron_client,
-           moves, datapath, wsgi, volume)
+           moves, datapath, wsgi, volume, notifications)
 
 
 def list_opts() -> list[tuple]:

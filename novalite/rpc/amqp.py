@@ -7,7 +7,10 @@ On the durable topic exchange `control_exchange`:
 - `<topic>_fanout`: a fanout exchange; each listener binds an exclusive queue of its own.
 
 Senders declare the queue they publish to (once per process), so a cast waits in the
-queue until a server starts, as the transport contract asks. Replies travel through the
+queue until a server starts, as the transport contract asks. A notification goes to the
+same exchange with routing key `<topic>.<priority>`, into the durable queue of that name
+(declared as oslo.messaging's notifiers declare it), from a thread of its own
+(`amqp_notify.py`). Replies travel through the
 default exchange to the caller's exclusive `reply_<uuid>` queue, matched by correlation_id.
 
 py-amqp connections are not thread-safe, hence the threading model: each listener and the
@@ -46,6 +49,7 @@ from novalite.rpc.amqp_connection import (
     mask_url,
     unavailable,
 )
+from novalite.rpc.amqp_notify import PUBLISH_TIMEOUT, NotificationSender
 from novalite.rpc.errors import MessagingTimeout, TransportUnavailable
 from novalite.rpc.target import Target
 from novalite.rpc.transport import IncomingHandler, Listener, Message, Reply, Transport
@@ -198,6 +202,7 @@ class AMQPTransport(Transport):
         self._pending: dict[str, Future] = {}
         self._idle: list[Publisher] = []
         self._declared: set[str] = set()  # queues this process has declared (broker-wide)
+        self._notifications: NotificationSender | None = None
 
     # Declarations, shared by senders and consumers so their arguments always match.
 
@@ -257,6 +262,24 @@ class AMQPTransport(Transport):
             ) from None
         finally:
             self._pending.pop(msg_id, None)
+
+    def notify(self, topic: str, message: Message) -> None:
+        body = json.dumps(message).encode()
+        with self._lock:
+            if self._closed.is_set():
+                LOG.error("Dropped a notification to %s: the transport was cleaned up", topic)
+                return
+            if self._notifications is None:
+                self._notifications = NotificationSender(self._publish_notification)
+                self._notifications.start()
+            sender = self._notifications
+        sender.put(topic, body)
+
+    def _publish_notification(self, routing_key: str, body: bytes, deadline: float) -> None:
+        declare = (None if routing_key in self._declared
+                   else functools.partial(self._declare_queue, queue=routing_key))
+        self._publish(self.exchange, routing_key, body, deadline, declare,
+                      delivery_mode=PERSISTENT)
 
     def _reply_queue(self, deadline: float) -> str:
         with self._lock:
@@ -368,6 +391,10 @@ class AMQPTransport(Transport):
         return _AMQPListener(self, consumer)
 
     def cleanup(self) -> None:
+        with self._lock:
+            notifications, self._notifications = self._notifications, None
+        if notifications is not None:  # the last ones (a service's stop) still go out
+            notifications.close(PUBLISH_TIMEOUT)
         with self._lock:
             if self._closed.is_set():
                 return

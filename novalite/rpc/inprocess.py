@@ -5,15 +5,21 @@ RabbitMQ (no shared mutable objects, no ORM rows). A call runs in the caller's o
 (as a local function call would; it ends when the method returns), a cast or fanout on the
 receiving server's executor: no polling, no queues in between (oslo.messaging's in-memory driver
 polls every 50 ms, which is why it is not used).
+
+A notification goes, in the notifying thread, to every in-process notification listener of
+its routing key (each as a pool of its own would on a broker); with none it is dropped, as
+nobody in this process could ever ask for it later.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import logging
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -21,6 +27,9 @@ from typing import Any
 from novalite.rpc.errors import MessagingTimeout
 from novalite.rpc.target import Target
 from novalite.rpc.transport import IncomingHandler, Listener, Message, Transport
+
+LOG = logging.getLogger(__name__)
+NotificationCallback = Callable[[Message], None]
 
 
 def _copy(message: Message) -> Message:
@@ -37,6 +46,20 @@ class _InProcessListener(Listener):
         self.transport._unregister(self)
 
 
+class _NotificationListener(Listener):
+    def __init__(self, transport: InProcessTransport, topic: str,
+                 callback: NotificationCallback) -> None:
+        self.transport = transport
+        self.topic = topic
+        self.callback = callback
+
+    def stop(self) -> None:
+        with self.transport._lock:
+            listeners = self.transport._notified.get(self.topic, [])
+            if self in listeners:
+                listeners.remove(self)
+
+
 class InProcessTransport(Transport):
     def __init__(self, url: str = "inprocess://") -> None:
         super().__init__(url)
@@ -50,6 +73,7 @@ class InProcessTransport(Transport):
         self._delivering = 0
         self._delivered = 0
         self._changed = threading.Condition(self._lock)
+        self._notified: dict[str, list[_NotificationListener]] = defaultdict(list)
 
     def listen(self, target: Target, handler: IncomingHandler) -> Listener:
         listener = _InProcessListener(self, target, handler)
@@ -124,6 +148,23 @@ class InProcessTransport(Transport):
                 + (f" server {target.server}" if target.server else "")
             ) from None
 
+    def listen_notifications(self, topic: str, callback: NotificationCallback) -> Listener:
+        """Call `callback` with every notification published with routing key `topic`
+        ('versioned_notifications.info'), in the publishing thread."""
+        listener = _NotificationListener(self, topic, callback)
+        with self._lock:
+            self._notified[topic].append(listener)
+        return listener
+
+    def notify(self, topic: str, message: Message) -> None:
+        with self._lock:
+            listeners = list(self._notified.get(topic, ()))
+        for listener in listeners:
+            try:
+                listener.callback(_copy(message))
+            except Exception:  # a listener's bug must not reach the notifying operation
+                LOG.exception("Notification listener on %s failed", topic)
+
     def join(self, timeout: float = 30.0) -> None:
         """Block until no message waits for a listener and every listening server has
         nothing in flight, so a chain of casts (api -> conductor -> scheduler -> compute)
@@ -165,3 +206,4 @@ class InProcessTransport(Transport):
         with self._lock:
             self._by_topic.clear()
             self._pending.clear()
+            self._notified.clear()

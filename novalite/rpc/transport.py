@@ -7,6 +7,9 @@ server's job); it only routes. Addressing, shared by every transport:
 - `Target(topic, server=S)`: the listener that registered as server S on `topic`.
 - `Target(topic, fanout=True)`: every listener on `topic`.
 
+Notifications (`notify`) are one-way and addressed by a routing key alone; they go where
+oslo.messaging's notifiers put them, so that its notification listeners read them.
+
 A message for which no listener exists yet waits until one registers (a queue on a
 broker does the same), so a call to a service that is down ends in MessagingTimeout.
 """
@@ -78,6 +81,13 @@ class Transport(abc.ABC):
     def listen(self, target: Target, handler: IncomingHandler) -> Listener:
         """Receive messages for `target.topic`, `target.topic` + `target.server`, and the
         topic's fanout."""
+
+    @abc.abstractmethod
+    def notify(self, topic: str, message: Message) -> None:
+        """Publish a notification with routing key `topic` ('<topic>.<priority>', as
+        oslo.messaging's notifiers) for whoever consumes it. Never raises and never waits
+        on a broker: a notification that cannot be delivered is logged and dropped, as
+        oslo.messaging's notifier drops it, and the operation that emitted it goes on."""
 
     def cleanup(self) -> None:  # noqa: B027 (optional hook)
         """Release connections and threads."""

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from novalite.conf import CONF
 from novalite.context import RequestContext
+from novalite.notifications import events
+from novalite.notifications.objects.request_spec import RequestSpecPayload
 from novalite.objects.request_spec import RequestSpec, Selection
 from novalite.rpc import Target
 from novalite.scheduler.driver import load_scheduler
 from novalite.service.manager import Manager
+
+SCHEDULER = "novalite-scheduler"
 
 
 class SchedulerManager(Manager):
@@ -20,8 +24,13 @@ class SchedulerManager(Manager):
     def select_destinations(self, ctx: RequestContext, request_spec: RequestSpec,
                             instance_uuids: list[str], return_alternates: bool = False
                             ) -> list[list[Selection]]:
-        return self.driver.select_destinations(ctx, request_spec, instance_uuids,
-                                               return_alternates)
+        """Nova's scheduler.select_destinations.start/.end around the choice (a failure,
+        NoValidHost among them, sends no .end)."""
+        with events.start_end("scheduler.select_destinations",
+                              lambda: RequestSpecPayload.from_spec(request_spec),
+                              SCHEDULER, ctx, self.host, wrap_exception=False):
+            return self.driver.select_destinations(ctx, request_spec, instance_uuids,
+                                                   return_alternates)
 
     def update_instance_info(self, ctx: RequestContext, host_name: str,
                              instance_uuids: list[str]) -> None:

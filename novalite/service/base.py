@@ -15,6 +15,7 @@ from typing import Protocol
 
 from novalite import context, periodic
 from novalite.conf import CONF
+from novalite.notifications import events, notifier
 from novalite.objects.service import Service as ServiceRecord
 from novalite.rpc import MessagingTimeout, RPCServer, Target, get_transport
 from novalite.service.manager import Manager
@@ -62,6 +63,7 @@ class Service:
 
     def start(self) -> None:
         LOG.info("Starting %s on host %s", self.binary, self.host)
+        notifier.check_config()  # an unknown notification driver is refused here
         self.manager.init_host()
         if self.topic:
             transport = get_transport(CONF.transport_url)
@@ -79,6 +81,7 @@ class Service:
         self._heartbeat_thread.start()
         self.periodic.start()
         self.manager.post_start_hook()
+        events.service_update(self.record)  # as Nova's services announce their start
         LOG.info("Started %s on host %s (service %d)", self.binary, self.host, self.record.id)
 
     def _heartbeat_loop(self, service_id: int) -> None:

@@ -15,6 +15,7 @@ from novalite.api.compute.schemas import validate
 from novalite.api.compute.views import flavors as view
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
+from novalite.compute import flavors as compute_flavors
 from novalite.db.api import flavors
 
 _RULE = "os_compute_api:os-flavor-access"
@@ -37,6 +38,7 @@ def _add(req: ApiRequest) -> ApiResponse:
         raise HTTPFault(409, "Can not add access to a public flavor.")
     projects = flavors.flavor_access_add(flavor.flavorid,
                                          req.body["addTenantAccess"]["tenant"])
+    compute_flavors.notify_update(flavor.flavorid)
     return ApiResponse(200, view.access(flavor.flavorid, projects))
 
 
@@ -45,6 +47,7 @@ def _remove(req: ApiRequest) -> ApiResponse:
     policy.authorize(req.ctx, f"{_RULE}:remove_tenant_access")
     projects = flavors.flavor_access_remove(req.params["flavor_id"],
                                             req.body["removeTenantAccess"]["tenant"])
+    compute_flavors.notify_update(req.params["flavor_id"])
     return ApiResponse(200, view.access(req.params["flavor_id"], projects))
 
 

@@ -139,12 +139,14 @@ def update(req: ApiRequest) -> ApiResponse:
         raise HTTPFault(404, "The resource could not be found.")
     validate(schema.update, req.body)
     policy.authorize(req.ctx, "os_compute_api:os-flavor-manage:update")
-    return _show(req, flavors.flavor_set_description(
-        req.params["flavor_id"], req.body["flavor"]["description"]))
+    flavor = flavors.flavor_set_description(req.params["flavor_id"],
+                                            req.body["flavor"]["description"])
+    compute_flavors.notify_update(flavor.flavorid)
+    return _show(req, flavor)
 
 
 def delete(req: ApiRequest) -> ApiResponse:
     """202, as Nova answers; servers of the flavor keep their own copy of it."""
     policy.authorize(req.ctx, "os_compute_api:os-flavor-manage:delete")
-    flavors.flavor_destroy(req.params["flavor_id"])
+    compute_flavors.notify_delete(flavors.flavor_destroy(req.params["flavor_id"]))
     return ApiResponse(202)

@@ -17,6 +17,7 @@ from novalite.api.compute.schemas import flavors_extraspecs as schema
 from novalite.api.compute.schemas import validate
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
+from novalite.compute import flavors as compute_flavors
 from novalite.db.api import flavors
 from novalite.objects.flavor import Flavor
 
@@ -52,6 +53,7 @@ def create(req: ApiRequest) -> ApiResponse:
     policy.authorize(req.ctx, _RULE % "create")
     flavors.flavor_extra_specs_update(req.params["flavor_id"],
                                       _as_strings(req, req.body["extra_specs"]))
+    compute_flavors.notify_update(req.params["flavor_id"])
     return ApiResponse(200, req.body)
 
 
@@ -73,10 +75,12 @@ def update(req: ApiRequest) -> ApiResponse:
     if req.params["key"] not in specs:
         raise HTTPFault(400, "Request body and URI mismatch")
     flavors.flavor_extra_specs_update(req.params["flavor_id"], specs)
+    compute_flavors.notify_update(req.params["flavor_id"])
     return ApiResponse(200, req.body)
 
 
 def delete(req: ApiRequest) -> ApiResponse:
     policy.authorize(req.ctx, _RULE % "delete")
     flavors.flavor_extra_spec_delete(req.params["flavor_id"], req.params["key"])
+    compute_flavors.notify_update(req.params["flavor_id"])
     return ApiResponse(200)

@@ -71,5 +71,5 @@ def show(req: ApiRequest) -> ApiResponse:
 def delete(req: ApiRequest) -> ApiResponse:
     """202 at 2.1, 204 from 2.2."""
     user_id = _user(req, "delete", _query_user(req))
-    db.key_pair_destroy(user_id, req.params["name"])
+    keypairs.delete_key_pair(user_id, req.params["name"])
     return ApiResponse(204 if req.at_least("2.2") else 202)

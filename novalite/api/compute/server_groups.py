@@ -84,5 +84,5 @@ def show(req: ApiRequest) -> ApiResponse:
 def delete(req: ApiRequest) -> ApiResponse:
     group = db.group_get(req.params["id"], _scope(req))
     policy.authorize(req.ctx, _RULE + "delete", group["project_id"])
-    db.group_delete(group["uuid"])
+    groups_api.delete(req.ctx, group)
     return ApiResponse(204)

@@ -84,10 +84,10 @@ def _locked(s: Session, aggregate_id: int, hosts: Iterable[str] = ()) -> models.
 
 @retry_on_deadlock
 def aggregate_create(name: str, metadata: dict[str, str] | None = None,
-                     hosts: list[str] | None = None) -> Aggregate:
+                     hosts: list[str] | None = None, uuid: str | None = None) -> Aggregate:
     with writer() as s:
         row = models.Aggregate(
-            uuid=str(uuidlib.uuid4()), name=name,
+            uuid=uuid or str(uuidlib.uuid4()), name=name,
             metadata_items=[models.AggregateMetadata(key=k, value=v)
                             for k, v in (metadata or {}).items()],
             hosts=[models.AggregateHost(host=h) for h in hosts or []])
