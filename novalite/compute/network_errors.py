@@ -30,6 +30,10 @@ class MultipleInstancesNotApplicable(Invalid):
     msg_fmt = "Failed to launch instances: %(reason)s"
 
 
+class ExternalNetworkAttachForbidden(Forbidden):
+    msg_fmt = "It is not allowed to create an interface on external network %(network_uuid)s"
+
+
 class NetworkAmbiguous(Conflict):
     msg_fmt = ("More than one possible network found. Specify network ID(s) to select "
                "which one(s) to connect to.")

@@ -47,7 +47,9 @@ def _mapped(exc: NeutronError, request: NetworkRequest | None = None) -> Excepti
     if exc.kind == "OverQuota":
         return errors.PortLimitExceeded()
     if exc.kind in ("IpAddressAlreadyAllocated", "IpAddressInUse") and request:
-        return errors.FixedIpAlreadyInUse(address=request.address, instance_uuid="")
+        # Nova names the network where its message says instance (nova.network.neutron)
+        return errors.FixedIpAlreadyInUse(address=request.address,
+                                          instance_uuid=request.network_id)
     if exc.kind == "IpAddressGenerationFailure":
         return errors.NoMoreFixedIps(net=request.network_id if request else "")
     if exc.kind == "NetworkNotFound" and request:
@@ -61,11 +63,19 @@ def _mapped(exc: NeutronError, request: NetworkRequest | None = None) -> Excepti
     return errors.NetworkServiceError(reason=exc.message)
 
 
-def _project_networks(client: Client, project_id: str) -> list[dict[str, Any]]:
-    """What Nova boots on when no network is named: the project's own networks, else
-    the shared ones; never an external network."""
-    own = client.list(NETWORKS, project_id=project_id, **{"router:external": "False"})
-    return own or client.list(NETWORKS, shared="True", **{"router:external": "False"})
+def _available_networks(client: Client, project_id: str, auto: bool) -> list[dict[str, Any]]:
+    """What Nova boots on when no network is named (its _get_available_networks): the
+    project's own unshared networks and every shared one; for "auto", no external one."""
+    external = {"router:external": "False"} if auto else {}
+    return (client.list(NETWORKS, project_id=project_id, shared="False", **external)
+            + client.list(NETWORKS, shared="True", **external))
+
+
+def _check_external(ctx: RequestContext, network: dict[str, Any]) -> None:
+    """Nova's network:attach_external_network (the admin's): an instance of anyone else
+    gets no port on an external network that is not also shared."""
+    if network.get("router:external") and not network.get("shared") and not ctx.is_admin:
+        raise errors.ExternalNetworkAttachForbidden(network_uuid=network["id"])
 
 
 def resolve(ctx: RequestContext, requested: Requested, client: Client) -> list[NetworkRequest]:
@@ -73,15 +83,18 @@ def resolve(ctx: RequestContext, requested: Requested, client: Client) -> list[N
         return []
     if isinstance(requested, list) and requested:
         return requested
-    found = _project_networks(client, ctx.project_id or "")
+    found = _available_networks(client, ctx.project_id or "", requested == "auto")
     if len(found) > 1:
         raise errors.NetworkAmbiguous()
     if not found and requested == "auto":
         raise errors.UnableToAutoAllocateNetwork(project_id=ctx.project_id)
+    for network in found:
+        _check_external(ctx, network)
     return [NetworkRequest(network_id=n["id"]) for n in found]
 
 
-def _check(client: Client, requests: list[NetworkRequest], count: int) -> None:
+def _check(ctx: RequestContext, client: Client, requests: list[NetworkRequest],
+           count: int) -> None:
     for request in requests:
         if request.port_id:
             if count > 1:
@@ -100,9 +113,10 @@ def _check(client: Client, requests: list[NetworkRequest], count: int) -> None:
                 raise errors.MultipleInstancesNotApplicable(reason=(
                     "max_count cannot be greater than 1 if an fixed_ip is specified."))
             try:
-                client.show(NETWORKS, "network", request.network_id or "")
+                network = client.show(NETWORKS, "network", request.network_id or "")
             except NeutronError as exc:
                 raise _mapped(exc, request) from None
+            _check_external(ctx, network)
 
 
 def _group_ids(client: Client, names: list[str]) -> list[str]:
@@ -128,7 +142,7 @@ class API:
         requests = resolve(ctx, requested, client)
         if not requests:
             return {uuid: [] for uuid in instance_uuids}
-        _check(client, requests, len(instance_uuids))
+        _check(ctx, client, requests, len(instance_uuids))
         groups = _group_ids(client, security_groups) if security_groups else None
         made: list[str] = []
         claimed: list[str] = []
@@ -346,8 +360,7 @@ class ServerNetworking:
         the server's host at once (the fake driver plugs it as it is bound)."""
         made: list[str] = []
         claimed: list[str] = []
-        if request.port_id:
-            _check(self.client, [request], 1)
+        _check(self.ctx, self.client, [request], 1)
         try:
             vifs = API()._ports_for(self.ctx, self.client, self.uuid, [request], None, made,
                                     claimed)

@@ -30,15 +30,16 @@ def _server(req: ApiRequest, rule: str) -> Instance:
 
 def ips(req: ApiRequest) -> ApiResponse:
     instance = _server(req, "ips:index")
-    return ApiResponse(200, {"addresses": addresses(network_info.to_json(instance.network_info))})
+    return ApiResponse(200, {"addresses": addresses(
+        network_info.to_json(instance.network_info), extended=False)})
 
 
 def ips_show(req: ApiRequest) -> ApiResponse:
     instance = _server(req, "ips:show")
     network = req.params["network"]
-    found = addresses(network_info.to_json(instance.network_info))
+    found = addresses(network_info.to_json(instance.network_info), extended=False)
     if network not in found:
-        raise HTTPFault(404, "There are no such network in the instance")
+        raise HTTPFault(404, "Instance is not a member of specified network")
     return ApiResponse(200, {network: found[network]})
 
 

@@ -36,17 +36,18 @@ def _tags(query: Any, record: dict) -> bool:
 
 def _matches(record: dict, key: str, values: list[str]) -> bool:
     value = record[key]
-    if isinstance(value, list):  # e.g. fixed_ips=ip_address=10.0.0.5 is handled by ports
+    if isinstance(value, list):
         return any(_text(v) in values for v in value)
     return _text(value) in values
 
 
-def filters(req: ApiRequest, known: set[str], extra: Collection[str] = ()
+def filters(req: ApiRequest, known: set[str], own: Collection[str] = ()
             ) -> dict[str, list[str]]:
-    """The attribute filters of the query, refusing an attribute the resource lacks."""
+    """The attribute filters of the query, refusing an attribute the resource lacks;
+    `own` are those the resource's list applied itself."""
     found: dict[str, list[str]] = {}
     for key in req.query:
-        if key in CONTROL or key in TAG_FILTERS or key in extra:
+        if key in CONTROL or key in TAG_FILTERS or key in own:
             continue
         if key not in known:
             raise HTTPFault(400, f"[{key}] is invalid attribute for filtering")
@@ -55,12 +56,12 @@ def filters(req: ApiRequest, known: set[str], extra: Collection[str] = ()
     return found
 
 
-def apply(req: ApiRequest, records: list[dict], collection: str,
-          extra: Collection[str] = ()) -> dict[str, Any]:
+def apply(req: ApiRequest, records: list[dict], collection: str) -> dict[str, Any]:
     """The list response body: filtered, sorted, paged, with only the asked fields."""
     known = set(records[0]) if records else set()
     known |= {"id", "name", "project_id", "tenant_id", "description", "status"}
-    wanted = filters(req, known | set(_ALWAYS_KNOWN.get(collection, ())), extra)
+    wanted = filters(req, known | set(_ALWAYS_KNOWN.get(collection, ())),
+                     _FILTERED_BY_RESOURCE.get(collection, ()))
     found = [r for r in records if _tags(req.query, r)
              and all(k in r and _matches(r, k, v) for k, v in wanted.items())]
     found = _sort(req, found)
@@ -70,6 +71,10 @@ def apply(req: ApiRequest, records: list[dict], collection: str,
         body[f"{collection}_links"] = links
     return body
 
+
+# filters with a syntax of their own, applied by the resource's list (fixed_ips=ip_address=X
+# matches a part of each entry: see novalite.api.network.ports)
+_FILTERED_BY_RESOURCE = {"ports": ("fixed_ips",)}
 
 # attributes a filter may name even when the list is empty
 _ALWAYS_KNOWN = {

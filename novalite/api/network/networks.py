@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from novalite.api.network import policies
 from novalite.api.network.resource import Resource
 from novalite.api.request import ApiRequest
 from novalite.db.models import network as m
@@ -16,9 +17,10 @@ PROVIDER = ("network_type", "physical_network", "segmentation_id")
 
 
 def _target(s: Session, row: m.Network) -> dict[str, Any]:
-    """A shared or external network is readable by all, as its own."""
-    return {"project_id": None if row.shared or row.external else row.project_id,
-            "network:project_id": row.project_id}
+    """The owner, and whether it is shared or external (readable by all: see the
+    get_network rule)."""
+    return {"project_id": row.project_id, "network:project_id": row.project_id,
+            **policies.public(row)}
 
 
 def _list(s: Session, sc: Any, req: ApiRequest) -> list[Record]:

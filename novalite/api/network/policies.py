@@ -5,6 +5,8 @@ their network, who may also manage them)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 ADMIN = "rule:context_is_admin"
 MEMBER = "rule:project_member_or_admin"
 READER = "rule:project_reader_or_admin"
@@ -12,6 +14,15 @@ NETWORK_OWNER = "role:member and project_id:%(network:project_id)s"
 MEMBER_OR_NET_OWNER = f"{MEMBER} or ({NETWORK_OWNER})"
 READER_OR_NET_OWNER = f"{READER} or (role:reader and project_id:%(network:project_id)s)"
 ANY = "@"
+# Neutron's rule:shared and rule:external (field:networks:shared=True, ...): a target
+# carries its network's flags as "True"/"False" (see public())
+SHARED_OR_EXTERNAL = "'True':%(shared)s or 'True':%(router:external)s"
+
+
+def public(network: Any) -> dict[str, str]:
+    """A network's (or a subnet's network's) flags for the rules that let everyone read
+    shared and external networks and their subnets, as devstack users see them listed."""
+    return {"shared": str(bool(network.shared)), "router:external": str(bool(network.external))}
 
 
 def _crud(name: str, create: str = MEMBER, get: str = READER, update: str = MEMBER,
@@ -21,7 +32,7 @@ def _crud(name: str, create: str = MEMBER, get: str = READER, update: str = MEMB
 
 
 DEFAULTS: dict[str, str] = {
-    **_crud("network"),
+    **_crud("network", get=f"{READER} or {SHARED_OR_EXTERNAL}"),
     "create_network:shared": ADMIN,
     "create_network:router:external": ADMIN,
     "create_network:is_default": ADMIN,
@@ -34,7 +45,8 @@ DEFAULTS: dict[str, str] = {
     "get_network:provider:network_type": ADMIN,
     "get_network:provider:physical_network": ADMIN,
     "get_network:provider:segmentation_id": ADMIN,
-    **_crud("subnet", create=f"{ADMIN} or ({NETWORK_OWNER})", get=READER_OR_NET_OWNER,
+    **_crud("subnet", create=f"{ADMIN} or ({NETWORK_OWNER})",
+            get=f"{READER_OR_NET_OWNER} or {SHARED_OR_EXTERNAL}",
             update=MEMBER_OR_NET_OWNER, delete=MEMBER_OR_NET_OWNER),
     "get_subnetpool": READER,
     **_crud("port", create=MEMBER, get=READER_OR_NET_OWNER, update=MEMBER_OR_NET_OWNER,

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from novalite.api.faults import HTTPFault
+from novalite.api.network import policies
 from novalite.api.network.resource import Resource, scope
 from novalite.api.request import ApiRequest
 from novalite.db.models import network as m
@@ -16,9 +17,9 @@ from novalite.network.records import Record
 
 def _target(s: Session, row: m.Subnet) -> dict[str, Any]:
     network = s.get(m.Network, row.network_id)
-    public = network is not None and (network.shared or network.external)
-    return {"project_id": None if public else row.project_id,
-            "network:project_id": network.project_id if network else None}
+    return {"project_id": row.project_id,
+            "network:project_id": network.project_id if network else None,
+            **(policies.public(network) if network else {})}
 
 
 def _new_target(s: Session, req: ApiRequest, values: dict[str, Any]) -> dict[str, Any]:

@@ -149,3 +149,21 @@ def test_quotas_and_security_groups(net, user):
     assert rule.status_code == 201, rule.text
     groups = {g["name"] for g in client.get("/security-groups").json()["security_groups"]}
     assert groups == {"default", "web"}
+
+
+def test_ports_are_found_by_their_fixed_ips(net):
+    network = net.post("/networks", json={"network": {"name": "by-ip"}}).json()["network"]
+    subnet = net.post("/subnets", json={"subnet": {
+        "network_id": network["id"], "cidr": "192.168.7.0/24", "ip_version": 4}}).json()
+    port = net.post("/ports", json={"port": {
+        "network_id": network["id"], "fixed_ips": [{"ip_address": "192.168.7.77"}]}})
+    port_id = port.json()["port"]["id"]
+
+    def found(*fixed_ips: str) -> list[str]:
+        listed = net.get("/ports", params=[("fixed_ips", f) for f in fixed_ips])
+        assert listed.status_code == 200, listed.text
+        return [p["id"] for p in listed.json()["ports"]]
+
+    assert found("ip_address=192.168.7.77") == [port_id]
+    assert found(f"subnet_id={subnet['subnet']['id']}", "ip_address_substr=7.7") == [port_id]
+    assert found("ip_address=192.168.7.78") == []

@@ -9,6 +9,7 @@ import pytest
 
 from novalite.identity import bootstrap
 from novalite.image import db as images
+from tests.functional import tempest_schemas
 
 
 @pytest.fixture
@@ -82,7 +83,10 @@ def test_refused_creates_leave_no_port(cloud, demo):
     refused = _boot(compute, [{"uuid": private["id"]},
                               {"uuid": private["id"],
                                "fixed_ip": taken["fixed_ips"][0]["ip_address"]}])
-    assert refused.status_code == 400 and "already in use" in refused.text
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["badRequest"]["message"] == (  # Nova's words, its network id too
+        f"Fixed IP address {taken['fixed_ips'][0]['ip_address']} is already in use on "
+        f"instance {private['id']}.")
     outside = _boot(compute, [{"uuid": private["id"], "fixed_ip": "192.168.99.9"}])
     assert outside.status_code == 400, outside.text
     missing = _boot(compute, [{"uuid": "5ad1c7e4-7a47-4e42-9cc4-1bd3f8dbd0a7"}])
@@ -90,3 +94,65 @@ def test_refused_creates_leave_no_port(cloud, demo):
     assert len(network.get("/ports").json()["ports"]) == before
     servers = compute.get("/servers").json()["servers"]
     assert servers == []
+
+
+def _admin_network(cloud, name: str, cidr: str, **attrs) -> str:
+    """A network of the admin's (noauth2 without a token is the admin), with a subnet."""
+    base = f"{cloud.base_url}/networking/v2.0"
+    made = httpx.post(f"{base}/networks", json={"network": {"name": name, **attrs}})
+    assert made.status_code == 201, made.text
+    net_id = made.json()["network"]["id"]
+    httpx.post(f"{base}/subnets", json={"subnet": {
+        "network_id": net_id, "cidr": cidr, "ip_version": 4}}).raise_for_status()
+    return net_id
+
+
+def test_shared_and_external_networks_and_their_subnets_are_everyones_to_read(cloud, demo):
+    _, network, _ = demo
+    public = network.get("/networks", params={"name": "public"}).json()["networks"][0]
+    shared = _admin_network(cloud, "everyones", "10.9.0.0/24", shared=True)
+    own = _admin_network(cloud, "admins", "10.8.0.0/24")
+    for net_id in (public["id"], shared):
+        shown = network.get(f"/networks/{net_id}")
+        assert shown.status_code == 200, shown.text
+        subnet = shown.json()["network"]["subnets"][0]
+        assert network.get(f"/subnets/{subnet}").status_code == 200
+    assert network.get(f"/networks/{own}").status_code == 404
+    refused = network.put(f"/networks/{shared}", json={"network": {"name": "mine"}})
+    assert refused.status_code in (403, 404), refused.text
+
+
+def test_a_users_server_goes_on_a_shared_network_never_on_an_external_one(cloud, demo):
+    compute, network, _ = demo
+    public = network.get("/networks", params={"name": "public"}).json()["networks"][0]
+    refused = _boot(compute, [{"uuid": public["id"]}])
+    assert refused.status_code == 403, refused.text
+    assert refused.json()["forbidden"]["message"] == (
+        f"It is not allowed to create an interface on external network {public['id']}")
+    shared = _admin_network(cloud, "everyones", "10.9.0.0/24", shared=True)
+    made = _boot(compute, [{"uuid": shared}])
+    assert made.status_code == 202, made.text
+    assert list(_active(cloud, compute, made.json()["server"]["id"])["addresses"]) == [
+        "everyones"]
+    # Nova's available networks: the project's own and the shared ones (not "own, else
+    # shared"), so with `private` there too, "auto" cannot choose
+    ambiguous = _boot(compute, "auto")
+    assert ambiguous.status_code == 409, ambiguous.text
+    assert "More than one possible network found" in ambiguous.text
+
+
+def test_ips_lists_the_addresses_as_nova_and_tempest_have_them(cloud, demo):
+    compute, network, private = demo
+    server = _active(cloud, compute, _boot(compute, [{"uuid": private["id"]}]).json()[
+        "server"]["id"])
+    listed = tempest_schemas.check(compute.get(f"/servers/{server['id']}/ips"), "v2_1",
+                                   "servers", "list_addresses")
+    (address,) = listed["addresses"]["private"]
+    assert address == {"version": 4, "addr": server["addresses"]["private"][0]["addr"]}
+    shown = tempest_schemas.check(compute.get(f"/servers/{server['id']}/ips/private"),
+                                  "v2_1", "servers", "list_addresses_by_network")
+    assert shown == {"private": [address]}
+    missing = compute.get(f"/servers/{server['id']}/ips/public")
+    assert missing.status_code == 404
+    assert missing.json()["itemNotFound"]["message"] == (
+        "Instance is not a member of specified network")

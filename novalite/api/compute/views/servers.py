@@ -59,19 +59,26 @@ def instance_name(row_id: int) -> str:
     return f"instance-{row_id:08x}"
 
 
-def addresses(network_info: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Nova's `addresses`, from the cached network info: per network label, each fixed
-    address then the floating ones behind it, with their type and the port's MAC."""
-    found: dict[str, list[dict[str, Any]]] = {}
+def addresses(network_info: list[dict[str, Any]], extended: bool = True
+              ) -> dict[str, list[dict[str, Any]]]:
+    """Nova's `addresses`, from the cached network info: per network label, its fixed
+    addresses then its floating ones; `extended` (the server view's, not /ips') adds
+    each one's type and its port's MAC."""
+    fixed: dict[str, list[dict[str, Any]]] = {}
+    floating: dict[str, list[dict[str, Any]]] = {}
     for vif in network_info:
-        entries = found.setdefault(vif["network"]["label"], [])
+        label = vif["network"]["label"]
+        fixed.setdefault(label, [])
         for subnet in vif["network"]["subnets"]:
             for ip in subnet["ips"]:
-                for each in (ip, *ip.get("floating_ips", [])):
-                    entries.append({"version": each["version"], "addr": each["address"],
-                                    "OS-EXT-IPS:type": each["type"],
-                                    "OS-EXT-IPS-MAC:mac_addr": vif["address"]})
-    return found
+                for each, into in ((ip, fixed), *((f, floating)
+                                                  for f in ip.get("floating_ips", []))):
+                    entry = {"version": each["version"], "addr": each["address"]}
+                    if extended:
+                        entry.update({"OS-EXT-IPS:type": each["type"],
+                                      "OS-EXT-IPS-MAC:mac_addr": vif["address"]})
+                    into.setdefault(label, []).append(entry)
+    return {label: entries + floating.get(label, []) for label, entries in fixed.items()}
 
 
 def basic(inst: dict[str, Any], base_url: str) -> dict:
