@@ -6,6 +6,7 @@ import datetime
 import logging
 from typing import Any
 
+from novalite import exception
 from novalite.clients import placement as placement_client
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.conductor.tasks import build, evacuate, live_migrate, migrate, unshelve
@@ -95,6 +96,9 @@ class ComputeTaskManager:
         the failure is logged here, not raised to the caster, who cannot act on it."""
         try:
             task.execute()
+        except exception.NovaliteException as exc:  # an outcome (NoValidHost, ...): said
+            LOG.info("%s ended in %s and was rolled back", type(task).__name__,
+                     type(exc).__name__)
         except Exception:
             LOG.exception("%s failed and was rolled back", type(task).__name__)
 

@@ -10,13 +10,14 @@ import logging
 
 from novalite import exception
 from novalite.clients import placement as placement_client
+from novalite.compute import neutron, server_groups
 from novalite.compute import rpcapi as compute_rpcapi
-from novalite.compute import server_groups
 from novalite.conductor.tasks.base import TaskBase
 from novalite.conf import CONF
 from novalite.context import RequestContext
-from novalite.db.api import actions, instances
+from novalite.db.api import actions, info_caches, instances
 from novalite.objects import states
+from novalite.objects.instance import Instance
 from novalite.objects.request_spec import (
     FilterProperties,
     RequestSpec,
@@ -163,8 +164,24 @@ def bury(ctx: RequestContext, instance_uuid: str, exc: Exception, event: str) ->
     actions.fault_create(instance_uuid, code if isinstance(code, int) else 500, message,
                          details)
     try:
-        instances.instance_update(instance_uuid, {"vm_state": states.ERROR,
-                                                  "task_state": None})
+        instance = instances.instance_update(instance_uuid, {"vm_state": states.ERROR,
+                                                             "task_state": None})
     except exception.InstanceNotFound:
         return  # deleted meanwhile: nothing to report on
     actions.action_event_finish(ctx, instance_uuid, event, "Error", traceback=details)
+    if instance.network_info:
+        _release_ports(ctx, instance)
+
+
+def _release_ports(ctx: RequestContext, instance: Instance) -> None:
+    """A build that never got a host keeps no address: the API made its ports before the
+    build (Nova's compute makes them on the host, so Nova's server has none), so the
+    ones made for it go and the user's are released, as its delete would. If the network
+    service cannot be reached, the server's delete releases them later."""
+    try:
+        neutron.API().deallocate_for_instance(ctx, instance.uuid, instance.preserved_ports())
+    except Exception:  # noqa: BLE001 (best effort: the ERROR and its fault stand)
+        LOG.warning("Could not release the ports of %s; its delete will", instance.uuid,
+                    exc_info=True)
+        return
+    info_caches.update(instance.uuid, [])

@@ -156,3 +156,21 @@ def test_ips_lists_the_addresses_as_nova_and_tempest_have_them(cloud, demo):
     assert missing.status_code == 404
     assert missing.json()["itemNotFound"]["message"] == (
         "Instance is not a member of specified network")
+
+
+def test_a_build_with_no_host_keeps_no_address(cloud, demo):
+    compute, network, private = demo
+    huge = httpx.post(f"{cloud.base_url}/compute/v2.1/flavors", json={"flavor": {
+        "name": "huge", "ram": 10**7, "vcpus": 1, "disk": 1}})
+    assert huge.status_code == 200, huge.text
+    own = network.post("/ports", json={"port": {"network_id": private["id"]}}).json()["port"]
+    made = _boot(compute, [{"uuid": private["id"]}, {"port": own["id"]}],
+                 flavorRef=huge.json()["flavor"]["id"])
+    assert made.status_code == 202, made.text
+    server = cloud.wait(lambda: (s := compute.get(f"/servers/{made.json()['server']['id']}")
+                                 .json()["server"])["status"] == "ERROR" and s)
+    assert "No valid host" in server["fault"]["message"]
+    cloud.settle()
+    assert network.get("/ports", params={"device_id": server["id"]}).json()["ports"] == []
+    assert network.get(f"/ports/{own['id']}").json()["port"]["device_id"] == ""
+    assert compute.get(f"/servers/{server['id']}").json()["server"]["addresses"] == {}
