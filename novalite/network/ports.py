@@ -233,7 +233,9 @@ def update(s: Session, scope: Scope, row: m.Port, values: dict[str, Any]) -> Rec
     secured = values.get("port_security_enabled", row.port_security_enabled)
     rebound = changes.get("binding_host_id", row.binding_host_id) != row.binding_host_id
     if "security_groups" in values or "port_security_enabled" in values:
-        groups = values.get("security_groups", row.security_groups if secured else [])
+        # disabling port security keeps the groups unless the same request drops them,
+        # which Neutron refuses (the user must remove them, e.g. --no-security-group)
+        groups = values.get("security_groups", row.security_groups)
         changes["security_groups"] = _groups(s, scope, row.project_id,
                                              {"security_groups": groups}, secured,
                                              row.device_owner)

@@ -107,6 +107,10 @@ def create(s: Session, network: m.Network, project_id: str, values: dict[str, An
     ip_version = values.get("ip_version", 4)
     net = _network_cidr(values["cidr"], ip_version)
     _ipv6_modes(values, ip_version)
+    if values.get("ipv6_address_mode") in ipam.SLAAC_MODES and net.prefixlen != 64:
+        raise errors.InvalidInput(error_message=(
+            f"Invalid CIDR {net} for IPv6 address mode. OpenStack uses the EUI-64 address "
+            "format, which requires the prefix to be /64"))
     _check_overlap(s, network.id, net)
     gateway = _gateway(values, net)
     if gateway is not None and ipaddress.ip_address(gateway) not in net:

@@ -5,6 +5,7 @@ is refused with Neutron's 400 rather than ignored."""
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -61,12 +62,62 @@ def _tags(value: Any) -> list:
     return [_str(t) for t in _list(value)]
 
 
+def _ip(value: Any) -> str:
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        raise ValueError(f"'{value}' is not a valid IP address") from None
+    return str(value)
+
+
+def _cidr(value: Any) -> str:
+    try:
+        net = ipaddress.ip_network(value, strict=False)
+    except (TypeError, ValueError):
+        raise ValueError(f"'{value}' is not a valid IP subnet") from None
+    if "/" not in str(value) or (net.version == 4 and str(net) != value):
+        raise ValueError(f"'{value}' isn't a recognized IP subnet cidr, '{net}' is "
+                         "recommended")
+    return str(value)
+
+
+def _nameservers(value: Any) -> list:
+    """neutron-lib's validate_nameservers: addresses, each once."""
+    seen: list[str] = []
+    for host in _list(value):
+        try:
+            _ip(host)
+        except ValueError as exc:
+            raise ValueError(f"'{host}' is not a valid nameserver. {exc}") from None
+        if host in seen:
+            raise ValueError(f"Duplicate nameserver '{host}'")
+        seen.append(host)
+    return seen
+
+
+def _hostroutes(value: Any) -> list:
+    """neutron-lib's validate_hostroutes (subnets' host_routes, routers' routes)."""
+    seen: list[dict] = []
+    for route in _list(value):
+        if not isinstance(route, dict) or set(route) != {"destination", "nexthop"}:
+            provided = sorted(route) if isinstance(route, dict) else route
+            raise ValueError("Validation of dictionary's keys failed. Expected keys: "
+                             f"['destination', 'nexthop'] Provided keys: {provided}")
+        _cidr(route["destination"])
+        _ip(route["nexthop"])
+        if route in seen:
+            raise ValueError(f"Duplicate hostroute '{route}'")
+        seen.append(route)
+    return seen
+
+
 def nullable(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda value: None if value is None else convert(value)
 
 
 TYPES = {"bool": _bool, "str": _str, "int": _int, "list": _list, "dict": _dict,
-         "uuid": _uuid, "tags": _tags}
+         "uuid": _uuid, "tags": _tags, "nameservers": _nameservers,
+         "hostroutes": _hostroutes}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,8 +147,8 @@ SPECS: dict[str, dict[str, Attr]] = {
     "subnet": {**_COMMON, "network_id": _a("uuid", put=False),
                "ip_version": _a("int", put=False), "cidr": _a("str", put=False),
                "gateway_ip": _a("str", null=True), "enable_dhcp": _a("bool"),
-               "allocation_pools": _a("list"), "dns_nameservers": _a("list"),
-               "host_routes": _a("list"), "service_types": _a("list"),
+               "allocation_pools": _a("list"), "dns_nameservers": _a("nameservers"),
+               "host_routes": _a("hostroutes"), "service_types": _a("list"),
                "ipv6_ra_mode": _a("str", put=False, null=True),
                "ipv6_address_mode": _a("str", put=False, null=True),
                "subnetpool_id": _a("str", put=False, null=True),
@@ -124,7 +175,7 @@ SPECS: dict[str, dict[str, Attr]] = {
         "remote_group_id": _a("uuid", put=False, null=True),
         "remote_address_group_id": _a("str", put=False, null=True)},
     "router": {**_COMMON, "admin_state_up": _a("bool"),
-               "external_gateway_info": _a("dict", null=True), "routes": _a("list"),
+               "external_gateway_info": _a("dict", null=True), "routes": _a("hostroutes"),
                "distributed": _a("bool"), "ha": _a("bool"),
                "availability_zone_hints": _a("list", put=False),
                "flavor_id": _a("str", put=False, null=True)},

@@ -167,3 +167,44 @@ def test_ports_are_found_by_their_fixed_ips(net):
     assert found("ip_address=192.168.7.77") == [port_id]
     assert found(f"subnet_id={subnet['subnet']['id']}", "ip_address_substr=7.7") == [port_id]
     assert found("ip_address=192.168.7.78") == []
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"dns_nameservers": ["x"]}, "Invalid input for dns_nameservers. Reason: 'x' is not a "
+                                 "valid nameserver. 'x' is not a valid IP address."),
+    ({"dns_nameservers": ["8.8.8.8", "8.8.8.8"]},
+     "Invalid input for dns_nameservers. Reason: Duplicate nameserver '8.8.8.8'."),
+    ({"host_routes": [{"destination": "1.2.3.0/24"}]},
+     "Invalid input for host_routes. Reason: Validation of dictionary's keys failed. "
+     "Expected keys: ['destination', 'nexthop'] Provided keys: ['destination']."),
+    ({"host_routes": [{"destination": "bad", "nexthop": "10.1.0.1"}]},
+     "Invalid input for host_routes. Reason: 'bad' is not a valid IP subnet."),
+    ({"cidr": "2001:db8:8::/120", "ip_version": 6, "ipv6_address_mode": "slaac"},
+     "Invalid input for operation: Invalid CIDR 2001:db8:8::/120 for IPv6 address mode. "
+     "OpenStack uses the EUI-64 address format, which requires the prefix to be /64."),
+])
+def test_subnet_dns_routes_and_slaac_prefixes_are_checked_as_neutron_does(net, body,
+                                                                           message):
+    network = net.post("/networks", json={"network": {"name": "checked"}}).json()["network"]
+    refused = net.post("/subnets", json={"subnet": {
+        "network_id": network["id"], "cidr": "10.1.0.0/24", "ip_version": 4, **body}})
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["NeutronError"]["message"] == message
+
+
+def test_port_security_goes_off_only_once_the_groups_are_gone(net):
+    network = net.post("/networks", json={"network": {"name": "secured"}}).json()["network"]
+    net.post("/subnets", json={"subnet": {
+        "network_id": network["id"], "cidr": "10.2.0.0/24", "ip_version": 4}})
+    port = net.post("/ports", json={"port": {"network_id": network["id"]}}).json()["port"]
+    assert port["security_groups"]
+    message = _error(net.put(f"/ports/{port['id']}", json={"port": {
+        "port_security_enabled": False}}), 409, "Conflict")
+    assert message.startswith("Port has security group associated.")
+    assert net.get(f"/ports/{port['id']}").json()["port"]["security_groups"] == \
+        port["security_groups"]
+    off = net.put(f"/ports/{port['id']}", json={"port": {
+        "port_security_enabled": False, "security_groups": []}})
+    assert off.status_code == 200, off.text
+    assert (off.json()["port"]["port_security_enabled"],
+            off.json()["port"]["security_groups"]) == (False, [])
