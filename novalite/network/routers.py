@@ -4,6 +4,7 @@ the router joining its subnet to the floating IP's network."""
 
 from __future__ import annotations
 
+import ipaddress
 import uuid
 from typing import Any
 
@@ -127,11 +128,21 @@ def _subnets_of(s: Session, port_id: str) -> list[str]:
 
 
 def _check_no_interface(s: Session, row: m.Router, subnet_ids: list[str]) -> None:
+    """Neutron's _check_for_dup_router_subnets: one interface per subnet, and no two
+    whose addresses overlap (the router could not tell where to send)."""
+    new = {sid: ipaddress.ip_network(sub.cidr) for sid in subnet_ids
+           if (sub := s.get(m.Subnet, sid)) is not None}
     for port in interface_ports(s, row.id):
         for subnet_id in _subnets_of(s, port.id):
             if subnet_id in subnet_ids:
                 raise errors.BadRequest(resource="router", msg=(
                     f"Router already has a port on subnet {subnet_id}"))
+            existing = s.get(m.Subnet, subnet_id)
+            for new_id, net in new.items():
+                if existing is not None and net.overlaps(ipaddress.ip_network(existing.cidr)):
+                    raise errors.BadRequest(resource="router", msg=(
+                        f"Cidr {net} of subnet {new_id} overlaps with cidr {existing.cidr} "
+                        f"of subnet {subnet_id}"))
 
 
 def add_interface(s: Session, scope: Scope, row: m.Router, values: dict[str, Any]) -> Record:

@@ -208,3 +208,16 @@ def test_port_security_goes_off_only_once_the_groups_are_gone(net):
     assert off.status_code == 200, off.text
     assert (off.json()["port"]["port_security_enabled"],
             off.json()["port"]["security_groups"]) == (False, [])
+
+
+def test_a_router_takes_no_interface_overlapping_another(net):
+    router = net.get("/routers", params={"name": "router1"}).json()["routers"][0]
+    private = net.get("/subnets", params={"name": "private-subnet"}).json()["subnets"][0]
+    network = net.post("/networks", json={"network": {"name": "again"}}).json()["network"]
+    subnet = net.post("/subnets", json={"subnet": {
+        "network_id": network["id"], "cidr": "10.0.0.0/26", "ip_version": 4}}).json()
+    message = _error(net.put(f"/routers/{router['id']}/add_router_interface",
+                             json={"subnet_id": subnet["subnet"]["id"]}), 400, "BadRequest")
+    assert message == (f"Bad router request: Cidr 10.0.0.0/26 of subnet "
+                       f"{subnet['subnet']['id']} overlaps with cidr 10.0.0.0/26 of subnet "
+                       f"{private['id']}.")
