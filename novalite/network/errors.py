@@ -86,6 +86,16 @@ class NetworkInUse(Conflict):
                "ports still in use on the network.")
 
 
+class InvalidSharedSetting(Conflict):
+    msg_fmt = ("Unable to reconfigure sharing settings for network %(network)s. Multiple "
+               "tenants are using it.")
+
+
+class ExternalNetworkInUse(Conflict):
+    msg_fmt = ("External network %(net_id)s cannot be updated to be made non-external, "
+               "since it has existing gateway ports.")
+
+
 class SubnetInUse(Conflict):
     msg_fmt = ("Unable to complete operation on subnet %(subnet_id)s: One or more ports "
                "have an IP allocation from this subnet.")

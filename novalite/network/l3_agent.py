@@ -18,7 +18,8 @@ from novalite.datapath import linux, routers
 from novalite.datapath.bridges import Segment
 from novalite.db.models import network as m
 from novalite.network import agent_loop, metadata_proxy, ports, transaction, wiring
-from novalite.network.routers import GATEWAY, INTERFACE
+from novalite.network.networks import ROUTER_GATEWAY
+from novalite.network.routers import INTERFACE
 
 LOG = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ class L3Agent(agent_loop.SyncLoop):
         """The routers to run, and the external networks' upstream gateways."""
         bound = wiring.bound_networks(s)
         owned = list(s.scalars(select(m.Port).where(
-            m.Port.device_owner.in_((INTERFACE, GATEWAY)))))
+            m.Port.device_owner.in_((INTERFACE, ROUTER_GATEWAY)))))
         serving = {p.device_id for p in owned if p.device_owner == INTERFACE
                    and p.network_id in bound}
         owned = [p for p in owned if p.device_id in serving]
@@ -82,7 +83,7 @@ class L3Agent(agent_loop.SyncLoop):
         wanted, outside = {}, []
         for router_id, row in rows.items():
             mine = [p for p in owned if p.device_id == router_id]
-            gateway = next((p for p in mine if p.device_owner == GATEWAY), None)
+            gateway = next((p for p in mine if p.device_owner == ROUTER_GATEWAY), None)
             next_hop = None
             if gateway is not None:
                 external = [subnets[ip["subnet_id"]] for ip in ips.get(gateway.id, [])

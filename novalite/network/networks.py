@@ -16,6 +16,7 @@ from novalite.network.scope import Scope
 
 # ports the network service owns on a network and removes with it
 SERVICE_OWNERS = ("network:dhcp",)
+ROUTER_GATEWAY = "network:router_gateway"  # a router's port on an external network
 COLUMNS = {"name", "admin_state_up", "shared", "mtu", "port_security_enabled",
            "availability_zone_hints", "dns_domain", "description", "is_default"}
 
@@ -75,8 +76,21 @@ def update(s: Session, row: m.Network, values: dict[str, Any],
     changes = {k: v for k, v in values.items() if k in COLUMNS}
     if external is not None:
         changes["external"] = external
+    _check_still_usable(s, row, changes)
     common.update(row, changes)
     return record(s, row)
+
+
+def _check_still_usable(s: Session, row: m.Network, changes: dict[str, Any]) -> None:
+    """Neutron's refusals: unsharing a network other projects have ports on, and making
+    internal an external network routers have their gateways on."""
+    if row.shared and changes.get("shared") is False and s.scalars(select(m.Port.id).where(
+            m.Port.network_id == row.id, m.Port.project_id != row.project_id,
+            m.Port.device_owner.not_in(SERVICE_OWNERS))).first():
+        raise errors.InvalidSharedSetting(network=row.name or row.id)
+    if row.external and changes.get("external") is False and s.scalars(select(m.Port.id).where(
+            m.Port.network_id == row.id, m.Port.device_owner == ROUTER_GATEWAY)).first():
+        raise errors.ExternalNetworkInUse(net_id=row.id)
 
 
 def delete(s: Session, row: m.Network) -> None:

@@ -17,7 +17,6 @@ from novalite.network.records import Record
 from novalite.network.scope import ADMIN, Scope
 
 INTERFACE = "network:router_interface"
-GATEWAY = "network:router_gateway"
 
 
 def get(s: Session, scope: Scope, router_id: str) -> m.Router:
@@ -71,7 +70,7 @@ def _set_gateway(s: Session, scope: Scope, row: m.Router, info: dict[str, Any] |
         s.flush()
         ports.delete(s, current, direct=False)
     port = ports.create(s, ADMIN, network, ports.SERVICE_PROJECT, {
-        "device_owner": GATEWAY, "device_id": row.id,
+        "device_owner": networks.ROUTER_GATEWAY, "device_id": row.id,
         "fixed_ips": info.get("external_fixed_ips") or None})
     row.gw_port_id = port["id"]
     row.enable_snat = info.get("enable_snat", True)

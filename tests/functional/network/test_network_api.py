@@ -221,3 +221,19 @@ def test_a_router_takes_no_interface_overlapping_another(net):
     assert message == (f"Bad router request: Cidr 10.0.0.0/26 of subnet "
                        f"{subnet['subnet']['id']} overlaps with cidr 10.0.0.0/26 of subnet "
                        f"{private['id']}.")
+
+
+def test_a_network_in_use_stays_shared_and_a_gateways_stays_external(net, user):
+    demo, _ = user
+    shared = net.post("/networks", json={"network": {"name": "all", "shared": True}}).json()
+    net_id = shared["network"]["id"]
+    net.post("/subnets", json={"subnet": {"network_id": net_id, "cidr": "10.3.0.0/24",
+                                          "ip_version": 4}})
+    assert demo.post("/ports", json={"port": {"network_id": net_id}}).status_code == 201
+    message = _error(net.put(f"/networks/{net_id}", json={"network": {"shared": False}}),
+                     409, "InvalidSharedSetting")
+    assert message == ("Unable to reconfigure sharing settings for network all. Multiple "
+                       "tenants are using it.")
+    public = net.get("/networks", params={"name": "public"}).json()["networks"][0]
+    _error(net.put(f"/networks/{public['id']}", json={"network": {"router:external": False}}),
+           409, "ExternalNetworkInUse")
