@@ -137,6 +137,8 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-attach-interfaces:delete": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-floating-ips:add": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-floating-ips:remove": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-multinic:add": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-multinic:remove": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-security-groups:add": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-security-groups:remove": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-security-groups:list": PROJECT_READER_OR_ADMIN,

@@ -67,6 +67,14 @@ class NetworkServiceError(Conflict):
     msg_fmt = "%(reason)s"
 
 
+class NetworkNotFoundForInstance(Invalid):
+    msg_fmt = "Network could not be found for instance %(instance_id)s."
+
+
+class FixedIpNotFoundForSpecificInstance(Invalid):
+    msg_fmt = "Instance %(instance_uuid)s doesn't have fixed IP '%(ip)s'."
+
+
 class FloatingIpNotAssociated(Conflict):
     msg_fmt = "Floating IP %(address)s is not associated with instance %(id)s."
 

@@ -323,6 +323,30 @@ class ServerNetworking:
             raise errors.FloatingIpNotAssociated(address=address, id=self.uuid)
         self.client.update("floatingips", "floatingip", fip["id"], {"port_id": None})
 
+    def add_fixed_ip(self, network_id: str) -> None:
+        """Nova's add_fixed_ip_to_instance: one more address, from the network's first
+        subnet that still has one, on the server's port on that network."""
+        subnets = self.client.list("subnets", network_id=network_id)
+        for port in [p for p in self.ports() if p["network_id"] == network_id]:
+            for subnet in subnets:
+                try:
+                    self.client.update(PORTS, "port", port["id"], {"fixed_ips": [
+                        *port["fixed_ips"], {"subnet_id": subnet["id"]}]})
+                    return
+                except NeutronError as exc:
+                    LOG.debug("No address from subnet %s for port %s: %s", subnet["id"],
+                              port["id"], exc.message)
+        raise errors.NetworkNotFoundForInstance(instance_id=self.uuid)
+
+    def remove_fixed_ip(self, address: str) -> None:
+        """Nova's remove_fixed_ip_from_instance: the address off the port that has it."""
+        for port in self.ports():
+            kept = [ip for ip in port["fixed_ips"] if ip["ip_address"] != address]
+            if len(kept) < len(port["fixed_ips"]):
+                self.client.update(PORTS, "port", port["id"], {"fixed_ips": kept})
+                return
+        raise errors.FixedIpNotFoundForSpecificInstance(instance_uuid=self.uuid, ip=address)
+
     def _group(self, name: str) -> dict[str, Any]:
         for group in self.client.list("security-groups"):
             if name in (group["name"], group["id"]):

@@ -127,6 +127,8 @@ ACTIONS: actions.Table = {
     "unlock": server_lock.unlock,
     "addFloatingIp": server_networks.add_floating_ip,
     "removeFloatingIp": server_networks.remove_floating_ip,
+    "addFixedIp": server_networks.add_fixed_ip,
+    "removeFixedIp": server_networks.remove_fixed_ip,
     "addSecurityGroup": server_networks.add_security_group,
     "removeSecurityGroup": server_networks.remove_security_group,
     "resize": server_moves.resize,

@@ -15,7 +15,7 @@ from novalite.api.compute.servers import get_instance
 from novalite.api.compute.views.servers import addresses
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
-from novalite.compute import neutron
+from novalite.compute import guards, neutron
 from novalite.compute.api import API
 from novalite.conf import CONF
 from novalite.objects import network_info
@@ -111,6 +111,32 @@ def remove_floating_ip(req: ApiRequest) -> ApiResponse:
     instance = _server(req, "os-floating-ips:remove")
     neutron.ServerNetworking(req.ctx, instance.uuid).remove_floating_ip(
         req.body["removeFloatingIp"]["address"])
+    API().refresh_network_info(req.ctx, instance)
+    return ApiResponse(202)
+
+
+def _multinic(req: ApiRequest, body_schema: dict, rule: str) -> Instance:
+    """Nova's multinic actions, removed with 2.44 (404 from there)."""
+    if req.at_least("2.44"):
+        raise HTTPFault(404, "The resource could not be found.")
+    validate(body_schema, req.body)
+    instance = _server(req, rule)
+    guards.check_lock(req.ctx, instance)
+    return instance
+
+
+def add_fixed_ip(req: ApiRequest) -> ApiResponse:
+    instance = _multinic(req, schema.add_fixed_ip, "os-multinic:add")
+    neutron.ServerNetworking(req.ctx, instance.uuid).add_fixed_ip(
+        str(req.body["addFixedIp"]["networkId"]))
+    API().refresh_network_info(req.ctx, instance)
+    return ApiResponse(202)
+
+
+def remove_fixed_ip(req: ApiRequest) -> ApiResponse:
+    instance = _multinic(req, schema.remove_fixed_ip, "os-multinic:remove")
+    neutron.ServerNetworking(req.ctx, instance.uuid).remove_fixed_ip(
+        req.body["removeFixedIp"]["address"])
     API().refresh_network_info(req.ctx, instance)
     return ApiResponse(202)
 

@@ -174,3 +174,26 @@ def test_a_build_with_no_host_keeps_no_address(cloud, demo):
     assert network.get("/ports", params={"device_id": server["id"]}).json()["ports"] == []
     assert network.get(f"/ports/{own['id']}").json()["port"]["device_id"] == ""
     assert compute.get(f"/servers/{server['id']}").json()["server"]["addresses"] == {}
+
+
+def test_a_fixed_ip_added_and_removed_before_2_44(cloud, demo):
+    compute, _, private = demo
+    server = _active(cloud, compute, _boot(compute, [{"uuid": private["id"]}]).json()[
+        "server"]["id"])
+    action = f"/servers/{server['id']}/action"
+    added = compute.post(action, json={"addFixedIp": {"networkId": private["id"]}})
+    assert added.status_code == 202, added.text
+    addresses = [a["addr"] for a in compute.get(f"/servers/{server['id']}").json()[
+        "server"]["addresses"]["private"]]
+    assert len(addresses) == 2
+    removed = compute.post(action, json={"removeFixedIp": {"address": addresses[1]}})
+    assert removed.status_code == 202, removed.text
+    assert [a["addr"] for a in compute.get(f"/servers/{server['id']}").json()["server"][
+        "addresses"]["private"]] == addresses[:1]
+    unknown = compute.post(action, json={"removeFixedIp": {"address": "10.0.0.61"}})
+    assert unknown.status_code == 400
+    assert unknown.json()["badRequest"]["message"] == (
+        f"Instance {server['id']} doesn't have fixed IP '10.0.0.61'.")
+    gone = compute.post(action, json={"addFixedIp": {"networkId": private["id"]}},
+                        headers={"X-OpenStack-Nova-API-Version": "2.44"})
+    assert gone.status_code == 404

@@ -1,5 +1,6 @@
 """Bodies of os-interface attach and the floating IP and security group actions, as
-Nova's schemas (attach_interfaces.py, floating_ips.py, security_groups.py) take them."""
+Nova's schemas (attach_interfaces.py, floating_ips.py, multinic.py, security_groups.py)
+take them."""
 
 from __future__ import annotations
 
@@ -46,3 +47,22 @@ def security_group_action(name: str) -> dict:
                 "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 255}},
                 "required": ["name"], "additionalProperties": False}},
             "required": [name], "additionalProperties": False}
+
+add_fixed_ip = {
+    "type": "object",
+    "properties": {"addFixedIp": {
+        "type": "object",
+        "properties": {"networkId": {"type": ["string", "number"], "minLength": 1,
+                                     "maxLength": 255,
+                                     "pattern": "^(?! )[a-zA-Z0-9. _-]+(?<! )$"}},
+        "required": ["networkId"], "additionalProperties": False}},
+    "required": ["addFixedIp"], "additionalProperties": False,
+}
+
+remove_fixed_ip = {
+    "type": "object",
+    "properties": {"removeFixedIp": {
+        "type": "object", "properties": {"address": _ip},
+        "required": ["address"], "additionalProperties": False}},
+    "required": ["removeFixedIp"], "additionalProperties": False,
+}
