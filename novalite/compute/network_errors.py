@@ -75,6 +75,11 @@ class FixedIpNotFoundForSpecificInstance(Invalid):
     msg_fmt = "Instance %(instance_uuid)s doesn't have fixed IP '%(ip)s'."
 
 
+class InstanceHasNoPorts(NotFound):
+    """Nova's SecurityGroupNotFound for a server without ports (its text)."""
+    msg_fmt = "instance_id %(instance_uuid)s could not be found as device id on any ports"
+
+
 class FloatingIpNotAssociated(Conflict):
     msg_fmt = "Floating IP %(address)s is not associated with instance %(id)s."
 

@@ -354,16 +354,22 @@ class ServerNetworking:
         raise errors.SecurityGroupNotFoundForProject(name=name,
                                                      project=self.ctx.project_id)
 
+    def _ports_for_groups(self) -> list[dict[str, Any]]:
+        ports = self.ports()
+        if not ports:
+            raise errors.InstanceHasNoPorts(instance_uuid=self.uuid)
+        return ports
+
     def add_security_group(self, name: str) -> None:
-        group, ports = self._group(name), self.ports()
-        if ports and all(group["id"] in p["security_groups"] for p in ports):
+        group, ports = self._group(name), self._ports_for_groups()
+        if all(group["id"] in p["security_groups"] for p in ports):
             raise errors.SecurityGroupExistsForInstance(name=name, instance=self.uuid)
         for port in ports:
             if group["id"] not in port["security_groups"]:
                 self._set_groups(port, [*port["security_groups"], group["id"]])
 
     def remove_security_group(self, name: str) -> None:
-        group, ports = self._group(name), self.ports()
+        group, ports = self._group(name), self._ports_for_groups()
         if not any(group["id"] in p["security_groups"] for p in ports):
             raise errors.SecurityGroupNotExistsForInstance(name=name, instance=self.uuid)
         for port in ports:

@@ -197,3 +197,13 @@ def test_a_fixed_ip_added_and_removed_before_2_44(cloud, demo):
     gone = compute.post(action, json={"addFixedIp": {"networkId": private["id"]}},
                         headers={"X-OpenStack-Nova-API-Version": "2.44"})
     assert gone.status_code == 404
+
+
+def test_a_server_without_ports_takes_no_security_group(cloud, demo):
+    compute, _, _ = demo
+    server = _active(cloud, compute, _boot(compute, "none").json()["server"]["id"])
+    refused = compute.post(f"/servers/{server['id']}/action",
+                           json={"addSecurityGroup": {"name": "default"}})
+    assert refused.status_code == 404, refused.text
+    assert refused.json()["itemNotFound"]["message"] == (
+        f"instance_id {server['id']} could not be found as device id on any ports")
