@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import glob
 import logging
 import os
 import signal
@@ -28,6 +29,7 @@ LOG = logging.getLogger(__name__)
 QEMU_NBD = "qemu-nbd"
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 10.0
+TERM_RESEND = 0.25
 # a port another process took between our probe and qemu-nbd's bind: try another
 BIND_ATTEMPTS = 3
 
@@ -88,29 +90,34 @@ class Exports:
                 pid = int(found.read().strip())
             with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
                 argv = cmdline.read()
-            with open(f"/proc/{pid}/stat") as stat:
-                zombie = stat.read().rsplit(")", 1)[1].split()[0] == "Z"
         except (OSError, ValueError):
             return None
-        running = not zombie and b"qemu-nbd" in argv and attachment_id.encode() in argv
-        return pid if running else None
+        ours = b"qemu-nbd" in argv and attachment_id.encode() in argv
+        return pid if ours and _alive(pid) else None
 
     def running(self, attachment_id: str) -> bool:
         return self._pid(attachment_id) is not None
 
     def stop(self, attachment_id: str) -> None:
         """Stop the export (its client loses the disk) and forget it; one that is not
-        running is not an error (a delete retried after a crash)."""
+        running is not an error (a delete retried after a crash). A qemu-nbd loses a
+        SIGTERM that comes while it starts, so it is sent again until it goes; one still
+        there after STOP_TIMEOUT is killed."""
         pid = self._pid(attachment_id)
         if pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
             deadline = time.monotonic() + STOP_TIMEOUT
-            while self._pid(attachment_id) is not None:
-                if time.monotonic() > deadline:
+            while _alive(pid) and time.monotonic() < deadline:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM)
+                _wait_gone(pid, TERM_RESEND)
+            if _alive(pid):
+                LOG.warning("qemu-nbd %d of attachment %s ignored SIGTERM: killed", pid,
+                            attachment_id)
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                if not _wait_gone(pid, STOP_TIMEOUT):
                     raise errors.ExportError(
                         f"qemu-nbd {pid} of attachment {attachment_id} did not stop")
-                time.sleep(0.02)
             LOG.info("Stopped the export of attachment %s", attachment_id)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._file(attachment_id, "pid"))
@@ -121,6 +128,25 @@ class Exports:
             return []
         return sorted(name[:-len(".pid")] for name in os.listdir(self.directory)
                       if name.endswith(".pid"))
+
+
+def _alive(pid: int) -> bool:
+    """Whether any thread of the process still runs: its first thread is a zombie before
+    the others have ended and closed its socket."""
+    for task in glob.glob(f"/proc/{pid}/task/*/stat"):
+        with contextlib.suppress(OSError), open(task) as stat:
+            if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                return True
+    return False
+
+
+def _wait_gone(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while _alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def _free_port(address: str) -> int:
