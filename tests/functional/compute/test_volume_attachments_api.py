@@ -304,3 +304,15 @@ def test_a_compute_restarted_mid_attach_or_detach_leaves_nothing_half_done(
     assert [b.volume_id for b in block_devices.bdm_get_all_by_instance(server)] == [whole]
     assert list(restarted.manager.driver.volumes[server]) == [whole]
     assert len(Exports(conf.host).known()) == 1
+
+
+def test_a_rebuilt_server_keeps_its_volumes(cloud, server, volumes):
+    volume_id = _volume(cloud, volumes)
+    assert _attach(cloud, server, volume_id).status_code == 200
+    cloud.settle()
+    rebuilt = cloud.api.post(f"/servers/{server}/action", headers=ALICE, json={
+        "rebuild": {"imageRef": _image(cloud)}})
+    assert rebuilt.status_code == 202, rebuilt.text
+    cloud.wait_status(server, "ACTIVE")
+    assert volume_id in cloud.compute(_host(cloud, server)).driver.volumes[server]
+    assert _volume_status(volumes, volume_id) == "in-use"
