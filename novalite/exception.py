@@ -385,10 +385,6 @@ class VolumeBDMNotFound(NotFound):
     msg_fmt = "No volume Block Device Mapping with id %(volume_id)s."
 
 
-class InvalidDevicePath(Invalid):
-    msg_fmt = "The supplied device path (%(path)s) is invalid."
-
-
 class DevicePathInUse(Conflict):
     msg_fmt = "The supplied device path (%(path)s) is in use."
 
@@ -402,10 +398,6 @@ class VolumeServiceError(NovaliteException):
 
 class DeviceDetachFailed(NovaliteException):
     msg_fmt = "Device detach failed for %(device)s: %(reason)s"
-
-
-class VolumeDetachFailed(Invalid):
-    msg_fmt = "Volume %(volume_id)s could not be detached. Reason: %(reason)s"
 
 
 class VolumesNotMovable(Conflict):

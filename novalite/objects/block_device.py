@@ -38,7 +38,3 @@ class BlockDeviceMapping(base.NovaliteObject):
     @property
     def is_root(self) -> bool:
         return self.boot_index == 0
-
-    @property
-    def is_volume(self) -> bool:
-        return self.destination_type == VOLUME

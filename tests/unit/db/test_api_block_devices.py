@@ -17,7 +17,8 @@ def _mapping(instance_uuid: str, volume_id: str, **values):
 
 def test_a_volume_maps_once_per_instance(db):
     made = _mapping("i1", "v1", device_name="/dev/vdb", delete_on_termination=True)
-    assert (made.is_volume, made.is_root, made.attachment_id) == (True, False, None)
+    assert (made.destination_type, made.is_root, made.attachment_id) == ("volume", False,
+                                                                         None)
     with pytest.raises(exception.InvalidVolume) as twice:
         _mapping("i1", "v1")
     assert twice.value.format_message() == "Invalid volume: volume v1 already attached"
