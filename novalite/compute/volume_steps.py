@@ -162,9 +162,11 @@ class VolumeSteps:
     # --- service start -----------------------------------------------------------------
 
     def _init_volumes(self, ctx: RequestContext, instance: Instance) -> None:
-        volumes = cinder.Client(ctx, admin=True)
         mappings = self.conductor.block_device_mapping_get_all_by_instance(ctx,
                                                                            instance.uuid)
+        if not mappings:  # the API maps a volume before it reserves it
+            return
+        volumes = cinder.Client(ctx, admin=True)
         for bdm in mappings:
             with _logged("recover volume %s of instance %s", bdm.volume_id, instance.uuid):
                 self._init_volume(ctx, volumes, instance, bdm)

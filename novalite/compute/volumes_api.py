@@ -91,19 +91,23 @@ class VolumeAttachAPI:
                 f"volume {volume_id} is already attached to instances: "
                 f"{' '.join(b.instance_uuid for b in attached)}"))
         device_name = self._device_name(instance.uuid, device)
+        # the mapping first, as Nova's: a request racing this one for the volume fails
+        # on it before reaching the volume service, and a mapping whose reservation a
+        # crash cut short is found (and undone) by the compute's start
+        bdm = block_devices.bdm_create({
+            "instance_uuid": instance.uuid, "source_type": "volume",
+            "destination_type": "volume", "volume_id": volume_id,
+            "device_name": device_name, "tag": tag,
+            "delete_on_termination": delete_on_termination,
+            "volume_size": volume.get("size")})
+        attachment_id = None
         try:
-            attachment_id = cinder.Client(ctx).attachment_create(volume_id,
-                                                                 instance.uuid)["id"]
-        except cinder.CinderError as exc:
-            raise _volume_error(exc, volume_id) from None
-        bdm = None
-        try:
-            bdm = block_devices.bdm_create({
-                "instance_uuid": instance.uuid, "source_type": "volume",
-                "destination_type": "volume", "volume_id": volume_id,
-                "attachment_id": attachment_id, "device_name": device_name, "tag": tag,
-                "delete_on_termination": delete_on_termination,
-                "volume_size": volume.get("size")})
+            try:
+                attachment_id = cinder.Client(ctx).attachment_create(
+                    volume_id, instance.uuid)["id"]
+            except cinder.CinderError as exc:
+                raise _volume_error(exc, volume_id) from None
+            bdm = block_devices.bdm_update(bdm.uuid, {"attachment_id": attachment_id})
             actions.action_start(ctx, instance.uuid, "attach_volume")
             self.compute.attach_volume(ctx, host, instance, bdm)
         except BaseException:
@@ -112,10 +116,11 @@ class VolumeAttachAPI:
         return bdm
 
     @staticmethod
-    def _unreserve(ctx: RequestContext, attachment_id: str,
-                   bdm: BlockDeviceMapping | None) -> None:
-        if bdm is not None:
-            block_devices.bdm_destroy(bdm.uuid)
+    def _unreserve(ctx: RequestContext, attachment_id: str | None,
+                   bdm: BlockDeviceMapping) -> None:
+        block_devices.bdm_destroy(bdm.uuid)
+        if attachment_id is None:
+            return
         try:
             cinder.Client(ctx, admin=True).attachment_delete(attachment_id)
         except (cinder.CinderError, cinder.CinderUnavailable):

@@ -169,6 +169,8 @@ def test_a_restart_finishes_or_undoes_what_it_interrupted(manager):
     whole = _mapping(manager, volumes, "v5", connected=True)
     volumes.attachments["a-orphan"] = {"id": "a-orphan", "status": "reserved"}
 
+    manager._init_volumes(CTX, Instance(uuid="without-volumes"))
+    assert volumes.calls == []  # no mapping, nothing to ask
     manager._init_volumes(CTX, INSTANCE)
     assert set(manager.conductor.bdms) == {completing.uuid, whole.uuid}
     assert volumes.attachments["a-v2"]["status"] == "attached"
