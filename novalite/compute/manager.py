@@ -488,8 +488,14 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager)
         instance = self._update(ctx, instance, [states.REBUILD_BLOCK_DEVICE_MAPPING],
                                 task_state=states.REBUILD_SPAWNING)
         stopped = instance.vm_state == states.STOPPED
-        self.driver.spawn(ctx, instance, image, power_on=not stopped)
-        self._reattach_volumes(ctx, instance)
+        attached = self.conductor.block_device_mapping_get_all_by_instance(ctx,
+                                                                           instance.uuid)
+        # a guest made again with volumes has them from its first boot on
+        self.driver.spawn(ctx, instance, image, power_on=not (stopped or attached))
+        if attached:
+            self._reattach_volumes(ctx, instance, attached)
+            if not stopped:
+                self.driver.power_on(ctx, instance)
         self._update(ctx, instance, [states.REBUILD_SPAWNING],
                      vm_state=states.STOPPED if stopped else states.ACTIVE, task_state=None,
                      power_state=self._power_state(instance), launched_at=utcnow())

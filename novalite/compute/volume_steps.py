@@ -150,11 +150,11 @@ class VolumeSteps:
                 with _logged("delete volume %s", bdm.volume_id):
                     cinder.Client(ctx, admin=True).delete(bdm.volume_id)
 
-    def _reattach_volumes(self, ctx: RequestContext, instance: Instance) -> None:
+    def _reattach_volumes(self, ctx: RequestContext, instance: Instance,
+                          mappings: list[BlockDeviceMapping]) -> None:
         """Connect a guest made again (a rebuild) to the volumes it had: their exports
         and attachments never changed."""
-        for bdm in self.conductor.block_device_mapping_get_all_by_instance(ctx,
-                                                                           instance.uuid):
+        for bdm in mappings:
             if bdm.connection_info:
                 self.driver.attach_volume(ctx, _device(bdm), instance, bdm.device_name,
                                           bdm.disk_bus, bdm.device_type)
