@@ -85,8 +85,12 @@ class VolumeAttachAPI:
                ) -> BlockDeviceMapping:
         host = self._checked(ctx, instance, "attach_volume")
         volume = self.volume(ctx, volume_id)
+        if volume.get("multiattach"):  # a real Cinder's; novalite's volumes never are
+            raise exception.InvalidVolume(reason=(
+                f"volume {volume_id} is multiattach; novalite attaches a volume to one "
+                "server at a time"))
         attached = block_devices.bdm_get_by_volume(volume_id)
-        if attached and not volume.get("multiattach"):
+        if attached:
             raise exception.InvalidVolume(reason=(
                 f"volume {volume_id} is already attached to instances: "
                 f"{' '.join(b.instance_uuid for b in attached)}"))

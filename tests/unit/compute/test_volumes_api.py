@@ -1,6 +1,8 @@
 """The compute API's volume checks on a real database: device names, a compute too old
 for attachments, and moves refused while volumes are attached."""
 
+import datetime
+
 import pytest
 
 from novalite import exception
@@ -10,6 +12,7 @@ from novalite.db.api import block_devices
 from novalite.objects import states
 from novalite.objects.instance import Instance
 
+NOW = datetime.datetime(2024, 1, 1)
 SERVER = Instance(uuid="i-1", vm_state=states.ACTIVE, host="h1")
 
 
@@ -47,3 +50,22 @@ def test_computes_capped_below_attachments_refuse_them(db, conf):
     with pytest.raises(volumes_api.VolumeAttachNotAvailable):
         volumes_api.VolumeAttachAPI().attach(RequestContext(project_id="p"), SERVER, "v",
                                              None, None, False)
+
+
+def test_a_multiattach_volume_of_a_real_cinder_is_refused(db, monkeypatch):
+    class Cinder:
+        def __init__(self, ctx, admin=False):
+            pass
+
+        def get(self, volume_id):
+            return {"id": volume_id, "multiattach": True}
+
+    monkeypatch.setattr(volumes_api.cinder, "Client", Cinder)
+    with pytest.raises(exception.InvalidVolume) as refused:
+        volumes_api.VolumeAttachAPI().attach(RequestContext(project_id="p"), Instance(
+            uuid="i-1", vm_state=states.ACTIVE, host="h1", launched_at=NOW), "v1", None,
+            None, False)
+    assert refused.value.format_message() == (
+        "Invalid volume: volume v1 is multiattach; novalite attaches a volume to one "
+        "server at a time")
+    assert block_devices.bdm_get_all_by_instance("i-1") == []
