@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 from keystoneauth1.identity import v3
 
-from novalite.clients import adapters, neutron
+from novalite.clients import adapters, cinder, neutron
 from novalite.clients import placement as placement_client
 from novalite.compute.aggregates import COMPUTE_BINARY
-from novalite.conf import CONF, glance_client, neutron_client
+from novalite.conf import CONF, cinder_client, glance_client, neutron_client
 from novalite.db import migration
 from novalite.db.api import flavors, services
 from novalite.identity import bootstrap
@@ -119,10 +119,10 @@ class AllInOne:
             self.services.append(svc)
 
     def _configure_service_clients(self, base_url: str) -> None:
-        """The services reach placement, the image and network services on this process's own HTTP
-        server, with the admin's credentials when tokens are checked (a Nova deployment
-        gives them a service user in the same way), unless [placement] / [glance] name
-        others."""
+        """The services reach placement, the image, network and volume services on this
+        process's own HTTP server, with the admin's credentials when tokens are checked
+        (a Nova deployment gives them a service user in the same way), unless
+        [placement] / [glance] / [neutron] / [cinder] name others."""
         auth = None
         if CONF.api.auth_strategy == "keystone" and self.identity is not None:
             auth = v3.Password(auth_url=f"{base_url}/identity/v3", username="admin",
@@ -132,9 +132,11 @@ class AllInOne:
         placement_client.use_local_placement(f"{base_url}/placement", auth)
         adapters.use_local(glance_client.GROUP, f"{base_url}/image", auth)
         adapters.use_local(neutron_client.GROUP, f"{base_url}/networking", auth)
+        adapters.use_local(cinder_client.GROUP, f"{base_url}/volume/v3", auth)
         adapters.use_local(nova_notifier.GROUP, f"{base_url}/compute/v2.1", auth)
         metadata_proxy.use_local(f"{base_url}/metadata")
         neutron.reset()
+        cinder.reset()
 
     def stop(self, stop_http: Callable[[], None] = lambda: None) -> None:
         """API first (no new work); then let in-flight work finish while every service

@@ -370,6 +370,45 @@ class LiveMigrationAborted(NovaliteException):
     msg_fmt = "The live migration of instance %(instance_uuid)s was aborted."
 
 
+# --- volumes attached to servers (Nova's texts) -------------------------------------
+
+
+class VolumeNotFound(NotFound):
+    msg_fmt = "Volume %(volume_id)s could not be found."
+
+
+class InvalidVolume(Invalid):
+    msg_fmt = "Invalid volume: %(reason)s"
+
+
+class VolumeBDMNotFound(NotFound):
+    msg_fmt = "No volume Block Device Mapping with id %(volume_id)s."
+
+
+class DevicePathInUse(Conflict):
+    msg_fmt = "The supplied device path (%(path)s) is in use."
+
+
+class VolumeServiceError(NovaliteException):
+    """The volume service refused or failed a request the compute made for an attach
+    or a detach: its status and its text."""
+
+    msg_fmt = "The volume service answered %(status)s: %(reason)s"
+
+
+class DeviceDetachFailed(NovaliteException):
+    msg_fmt = "Device detach failed for %(device)s: %(reason)s"
+
+
+class VolumesNotMovable(Conflict):
+    """A server with volumes attached cannot be moved: novalite does not carry
+    attachments to another host (or through a shelve) yet."""
+
+    msg_fmt = ("Cannot '%(action)s' instance %(instance_uuid)s while it has volumes "
+               "attached: novalite does not move volume attachments yet; detach them "
+               "first.")
+
+
 def fault_message(exc: BaseException) -> str:
     """The message an instance fault records: a domain exception's own text, otherwise the
     error's text, or its class name when it has none (a fault never says nothing)."""

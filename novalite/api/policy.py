@@ -27,6 +27,9 @@ from novalite.context import RequestContext
 ADMIN = "rule:context_is_admin"
 PROJECT_READER_OR_ADMIN = "rule:project_reader_or_admin"
 PROJECT_MEMBER_OR_ADMIN = "rule:project_member_or_admin"
+# what another service (Cinder) calls with; an admin passes too, as every default lets
+# an admin (Nova's own default was admin_api before it was service)
+SERVICE_OR_ADMIN = "role:service or rule:context_is_admin"
 ANY = "@"
 
 # nova/policies/base.py: what the personas mean. Keystone's implied roles give an admin
@@ -135,6 +138,12 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-attach-interfaces:show": PROJECT_READER_OR_ADMIN,
     "os_compute_api:os-attach-interfaces:create": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-attach-interfaces:delete": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-volumes-attachments:index": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-volumes-attachments:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-volumes-attachments:create": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-volumes-attachments:update": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-volumes-attachments:swap": SERVICE_OR_ADMIN,
+    "os_compute_api:os-volumes-attachments:delete": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-floating-ips:add": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-floating-ips:remove": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-multinic:add": PROJECT_MEMBER_OR_ADMIN,

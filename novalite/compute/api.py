@@ -12,7 +12,16 @@ from typing import Any
 
 from novalite import availability_zones, exception, strutils, timeutils
 from novalite.clients import placement as placement_client
-from novalite.compute import guards, moves_api, neutron, quotas, server_groups, snapshots
+from novalite.compute import (
+    guards,
+    moves_api,
+    neutron,
+    quotas,
+    server_groups,
+    service_api,
+    snapshots,
+    volumes_api,
+)
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.conf import CONF
@@ -27,7 +36,6 @@ from novalite.db.api import (
     instances,
     keypairs,
     request_specs,
-    services,
 )
 from novalite.image import api as image_api
 from novalite.image import errors as image_errors
@@ -40,7 +48,6 @@ from novalite.objects.instance import Instance
 from novalite.objects.network_info import VIF
 from novalite.objects.request_spec import Destination, RequestSpec, UnshelvePlacement
 from novalite.rpc.errors import MessagingError
-from novalite.service import liveness
 
 LOG = logging.getLogger(__name__)
 
@@ -286,7 +293,7 @@ class API:
         guards.check_lock(ctx, instance)
         if (CONF.reclaim_instance_interval > 0 and instance.launched_at is not None
                 and instance.vm_state != states.RESIZED and instance.host
-                and self._host_is_up(instance.host)):
+                and service_api.compute_is_up(instance.host)):
             instance = instances.instance_update(
                 instance_uuid, {"task_state": states.SOFT_DELETING,
                                 "deleted_at": timeutils.utcnow()},
@@ -329,25 +336,18 @@ class API:
             moves_api.MoveAPI().confirm_on_delete(ctx, instance)
         if instance.vm_state in (states.SHELVED, states.SHELVED_OFFLOADED):
             self._delete_shelve_image(ctx, instance)  # as Nova's delete does
-        if instance.host and self._host_is_up(instance.host):
+        if instance.host and service_api.compute_is_up(instance.host):
             self.compute.terminate_instance(ctx, instance.host, instance)
             return
         # Not on a host (still scheduling, or failed), or the host is down: nothing runs
         # there that needs stopping, so delete the record here, as Nova's local delete does.
         LOG.info("Deleting instance %s locally (host: %s)", instance_uuid, instance.host)
+        volumes_api.cleanup_locally(ctx, instance)
         if instance.network_info:
             self.network_api.deallocate_for_instance(ctx, instance_uuid,
                                                      instance.preserved_ports())
         instances.instance_destroy(instance_uuid)
         placement_client.free_allocations(ctx, instance_uuid)
-
-    @staticmethod
-    def _host_is_up(host: str) -> bool:
-        try:
-            service = services.service_get_by_host_and_binary(host, "novalite-compute")
-        except exception.ComputeHostNotFound:
-            return False
-        return liveness.service_is_up(service)
 
     # --- power ----------------------------------------------------------------------
 
@@ -514,6 +514,7 @@ class API:
         guards.check_lock(ctx, instance)
         host = guards.check_host(instance)
         guards.check_state(instance, "shelve", states.ALLOW_SHELVE)
+        volumes_api.refuse_move(instance, "shelve")
         image = snapshots.create_image(ctx, instance, f"{instance.display_name}-shelved",
                                        "snapshot")
         try:

@@ -26,6 +26,7 @@ from novalite.compute.live_moves import LiveMoveSteps
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.compute.running_deleted import RunningDeletedCleanup
+from novalite.compute.volume_steps import VolumeSteps
 from novalite.compute.wrapping import BuildResult, tracked, tracked_build
 from novalite.conductor.rpcapi import ComputeTaskAPI, ConductorAPI
 from novalite.conf import CONF
@@ -89,12 +90,13 @@ def _sync_power_interval() -> float:
     return CONF.sync_power_state_interval or 60
 
 
-class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
+class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves), the reaping of
-    deleted servers' guests from RunningDeletedCleanup (novalite.compute.running_deleted)."""
+    deleted servers' guests from RunningDeletedCleanup (novalite.compute.running_deleted),
+    attaching and detaching volumes from VolumeSteps (novalite.compute.volume_steps)."""
 
-    target = Target(version="1.21")
+    target = Target(version="1.22")
 
     def __init__(self, host: str, driver_name: str | None = None,
                  driver_args: dict[str, str] | None = None) -> None:
@@ -142,6 +144,11 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
             LOG.exception("Could not list the instances of %s to recover them", self.host)
             return
         for instance in mine:
+            try:
+                self._init_volumes(ctx, instance)
+            except Exception:
+                LOG.exception("Recovering the volumes of instance %s on start failed",
+                              instance.uuid)
             try:
                 self._init_instance(ctx, instance)
             except Exception:
@@ -350,6 +357,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
     @tracked(TERMINATE_EVENT, error_vm_state=states.ERROR, notify="delete")
     def terminate_instance(self, ctx: RequestContext, instance: Instance) -> None:
         self.driver.destroy(ctx, instance)
+        self._cleanup_volumes(ctx, instance)
         if instance.network_info:
             self.network_api.deallocate_for_instance(ctx, instance.uuid,
                                                      instance.preserved_ports())
@@ -474,16 +482,23 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, Manager):
     def rebuild_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
                          preserve_ephemeral: bool = False) -> None:
         """Nova's rebuild on the same host: the guest and its disks are made again from
-        `image` (the API set REBUILDING and the new image_ref); a stopped server is
-        rebuilt stopped. The ports and the allocation stay as they are. A failure leaves
-        the instance in ERROR, as Nova's does."""
+        `image` (the API set REBUILDING and the new image_ref), with the volumes it had;
+        a stopped server is rebuilt stopped. The ports and the allocation stay as they
+        are. A failure leaves the instance in ERROR, as Nova's does."""
         instance = self._update(ctx, instance, [states.REBUILDING],
                                 task_state=states.REBUILD_BLOCK_DEVICE_MAPPING)
         self.driver.destroy(ctx, instance, destroy_disks=not preserve_ephemeral)
         instance = self._update(ctx, instance, [states.REBUILD_BLOCK_DEVICE_MAPPING],
                                 task_state=states.REBUILD_SPAWNING)
         stopped = instance.vm_state == states.STOPPED
-        self.driver.spawn(ctx, instance, image, power_on=not stopped)
+        attached = self.conductor.block_device_mapping_get_all_by_instance(ctx,
+                                                                           instance.uuid)
+        # a guest made again with volumes has them from its first boot on
+        self.driver.spawn(ctx, instance, image, power_on=not (stopped or attached))
+        if attached:
+            self._reattach_volumes(ctx, instance, attached)
+            if not stopped:
+                self.driver.power_on(ctx, instance)
         self._update(ctx, instance, [states.REBUILD_SPAWNING],
                      vm_state=states.STOPPED if stopped else states.ACTIVE, task_state=None,
                      power_state=self._power_state(instance), launched_at=utcnow())

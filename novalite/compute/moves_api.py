@@ -5,7 +5,7 @@ the instance claimed for the move, the action recorded, the work cast."""
 from __future__ import annotations
 
 from novalite import exception
-from novalite.compute import guards, quotas
+from novalite.compute import guards, quotas, volumes_api
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.context import RequestContext
@@ -73,6 +73,7 @@ class MoveAPI:
         guards.check_lock(ctx, instance)
         guards.check_host(instance)
         guards.check_state(instance, action, states.ALLOW_RESIZE)
+        volumes_api.refuse_move(instance, action)
         if instance.flavor is None:
             raise exception.Invalid(f"Instance {instance.uuid} has no flavor.")
         return instance.flavor
@@ -124,6 +125,7 @@ class MoveAPI:
         guards.check_lock(ctx, instance)
         guards.check_host(instance)
         guards.check_state(instance, "live_migrate", states.ALLOW_LIVE_MIGRATE)
+        volumes_api.refuse_move(instance, "live_migrate")
         if host is not None:
             if host == instance.host:
                 raise CannotMigrateToSameHost()
@@ -179,6 +181,7 @@ class MoveAPI:
             raise MovesNotAvailable()
         source = guards.check_host(instance)
         guards.check_state(instance, "evacuate", states.ALLOW_EVACUATE)
+        volumes_api.refuse_move(instance, "evacuate")
         try:
             service = services.service_get_by_host_and_binary(source, "novalite-compute")
         except exception.ComputeHostNotFound:

@@ -22,11 +22,13 @@ Version history:
   1.19: soft_delete_instance, restore_instance
   1.20: backup_instance
   1.21: pre_live_migration, rollback_live_migration_at_destination
+  1.22: attach_volume, detach_volume
 """
 
 from __future__ import annotations
 
 from novalite.context import RequestContext
+from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -246,3 +248,14 @@ class ComputeAPI:
         """To the source: bring the original guest back."""
         self._cast_move(ctx, host, "finish_revert_resize", instance=instance,
                         migration=migration)
+
+    def attach_volume(self, ctx: RequestContext, host: str, instance: Instance,
+                      bdm: BlockDeviceMapping) -> None:
+        """Connect the volume the API reserved (`bdm` names its attachment) to the guest."""
+        self.client.prepare(server=host, version="1.22").cast(
+            ctx, "attach_volume", instance=instance, bdm=bdm)
+
+    def detach_volume(self, ctx: RequestContext, host: str, instance: Instance,
+                      bdm: BlockDeviceMapping) -> None:
+        self.client.prepare(server=host, version="1.22").cast(
+            ctx, "detach_volume", instance=instance, bdm=bdm)

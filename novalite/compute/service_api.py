@@ -17,9 +17,19 @@ from novalite.db.api import compute_nodes, instances, services
 from novalite.notifications import events
 from novalite.objects.service import Service
 from novalite.rpc.errors import MessagingError
+from novalite.service import liveness
 
 LOG = logging.getLogger(__name__)
 COMPUTE_BINARY = aggregates.COMPUTE_BINARY
+
+
+def compute_is_up(host: str) -> bool:
+    """Whether the compute service of `host` heartbeats (a forced-down one does not)."""
+    try:
+        service = services.service_get_by_host_and_binary(host, COMPUTE_BINARY)
+    except exception.ComputeHostNotFound:
+        return False
+    return liveness.service_is_up(service)
 
 
 def update(ctx: RequestContext, service: Service, values: dict[str, object]) -> Service:

@@ -15,6 +15,7 @@ from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db.api import (
     actions,
+    block_devices,
     compute_nodes,
     info_caches,
     instances,
@@ -24,6 +25,7 @@ from novalite.db.api import (
     stuck_builds,
 )
 from novalite.objects import network_info as network_info_model
+from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -106,7 +108,7 @@ class ComputeTaskManager:
 class ConductorManager(Manager):
     """Database operations on behalf of compute services."""
 
-    target = Target(version="1.6")
+    target = Target(version="1.7")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -190,6 +192,18 @@ class ConductorManager(Manager):
 
     def action_start(self, ctx: RequestContext, instance_uuid: str, action: str) -> None:
         actions.action_start(ctx, instance_uuid, action)
+
+    def block_device_mapping_get_all_by_instance(self, ctx: RequestContext,
+                                                 instance_uuid: str
+                                                 ) -> list[BlockDeviceMapping]:
+        return block_devices.bdm_get_all_by_instance(instance_uuid)
+
+    def block_device_mapping_update(self, ctx: RequestContext, bdm_uuid: str,
+                                    values: dict[str, Any]) -> BlockDeviceMapping:
+        return block_devices.bdm_update(bdm_uuid, values)
+
+    def block_device_mapping_destroy(self, ctx: RequestContext, bdm_uuid: str) -> None:
+        block_devices.bdm_destroy(bdm_uuid)
 
     def action_event_start(self, ctx: RequestContext, instance_uuid: str, event: str,
                            host: str | None) -> None:

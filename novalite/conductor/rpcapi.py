@@ -22,6 +22,9 @@ Version history:
   conductor    1.5: migration_update's expected_status (an abort racing a live
                     migration's start)
   conductor    1.6: instance_get_deleted (a compute's look for guests of deleted servers)
+  conductor    1.7: block_device_mapping_get_all_by_instance, block_device_mapping_update,
+                    block_device_mapping_destroy (a compute attaching and detaching
+                    volumes)
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from novalite.context import RequestContext, get_admin_context
+from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -198,6 +202,25 @@ class ConductorAPI:
         return self.client.prepare(version="1.4").call(
             ctx, "instance_update_flavor", instance_uuid=instance_uuid, values=values,
             expected_task_state=expected_task_state, cur=cur, old=old, new=new)
+
+    def block_device_mapping_get_all_by_instance(self, ctx: RequestContext,
+                                                 instance_uuid: str
+                                                 ) -> list[BlockDeviceMapping]:
+        """The instance's volumes; none from a conductor older than 1.7 (whose API never
+        attached one)."""
+        if not self.client.can_send_version("1.7"):
+            return []
+        return self.client.prepare(version="1.7").call(
+            ctx, "block_device_mapping_get_all_by_instance", instance_uuid=instance_uuid)
+
+    def block_device_mapping_update(self, ctx: RequestContext, bdm_uuid: str,
+                                    values: dict[str, Any]) -> BlockDeviceMapping:
+        return self.client.prepare(version="1.7").call(
+            ctx, "block_device_mapping_update", bdm_uuid=bdm_uuid, values=values)
+
+    def block_device_mapping_destroy(self, ctx: RequestContext, bdm_uuid: str) -> None:
+        self.client.prepare(version="1.7").call(ctx, "block_device_mapping_destroy",
+                                                bdm_uuid=bdm_uuid)
 
     def action_event_start(self, ctx: RequestContext, instance_uuid: str, event: str,
                            host: str | None) -> None:

@@ -4,6 +4,7 @@ oslo-config-generator and `novalite-manage config sample`."""
 from novalite.conf import (
     allocation_candidates,
     api,
+    cinder_client,
     compute,
     conductor,
     database,
@@ -33,7 +34,7 @@ from novalite.conf import (
 MODULES = (service, rpc, api, compute, conductor, database, scheduler, placement_client,
            allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
            oslo_policy, image, identity, glance_client, qemu, network, neutron_client,
-           moves, datapath, wsgi, volume, notifications)
+           moves, datapath, wsgi, volume, notifications, cinder_client)
 
 
 def list_opts() -> list[tuple]:

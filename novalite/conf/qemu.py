@@ -22,6 +22,24 @@ libvirt_opts = [
         help="Acceleration: kvm, qemu (TCG software emulation), or auto: kvm only when a "
         "probe guest really boots under it, else qemu.",
     ),
+    cfg.IntOpt(
+        "num_pcie_ports",
+        default=8,
+        min=1,
+        max=15,
+        help="PCIe root ports a guest gets when it is made, one per volume it can have "
+        "attached at once (a q35 guest hot-plugs devices only into such ports). Nova's "
+        "option; libvirt's default of 0 has no meaning here. A guest keeps the number "
+        "it was made with.",
+    ),
+    cfg.IntOpt(
+        "device_detach_timeout",
+        default=20,
+        min=1,
+        help="Seconds a volume's detach waits for the guest to release the device "
+        "(QEMU's DEVICE_DELETED event); past it the detach fails and the volume stays "
+        "attached.",
+    ),
 ]
 
 qemu_group = cfg.OptGroup("qemu", title="qemu virt driver options")

@@ -182,6 +182,32 @@ class ComputeDriver(abc.ABC):
         """The host's `uptime` line, which os-hypervisors passes on to admins as is."""
         raise NotImplementedError()
 
+    # --- volumes (the manager calls them while the instance's lock is held) -----------
+
+    def get_volume_connector(self, instance: Instance) -> dict[str, Any]:
+        """What the volume service needs to export a volume to this host (os-brick's
+        connector properties, as Nova's drivers give them): at least `host` and `ip`."""
+        raise NotImplementedError()
+
+    def attach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
+                      mountpoint: str | None, disk_bus: str | None = None,
+                      device_type: str | None = None) -> None:
+        """Connect the volume the volume service exported (`connection_info`, Cinder's
+        driver_volume_type and data; `serial`, the volume's id, is what the guest sees
+        as the disk's serial) to the guest: hot-plugged if it runs, and kept in what
+        any later start of the guest (power on, hard reboot, host boot) is made from.
+        Raises having attached nothing when it cannot."""
+        raise NotImplementedError()
+
+    def detach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
+                      mountpoint: str | None) -> None:
+        """Remove the volume (known by connection_info['serial']) from the guest, unplugged
+        once a running guest has let go of it, and from its configuration. A volume the
+        guest does not have is not an error (a detach retried after a crash). Raises
+        DeviceDetachFailed, the volume still attached, when the guest does not release
+        it in time."""
+        raise NotImplementedError()
+
     def resume_state_on_host_boot(self, ctx: Any, instance: Instance) -> None:
         """Bring back a guest that should run but whose hypervisor process is gone
         (after a host reboot), from its disks; Nova calls this from init_host when

@@ -2,7 +2,8 @@
 
 It runs the embedded default, the tests and scale runs, many hosts per process. Each guest
 has a console log of what happened to it, and `crash` simulates a guest dying on its own
-(as a QEMU process that exits would), with the lifecycle event a real driver emits. With
+(as a QEMU process that exits would), with the lifecycle event a real driver emits. Each
+guest records the volumes attached to it (their connection info, by volume id). With
 [fake_driver] persist_guests the guests of a host are kept in a file under the state
 directory, so that, as real guests, they outlive a restart of their compute service.
 """
@@ -63,6 +64,8 @@ class FakeDriver(ComputeDriver):
         self.host = ""
         self.instances: dict[str, int] = {}
         self.consoles: dict[str, list[str]] = {}
+        # instance uuid -> volume id -> the connection info it was attached with
+        self.volumes: dict[str, dict[str, dict[str, Any]]] = {}
         # guests a resize or migration took from here: (power state, console) kept for a
         # revert until the move is confirmed (a real driver's "_resize" copy of the disks)
         self.resized: dict[str, tuple[int, list[str]]] = {}
@@ -90,6 +93,8 @@ class FakeDriver(ComputeDriver):
             for uuid_, guest in guests.items():
                 self.instances[uuid_] = guest["power_state"]
                 self.consoles[uuid_] = guest["console"]
+                if guest.get("volumes"):
+                    self.volumes[uuid_] = guest["volumes"]
 
     def _save(self) -> None:
         """Write the host's guests (caller holds the lock): to a new file renamed over
@@ -98,7 +103,8 @@ class FakeDriver(ComputeDriver):
         if path is None:
             return
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        guests = {u: {"power_state": state, "console": self.consoles.get(u, [])}
+        guests = {u: {"power_state": state, "console": self.consoles.get(u, []),
+                      "volumes": self.volumes.get(u, {})}
                   for u, state in self.instances.items()}
         with open(f"{path}.tmp", "w") as f:
             json.dump(guests, f)
@@ -316,6 +322,36 @@ class FakeDriver(ComputeDriver):
             self._boot_log(instance.uuid)
             self._save()
 
+    def get_volume_connector(self, instance: Instance) -> dict[str, Any]:
+        return {"host": self.host, "ip": CONF.my_ip, "platform": "x86_64",
+                "os_type": "linux", "multipath": False}
+
+    def attach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
+                      mountpoint: str | None, disk_bus: str | None = None,
+                      device_type: str | None = None) -> None:
+        """Recorded on the guest (a running one logs the new disk as a kernel would)."""
+        serial = connection_info["serial"]
+        with self._lock:
+            state = self.instances.get(instance.uuid)
+            if state is None:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            self.volumes.setdefault(instance.uuid, {})[serial] = connection_info
+            if state == states.RUNNING:
+                self._log(instance.uuid, f"virtio_blk: [{mountpoint}] disk {serial} attached")
+            self._save()
+
+    def detach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
+                      mountpoint: str | None) -> None:
+        serial = connection_info["serial"]
+        with self._lock:
+            attached = self.volumes.get(instance.uuid, {})
+            if attached.pop(serial, None) is not None and \
+                    self.instances.get(instance.uuid) == states.RUNNING:
+                self._log(instance.uuid, f"virtio_blk: [{mountpoint}] disk {serial} removed")
+            if not attached:
+                self.volumes.pop(instance.uuid, None)
+            self._save()
+
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
         with self._lock:
             if instance.uuid not in self.consoles:
@@ -437,4 +473,5 @@ class FakeDriver(ComputeDriver):
         with self._lock:
             self.instances.pop(instance.uuid, None)
             self.consoles.pop(instance.uuid, None)
+            self.volumes.pop(instance.uuid, None)
             self._save()

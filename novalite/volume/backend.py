@@ -3,6 +3,10 @@
 full copy of its volume (`snapshot-<id>`, made with `qemu-img convert`), not a backing
 chain: deleting either never touches the other.
 
+A volume attached to a server is open in its export's qemu-nbd, which holds QEMU's write
+lock on the file: a snapshot or copy of it (Cinder's `force`) reads it with
+`--force-share`, getting the data as it is at that moment.
+
 A file is created under a temporary name and renamed into place once complete, so a
 manager killed half-way leaves no file that looks like a volume; removing a volume that
 has no file is not an error (a delete retried after a crash)."""
@@ -28,7 +32,8 @@ def volumes_dir() -> str:
 
 def virtual_size(path: str, disk_format: str) -> int:
     """The size in bytes of the disk the file at `path` holds."""
-    info = json.loads(_qemu_img("info", "--output=json", "-f", disk_format, path))
+    info = json.loads(_qemu_img("info", "--force-share", "--output=json", "-f", disk_format,
+                                path))
     return int(info["virtual-size"])
 
 
@@ -73,13 +78,15 @@ class FileBackend:
         if virtual_size(source, source_format) > size_gb * GiB:
             raise errors.ImageTooLarge(f"{source} is larger than {size_gb} GB")
         partial = self.path(volume_id) + ".part"
-        _qemu_img("convert", "-q", "-f", source_format, "-O", "qcow2", source, partial)
+        _qemu_img("convert", "-q", "--force-share", "-f", source_format, "-O", "qcow2",
+                  source, partial)
         _qemu_img("resize", "-q", "-f", "qcow2", partial, f"{size_gb}G")
         os.replace(partial, self.path(volume_id))
 
     def snapshot(self, volume_id: str, snapshot_id: str) -> None:
         partial = self.snapshot_path(snapshot_id) + ".part"
-        _qemu_img("convert", "-q", "-f", "qcow2", "-O", "qcow2", self.path(volume_id), partial)
+        _qemu_img("convert", "-q", "--force-share", "-f", "qcow2", "-O", "qcow2",
+                  self.path(volume_id), partial)
         os.replace(partial, self.snapshot_path(snapshot_id))
 
     def extend(self, volume_id: str, size_gb: int) -> None:

@@ -87,3 +87,33 @@ class InvalidSnapshot(VolumeError):
 class SnapshotNotFound(VolumeError):
     msg_fmt = "Snapshot %(snapshot_id)s could not be found."
     code = 404
+
+
+class VolumeAttachmentNotFound(VolumeError):
+    msg_fmt = "Volume attachment could not be found with filter: %(filter)s."
+    code = 404
+
+
+class ConflictNovaUsingAttachment(VolumeError):
+    """A user's delete of an attachment a server uses would leave the device on the
+    compute host (Cinder's Bug #2004555): only the compute service may delete it."""
+
+    msg_fmt = "Detach volume from instance %(instance_id)s using the Compute API"
+    code = 409
+
+
+class ResourceConflict(VolumeError):
+    msg_fmt = "Resource conflict: %(reason)s"
+    code = 409
+
+
+class AttachmentFailed(VolumeError):
+    """The volume manager could not export the volume to the connector, or is not
+    reachable; the attachment was left as it was before the request."""
+
+    msg_fmt = "Unable to update attachment (%(reason)s)."
+    code = 500
+
+
+class ExportError(BackendError):
+    """qemu-nbd could not serve a volume, or could not be stopped."""

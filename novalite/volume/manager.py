@@ -3,8 +3,11 @@ volumes and snapshots. It places a new volume on its backend if it fits, creates
 (empty, or as a copy of a snapshot, another volume or an image's data fetched from the
 image service over HTTP, as Cinder's does), snapshots, extends and deletes the
 data, and sets each resource's final status; a failure is an error status plus a user
-message saying why. At start it moves what a killed predecessor left half-done to an
-error status (Cinder's init_host), so nothing stays `creating` or `deleting` forever."""
+message saying why. It exports a volume to each attachment's consumer over NBD
+(exports.py) and stops the export when the attachment goes. At start it moves what a
+killed predecessor left half-done to an error status (Cinder's init_host), so nothing
+stays `creating` or `deleting` forever, and recovers the attachments (see
+_recover_attachments)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -21,20 +25,32 @@ from novalite.db import session
 from novalite.exception import NovaliteException
 from novalite.rpc import Target
 from novalite.service.manager import Manager
-from novalite.volume import backend, capacity, errors, messages, snapshots, states, volumes
+from novalite.timeutils import utcnow
+from novalite.volume import (
+    attachments,
+    backend,
+    capacity,
+    errors,
+    messages,
+    snapshots,
+    states,
+    volumes,
+)
 from novalite.volume.backend import FileBackend
+from novalite.volume.exports import Exports
 from novalite.volume.records import Volume
 
 LOG = logging.getLogger(__name__)
 
 
 class VolumeManager(Manager):
-    target = Target(version="1.0")
+    target = Target(version="1.1")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
         self.backend_host = capacity.pool_name(host)
         self.backend = FileBackend(backend.volumes_dir())
+        self.exports = Exports(host)
 
     def init_host(self) -> None:
         self.backend.setup()
@@ -47,6 +63,81 @@ class VolumeManager(Manager):
                 LOG.warning("Snapshot %s was left %s by a stopped volume service: now %s",
                             snap.id, snap.status, snapshots.INTERRUPTED[snap.status])
                 snap.status = snapshots.INTERRUPTED[snap.status]
+        self._recover_attachments()
+
+    def _recover_attachments(self) -> None:
+        """The attachments of this backend's volumes as a stopped predecessor left them:
+        one it was deleting (`detaching`) is finished, its export stopped; the export of
+        one that was connected is started again where its consumer connects (same port),
+        if it stopped; an export whose attachment is gone is stopped; and each volume
+        takes the status its attachments make (Cinder's rule: a volume left
+        `detaching` by a detach that never came is `in-use` again). A reservation
+        without a connection is its consumer's to update or delete (Nova's compute
+        does either when it starts)."""
+        with session.reader() as s:
+            found = [(row.id, row.volume_id, row.attach_status, row.connection_info)
+                     for row in attachments.on_backend(s, self.backend_host)]
+        kept = set()
+        for attachment_id, volume_id, status, connection in found:
+            try:
+                if status == attachments.DETACHING:
+                    self.exports.stop(attachment_id)
+                    with session.writer() as s:
+                        attachments.remove(s, attachment_id)
+                    continue
+                kept.add(attachment_id)
+                if connection and not self.exports.running(attachment_id):
+                    self.exports.start(attachment_id, self.backend.path(volume_id),
+                                       connection["export"],
+                                       connection["access_mode"] == "ro",
+                                       connection["port"])
+            except (errors.BackendError, OSError) as exc:
+                LOG.error("Attachment %s of volume %s could not be recovered: %s",
+                          attachment_id, volume_id, exc)
+        for gone in set(self.exports.known()) - kept:
+            self.exports.stop(gone)
+        with session.writer() as s:
+            for row in volumes.on_host(s, self.backend_host, states.FOLLOW_ATTACHMENTS):
+                attachments.settle(s, row.id)
+
+    def attachment_update(self, ctx: RequestContext, volume_id: str, attachment_id: str,
+                          connector: dict[str, Any]) -> dict[str, Any]:
+        """Export the volume to `connector` (its own qemu-nbd, read-only for an `ro`
+        attachment) and record the connection: attachment and volume `attaching`. The
+        connection info, as a Cinder driver's initialize_connection gives it. Asked
+        again for an attachment it serves (a consumer retrying), the running export is
+        the answer."""
+        with session.reader() as s:
+            row, _ = attachments.get_row(s, attachment_id, None)
+            mode = row.attach_mode if row.attach_mode != "null" else connector.get(
+                "mode") or "rw"
+            served = row.connection_info if self.exports.running(attachment_id) else None
+        data = {key: value for key, value in (served or {}).items()
+                if key not in ("driver_volume_type", "attachment_id")}
+        if not data:
+            export = self.exports.start(attachment_id, self.backend.path(volume_id),
+                                        volume_id, mode == "ro")
+            data = {"host": export.host, "port": export.port, "export": export.name,
+                    "name": volume_id, "volume_id": volume_id, "access_mode": mode}
+        try:
+            with session.writer() as s:
+                row, _ = attachments.get_row(s, attachment_id, None)
+                row.connector = connector
+                row.connection_info = {"driver_volume_type": "nbd", **data,
+                                       "attachment_id": attachment_id}
+                row.attach_status = attachments.ATTACHING
+                row.attached_host, row.mountpoint = connector.get("host"), connector.get(
+                    "mountpoint")
+                row.attach_mode, row.attach_time = mode, utcnow()
+                attachments.settle(s, volume_id)
+        except errors.VolumeAttachmentNotFound:
+            self.exports.stop(attachment_id)  # deleted while it was being exported
+            raise
+        return {"driver_volume_type": "nbd", "data": data}
+
+    def attachment_delete(self, ctx: RequestContext, attachment_id: str) -> None:
+        """Stop the attachment's export (the API then removes the attachment)."""
+        self.exports.stop(attachment_id)
 
     def _capacity(self, s: Session) -> capacity.Capacity:
         return capacity.of_pool(s, self.backend_host)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from typing import Any
 
 
 @dataclasses.dataclass(frozen=True)
@@ -35,6 +36,25 @@ class Volume:
     metadata: dict[str, str]
     created_at: datetime.datetime | None
     updated_at: datetime.datetime | None
+    attachments: list[Attachment] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True)
+class Attachment:
+    """A volume's attachment to a consumer; `status` is Cinder's attach_status."""
+
+    id: str
+    volume_id: str
+    project_id: str  # the volume's: who may see and change the attachment
+    instance_uuid: str | None
+    status: str
+    attached_host: str | None
+    mountpoint: str | None
+    attach_mode: str
+    attach_time: datetime.datetime | None
+    connector: dict[str, Any] | None
+    connection_info: dict[str, Any] | None
+    created_at: datetime.datetime | None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,9 +2,13 @@
 
 Version history:
   1.0: create_volume, delete_volume, extend_volume, create_snapshot, delete_snapshot
+  1.1: attachment_update, attachment_delete (calls: export a volume to a connector,
+       stop the export)
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from novalite.context import RequestContext
 from novalite.rpc.rpcapi import make_client
@@ -47,3 +51,18 @@ class VolumeAPI:
     def delete_snapshot(self, ctx: RequestContext, volume_host: str, snapshot_id: str) -> None:
         self.client.prepare(server=service_host(volume_host)).cast(
             ctx, "delete_snapshot", snapshot_id=snapshot_id)
+
+    def attachment_update(self, ctx: RequestContext, volume_host: str, volume_id: str,
+                          attachment_id: str, connector: dict[str, Any]) -> dict[str, Any]:
+        """Export the volume to `connector`; the connection info (Cinder's
+        initialize_connection: driver_volume_type and data)."""
+        found: dict[str, Any] = self.client.prepare(
+            server=service_host(volume_host), version="1.1").call(
+            ctx, "attachment_update", volume_id=volume_id, attachment_id=attachment_id,
+            connector=connector)
+        return found
+
+    def attachment_delete(self, ctx: RequestContext, volume_host: str,
+                          attachment_id: str) -> None:
+        self.client.prepare(server=service_host(volume_host), version="1.1").call(
+            ctx, "attachment_delete", attachment_id=attachment_id)

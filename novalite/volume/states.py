@@ -9,6 +9,10 @@ EXTENDING = "extending"
 ERROR = "error"
 ERROR_DELETING = "error_deleting"
 ERROR_EXTENDING = "error_extending"
+IN_USE = "in-use"
+RESERVED = "reserved"
+ATTACHING = "attaching"
+DETACHING = "detaching"
 
 # Cinder's `delete` accepts these (without force)
 DELETABLE = (AVAILABLE, ERROR, "error_restoring", ERROR_EXTENDING, "error_managing")
@@ -16,3 +20,7 @@ DELETABLE = (AVAILABLE, ERROR, "error_restoring", ERROR_EXTENDING, "error_managi
 # What a manager killed in the middle of the work leaves, and what its successor makes of
 # it at start-up (Cinder's init_host).
 INTERRUPTED = {CREATING: ERROR, DELETING: ERROR_DELETING, EXTENDING: ERROR_EXTENDING}
+
+# The statuses a volume takes from its attachments (novalite.volume.attachments), which a
+# manager's start settles again from them.
+FOLLOW_ATTACHMENTS = (RESERVED, ATTACHING, IN_USE, DETACHING)

@@ -13,11 +13,14 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
-from novalite.volume import errors, volume_types
-from novalite.volume.records import Volume
+from novalite.volume import attachments, errors, volume_types
+from novalite.volume.records import Attachment, Volume
 
 
-def record(s: Session, row: m.Volume) -> Volume:
+def record(s: Session, row: m.Volume, attached: list[Attachment] | None = None) -> Volume:
+    """The volume with its attachments (`attached`: already read, for a list)."""
+    if attached is None:
+        attached = attachments.of_volumes(s, [row.id]).get(row.id, [])
     return Volume(
         id=row.id, project_id=row.project_id, user_id=row.user_id, name=row.display_name,
         description=row.display_description, size=row.size, status=row.status,
@@ -25,7 +28,7 @@ def record(s: Session, row: m.Volume) -> Volume:
         volume_type=volume_types.record(s, volume_types.get_row(s, row.volume_type_id)),
         snapshot_id=row.snapshot_id, source_volid=row.source_volid, image_id=row.image_id,
         bootable=row.bootable, metadata=dict(row.volume_metadata or {}),
-        created_at=row.created_at, updated_at=row.updated_at)
+        created_at=row.created_at, updated_at=row.updated_at, attachments=attached)
 
 
 def get_row(s: Session, volume_id: str, project_id: str | None) -> m.Volume:
@@ -45,7 +48,9 @@ def list_volumes(s: Session, project_id: str | None) -> list[Volume]:
     stmt = select(m.Volume)
     if project_id is not None:
         stmt = stmt.where(m.Volume.project_id == project_id)
-    return [record(s, row) for row in s.scalars(stmt)]
+    rows = list(s.scalars(stmt))
+    attached = attachments.of_volumes(s, [row.id for row in rows])
+    return [record(s, row, attached.get(row.id, [])) for row in rows]
 
 
 def create(s: Session, values: dict[str, Any]) -> Volume:

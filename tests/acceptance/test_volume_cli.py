@@ -1,7 +1,8 @@
-"""The volumes issue's first steps with the unmodified `openstack` CLI and openstacksdk:
+"""The volumes issue's steps with the unmodified `openstack` CLI and openstacksdk:
 volumes created, listed, shown, changed and deleted on the file backend, snapshots and
 volumes copied from them, from a volume or from an image, extend, volume types with the
-`__DEFAULT__` one, and the volume quotas and limits."""
+`__DEFAULT__` one, the volume quotas and limits, and a volume attached to a server and
+detached again."""
 
 from __future__ import annotations
 
@@ -102,6 +103,30 @@ def test_snapshots_copies_and_extend_with_the_cli(cloud):
                                                                    "list")},
              timeout=60, interval=0.5, what="snap1 deleted")
     demo.ok("volume", "delete", "origin", "from-snap", "clone", "bootvol")
+
+
+def test_a_volume_attached_to_a_server_and_detached_with_the_cli(cloud):
+    demo = Cli(cloud.clouds_yaml, "novalite")
+    server = demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
+                       "m1.tiny", "--wait", "vol-vm")
+    volume = demo.json("volume", "create", "--size", "1", "attached")
+    _status(demo, "attached", "available")
+
+    demo.ok("server", "add", "volume", "vol-vm", "attached")
+    in_use = _status(demo, "attached", "in-use")
+    (attachment,) = in_use["attachments"]
+    assert (attachment["server_id"], attachment["device"]) == (server["id"], "/dev/vdb")
+    (listed,) = demo.json("server", "volume", "list", "vol-vm")
+    assert (listed["Volume ID"], listed["Server ID"], listed["Device"]) == (
+        volume["id"], server["id"], "/dev/vdb")
+    attached = demo.json("server", "show", "vol-vm")["volumes_attached"]
+    assert [v["id"] for v in attached] == [volume["id"]]
+
+    demo.ok("server", "remove", "volume", "vol-vm", "attached")
+    assert _status(demo, "attached", "available")["attachments"] == []
+    assert demo.json("server", "show", "vol-vm")["volumes_attached"] == []
+    demo.ok("server", "delete", "vol-vm")
+    demo.ok("volume", "delete", "attached")
 
 
 def test_volumes_with_openstacksdk(cloud):

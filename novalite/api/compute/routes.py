@@ -38,6 +38,7 @@ from novalite.api.compute import (
     services,
     simple_tenant_usage,
     versions,
+    volume_attachments,
 )
 from novalite.api.profile import ApiProfile
 
@@ -103,6 +104,16 @@ ROUTES = [
      server_networks.interface_detach, True),
     ("/v2.1/servers/{server_id}/os-security-groups", "GET",
      server_networks.server_security_groups, True),
+    ("/v2.1/servers/{server_id}/os-volume_attachments", "GET", volume_attachments.index,
+     True),
+    ("/v2.1/servers/{server_id}/os-volume_attachments", "POST", volume_attachments.create,
+     True),
+    ("/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}", "GET",
+     volume_attachments.show, True),
+    ("/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}", "PUT",
+     volume_attachments.update, True),
+    ("/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}", "DELETE",
+     volume_attachments.delete, True),
     ("/v2.1/images", "GET", images.index, True),
     ("/v2.1/images/detail", "GET", images.detail, True),
     ("/v2.1/images/{image_id}", "GET", images.show, True),

@@ -81,16 +81,17 @@ def access_ips(server: dict) -> dict[str, str | None]:
 
 def _refuse_unhonoured(server: dict) -> None:
     """Body fields the schema accepts (they are Nova's) but novalite cannot honour yet are
-    a 400 naming them, never silently dropped: volumes (boot from volume, blank or
-    snapshot disks)."""
+    a 400 naming them, never silently dropped: volumes at boot (boot from volume, blank
+    or snapshot disks; attach volumes once the server runs)."""
     for bdm in server.get("block_device_mapping_v2", []):
         for field, unhonoured in (("source_type", schema.BDM_SOURCES_UNHONOURED),
                                   ("destination_type", schema.BDM_DESTINATIONS_UNHONOURED)):
             if bdm.get(field) in unhonoured:
                 raise HTTPFault(400, f"block_device_mapping_v2 {field} "
-                                     f"'{bdm[field]}' is not supported by novalite: it has "
-                                     "no volumes; boot from an image (source_type image, "
-                                     "destination_type local)")
+                                     f"'{bdm[field]}' is not supported by novalite: it does "
+                                     "not boot with volumes; boot from an image "
+                                     "(source_type image, destination_type local) and "
+                                     "attach volumes to the server")
 
 
 def _requested_networks(server: dict) -> neutron.Requested:

@@ -6,15 +6,18 @@ History (the versions that change something novalite serves):
   3.3  — user messages (/messages).
   3.13 — volumes: `group_id` in the detail.
   3.14 — snapshots: `group_snapshot_id`.
+  3.27 — attachments (/attachments): reserve, connect, list, show and delete.
   3.41 — snapshots: `user_id`.
+  3.44 — attachments: the os-complete action (the volume is `in-use`).
   3.48 — volumes: `shared_targets` and `service_uuid` in the detail.
+  3.54 — attachments: `mode` (rw or ro) on create.
   3.63 — volumes: `volume_type_id` in the detail.
   3.65 — volumes and snapshots: `consumes_quota`.
   3.67 — the project id is optional in URLs (novalite serves both forms at every version,
          as Cinder's router does).
   3.69 — volumes: `shared_targets` may be null.
-Versions in between change APIs novalite does not serve (backups, groups, attachments,
-clusters, transfers: 501).
+Versions in between change APIs novalite does not serve (backups, groups, clusters,
+transfers: 501).
 """
 
 from __future__ import annotations

@@ -39,4 +39,10 @@ DEFAULTS: dict[str, str] = {
     "message:get": READER,
     "message:get_all": READER,
     "message:delete": MEMBER,
+    "volume:attachment_create": MEMBER,
+    "volume:attachment_update": MEMBER,
+    "volume:attachment_delete": MEMBER,
+    "volume:attachment_complete": MEMBER,
+    "volume_extension:volume_actions:begin_detaching": MEMBER,
+    "volume_extension:volume_actions:roll_detaching": MEMBER,
 }

@@ -13,6 +13,7 @@ from novalite.api.faults import HTTPFault
 from novalite.api.profile import ApiProfile
 from novalite.api.request import ApiRequest, ApiResponse, Handler
 from novalite.api.volume import (
+    attachments,
     limits,
     messages,
     microversions,
@@ -75,6 +76,13 @@ SERVED: list[tuple[str, str, Handler]] = [
     ("/messages", "GET", messages.index),
     ("/messages/{id}", "GET", messages.show),
     ("/messages/{id}", "DELETE", messages.delete),
+    ("/attachments", "GET", attachments.index),
+    ("/attachments", "POST", attachments.create),
+    ("/attachments/detail", "GET", attachments.detail),
+    ("/attachments/{id}", "GET", attachments.show),
+    ("/attachments/{id}", "PUT", attachments.update),
+    ("/attachments/{id}", "DELETE", attachments.delete),
+    ("/attachments/{id}/action", "POST", attachments.action),
 ]
 
 

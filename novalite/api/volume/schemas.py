@@ -184,3 +184,50 @@ def given(body: Any) -> Any:
     return {key: {k: v for k, v in value.items() if v is not None}
             if isinstance(value, dict) else value
             for key, value in body.items() if value is not None}
+
+_UUID = {"type": "string", "format": "uuid"}
+_ATTACHMENT = {"instance_uuid": _UUID, "connector": {"type": ["object", "null"]},
+               "volume_uuid": _UUID}
+
+
+def _create_attachment(properties: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "attachment": {
+                "type": "object",
+                "properties": properties,
+                "required": ["volume_uuid"],
+                "additionalProperties": False,
+            },
+        },
+        "required": ["attachment"],
+        "additionalProperties": False,
+    }
+
+
+CREATE_ATTACHMENT = _create_attachment(_ATTACHMENT)
+# 3.54: the attach mode
+CREATE_ATTACHMENT_V354 = _create_attachment(
+    {**_ATTACHMENT, "mode": {"type": "string", "enum": ["rw", "ro"]}})
+
+UPDATE_ATTACHMENT = {
+    "type": "object",
+    "properties": {
+        "attachment": {
+            "type": "object",
+            "properties": {"connector": {"type": "object", "minProperties": 1}},
+            "required": ["connector"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["attachment"],
+    "additionalProperties": False,
+}
+
+COMPLETE_ATTACHMENT = {
+    "type": "object",
+    "properties": {"os-complete": {}},
+    "required": ["os-complete"],
+    "additionalProperties": False,
+}

@@ -12,7 +12,7 @@ LOG = logging.getLogger("novalite.api")
 
 # path under /v3 -> the API's name, as Cinder's api-ref calls it
 CINDER_APIS = {
-    "attachments": "attachments", "backups": "backups",
+    "backups": "backups",
     "os-quota-class-sets": "quota class sets",
     "groups": "generic volume groups", "group_types": "group types",
     "group_snapshots": "group snapshots", "consistencygroups": "consistency groups",

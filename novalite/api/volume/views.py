@@ -1,5 +1,6 @@
-"""How volumes, volume types and messages are rendered, per microversion, as Cinder's
-views are (cinder/api/v3/views): a volume's `bootable` is the string "true" or "false"."""
+"""How volumes, volume types, messages and attachments are rendered, per microversion, as
+Cinder's views are (cinder/api/v3/views): a volume's `bootable` is the string "true" or
+"false"."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from novalite.api import policy
 from novalite.api.request import ApiRequest
-from novalite.volume.records import Message, Snapshot, Volume, VolumeType
+from novalite.volume.records import Attachment, Message, Snapshot, Volume, VolumeType
 
 
 def timestamp(value: datetime.datetime | None) -> str | None:
@@ -37,7 +38,8 @@ def volume(req: ApiRequest, vol: Volume) -> dict[str, Any]:
         "links": links(req, "volumes", vol.id), "user_id": vol.user_id,
         "bootable": "true" if vol.bootable else "false", "encrypted": False,
         "replication_status": None, "consistencygroup_id": None, "multiattach": False,
-        "attachments": [],
+        "attachments": [volume_attachment(req, a) for a in vol.attachments
+                        if a.status == "attached"],
     }
     if policy.check(req.ctx, "volume_extension:volume_tenant_attribute", vol.project_id):
         view["os-vol-tenant-attr:tenant_id"] = vol.project_id
@@ -57,6 +59,31 @@ def volume(req: ApiRequest, vol: Volume) -> dict[str, Any]:
     if req.at_least("3.65"):
         view["consumes_quota"] = True
     return view
+
+
+def volume_attachment(req: ApiRequest, attachment: Attachment) -> dict[str, Any]:
+    """An attached attachment in its volume's view; which host it is on is only for
+    admins and services (Cinder's)."""
+    shows_host = req.ctx.is_admin or "service" in req.ctx.roles
+    return {"id": attachment.volume_id, "attachment_id": attachment.id,
+            "volume_id": attachment.volume_id, "server_id": attachment.instance_uuid,
+            "host_name": attachment.attached_host if shows_host else None,
+            "device": attachment.mountpoint,
+            "attached_at": timestamp(attachment.attach_time)}
+
+
+def attachment_summary(attachment: Attachment) -> dict[str, Any]:
+    return {"id": attachment.id, "status": attachment.status,
+            "instance": attachment.instance_uuid, "volume_id": attachment.volume_id}
+
+
+def attachment(attached: Attachment) -> dict[str, Any]:
+    """Cinder's detail: the connection the consumer connects with (its data flattened
+    beside driver_volume_type, as Cinder stores it); times absent are ""."""
+    return {**attachment_summary(attached),
+            "attached_at": timestamp(attached.attach_time) or "", "detached_at": "",
+            "attach_mode": attached.attach_mode,
+            "connection_info": attached.connection_info or {}}
 
 
 def volume_type(req: ApiRequest, vtype: VolumeType, specs: bool) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """POST /volumes/{id}/action: dispatched on the body's one key, as Cinder does. Served:
-`os-extend` and `os-set_bootable`; Cinder's other actions answer 501 naming the action,
-an unknown one 400."""
+`os-extend`, `os-set_bootable`, and `os-begin_detaching` / `os-roll_detaching` (Nova's
+steps around a detach); Cinder's other actions answer 501 naming the action, an unknown
+one 400."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from novalite.api.volume import schemas
 from novalite.api.volume.volumes import found, scope
 from novalite.strutils import parse_bool
 from novalite.volume import api as volume_api
-from novalite.volume import errors
+from novalite.volume import attach, errors
 
 # Cinder's volume actions that novalite does not serve (yet)
 UNSERVED = frozenset({
-    "os-attach", "os-detach", "os-reserve", "os-unreserve", "os-begin_detaching",
-    "os-roll_detaching", "os-initialize_connection", "os-terminate_connection",
+    "os-attach", "os-detach", "os-reserve", "os-unreserve",
+    "os-initialize_connection", "os-terminate_connection",
     "os-volume_upload_image", "os-update_readonly_flag", "os-retype",
     "os-reimage", "os-reset_status", "os-force_delete", "os-force_detach",
     "os-migrate_volume", "os-migrate_volume_completion", "os-set_image_metadata",
@@ -45,7 +46,21 @@ def set_bootable(req: ApiRequest) -> ApiResponse:
     return ApiResponse(200)
 
 
-ACTIONS: dict[str, Handler] = {"os-extend": extend, "os-set_bootable": set_bootable}
+def begin_detaching(req: ApiRequest) -> ApiResponse:
+    volume = found(req, "volume_extension:volume_actions:begin_detaching")
+    attach.begin_detaching(scope(req), volume.id)
+    return ApiResponse(202)
+
+
+def roll_detaching(req: ApiRequest) -> ApiResponse:
+    volume = found(req, "volume_extension:volume_actions:roll_detaching")
+    attach.roll_detaching(scope(req), volume.id)
+    return ApiResponse(202)
+
+
+ACTIONS: dict[str, Handler] = {"os-extend": extend, "os-set_bootable": set_bootable,
+                               "os-begin_detaching": begin_detaching,
+                               "os-roll_detaching": roll_detaching}
 
 
 def action(req: ApiRequest) -> ApiResponse:

@@ -17,6 +17,7 @@ from sqlalchemy import and_, exists, false, not_, or_, select
 
 from novalite import exception
 from novalite.db import models
+from novalite.db.api import block_devices
 from novalite.db.session import reader
 from novalite.objects import states
 
@@ -154,12 +155,14 @@ def instance_list(filters: ServerFilters, sort: list[tuple[str, str]],
 
 
 def _views(s: Any, page: list[str], filters: ServerFilters) -> list[dict[str, Any]]:
-    """The page's rows with their metadata, tags and cached network info, in four plain
-    queries (the ORM's per-object cost dominated a 1,000-server page)."""
+    """The page's rows with their metadata, tags, cached network info and volumes, in
+    five plain queries (the ORM's per-object cost dominated a 1,000-server page)."""
     rows = {r["uuid"]: dict(r) for r in s.execute(
         select(_I.__table__).where(_I.uuid.in_(page), *_conditions(filters))).mappings()}
-    for row in rows.values():
+    volumes = block_devices.volumes_attached(s, rows)
+    for uuid, row in rows.items():
         row["metadata"], row["tags"], row["network_info"] = {}, [], []
+        row["volumes_attached"] = volumes.get(uuid, [])
     cache = models.info_cache.InstanceInfoCache
     for uuid, network_info in s.execute(select(cache.instance_uuid, cache.network_info)
                                         .where(cache.instance_uuid.in_(page))):

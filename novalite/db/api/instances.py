@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.api import server_groups
+from novalite.db.api import block_devices, server_groups
 from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
 from novalite.objects import network_info, states
 from novalite.objects.flavor import Flavor
@@ -99,7 +99,9 @@ def instance_get(uuid: str, project_id: str | None = None,
 
 def instance_get_view(uuid: str, project_id: str | None = None) -> dict[str, Any]:
     with reader() as s:
-        return to_view(_get_row(s, uuid, project_id, read_deleted=False))
+        view = to_view(_get_row(s, uuid, project_id, read_deleted=False))
+        view["volumes_attached"] = block_devices.volumes_attached(s, [uuid]).get(uuid, [])
+        return view
 
 
 def instance_uuids_by_host(hosts: set[str] | None = None) -> dict[str, set[str]]:
@@ -174,7 +176,8 @@ def instance_update(
 
 @retry_on_deadlock
 def instance_destroy(uuid: str) -> Instance:
-    """Soft-delete as Nova does: the row stays, `deleted` takes the row id."""
+    """Soft-delete as Nova does: the row stays, `deleted` takes the row id; its block
+    device mappings go with it."""
     now = timeutils.utcnow()
     with writer() as s:
         row = _get_row(s, uuid, None, read_deleted=False)
@@ -187,6 +190,7 @@ def instance_destroy(uuid: str) -> Instance:
                          models.InstanceMetadata.deleted == 0)
                   .values(deleted=models.InstanceMetadata.id, deleted_at=now))
         server_groups.group_remove_members(s, [uuid])
+        block_devices.destroy_all_of(s, uuid)
         s.flush()
         return _to_obj(row)
 

@@ -398,6 +398,31 @@ class InstanceGroupMember(Base, TimestampMixin):
     group_id: Mapped[int] = mapped_column(ForeignKey("instance_groups.id"))
 
 
+class BlockDeviceMapping(Base, TimestampMixin):
+    """A disk of an instance (Nova's block_device_mapping): here, a volume attached to it,
+    with the Cinder attachment that holds the volume and the connection the compute made.
+    Rows are deleted with the attachment (Nova soft-deletes them; nothing reads them back
+    here); one volume at most once per instance."""
+
+    __tablename__ = "block_device_mapping"
+    __table_args__ = (UniqueConstraint("instance_uuid", "volume_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    uuid: Mapped[str] = mapped_column(String(36), unique=True)
+    instance_uuid: Mapped[str] = mapped_column(String(36), index=True)
+    source_type: Mapped[str] = mapped_column(String(255))
+    destination_type: Mapped[str] = mapped_column(String(255))
+    device_type: Mapped[str | None] = mapped_column(String(255))
+    disk_bus: Mapped[str | None] = mapped_column(String(255))
+    boot_index: Mapped[int | None] = mapped_column(Integer)
+    device_name: Mapped[str | None] = mapped_column(String(255))
+    delete_on_termination: Mapped[bool] = mapped_column(Boolean, default=False)
+    volume_id: Mapped[str | None] = mapped_column(String(36), index=True)
+    volume_size: Mapped[int | None] = mapped_column(Integer)
+    attachment_id: Mapped[str | None] = mapped_column(String(36))
+    connection_info: Mapped[dict | None] = mapped_column(JSON)
+    tag: Mapped[str | None] = mapped_column(String(255))
+
+
 # The other services' tables (imported last: they build on Base).
 from novalite.db.models import (  # noqa: E402, F401
     identity,

@@ -1,6 +1,7 @@
 """The volume service's tables, by Cinder's names: volumes, snapshots, volume types with
-their extra specs, per-project quotas (`volume_quotas`: Nova's `quotas` has the name), and
-the user messages that say why an asynchronous request failed.
+their extra specs, per-project quotas (`volume_quotas`: Nova's `quotas` has the name),
+the user messages that say why an asynchronous request failed, and the attachments of
+volumes to servers (`volume_attachment`).
 
 A volume's or snapshot's metadata is a JSON column of its row (Cinder keeps metadata
 tables): it is only ever read and written whole with its volume. Rows are deleted, not soft-deleted:
@@ -88,3 +89,21 @@ class Message(Base):
     detail_id: Mapped[str] = mapped_column(String(10))
     created_at: Mapped[datetime.datetime] = mapped_column(DateTime)
     expires_at: Mapped[datetime.datetime] = mapped_column(DateTime)
+
+
+class VolumeAttachment(Base, TimestampMixin):
+    """One consumer's use of a volume: reserved, then connected (the connector the
+    consumer gave, the connection the manager made for it) and attached. A detached
+    attachment's row is deleted."""
+
+    __tablename__ = "volume_attachment"
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    volume_id: Mapped[str] = mapped_column(ForeignKey("volumes.id"), index=True)
+    instance_uuid: Mapped[str | None] = mapped_column(String(36), index=True)
+    attached_host: Mapped[str | None] = mapped_column(String(255))
+    mountpoint: Mapped[str | None] = mapped_column(String(255))
+    attach_time: Mapped[datetime.datetime | None] = mapped_column(DateTime)
+    attach_mode: Mapped[str] = mapped_column(String(36))
+    attach_status: Mapped[str] = mapped_column(String(255))
+    connector: Mapped[dict | None] = mapped_column(JSON)
+    connection_info: Mapped[dict | None] = mapped_column(JSON)

@@ -14,6 +14,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from novalite.virt.qemu import volumes as guest_volumes
+
 # Always on a direct-boot kernel's command line: the serial console we log, and no timer
 # check, which panics guests under TCG on a loaded host (reference: qemu-guests.md).
 REQUIRED_KERNEL_ARGS = ("console=ttyS0", "no_timer_check")
@@ -36,6 +38,11 @@ class GuestConfig:
     # segment, so that any launch on any host can plug the tap first (Nic.of)
     nics: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     config_drive: bool = False  # disk.config, attached read-only after the disks
+    # PCIe root ports for volumes, as many as [libvirt] num_pcie_ports said when the
+    # guest was made (none for one made before novalite attached volumes)
+    pcie_ports: int = 0
+    # The attached volumes (novalite.virt.qemu.volumes.Volume's fields), each on its port
+    volumes: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     def save(self, path: str) -> None:
         temporary = f"{path}.tmp"
@@ -119,7 +126,8 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     destroy do. `incoming` restores a suspended guest's memory from that migration URI
     ("defer": a URI given later over QMP, for a live migration's destination, which
     starts paused and runs only when told: its disk is in use until then). Each NIC is a
-    virtio-net on the open tap of the same position in `tap_fds`."""
+    virtio-net on the open tap of the same position in `tap_fds`; the volumes are on
+    their PCIe root ports (novalite.virt.qemu.volumes)."""
     argv = [
         emulator, "-name", f"guest={config.uuid}", "-uuid", config.uuid,
         "-accel", config.accel, "-machine", config.machine,
@@ -141,6 +149,7 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     for index, (nic, fd) in enumerate(zip(config.nics, tap_fds, strict=True)):
         argv += ["-netdev", f"tap,id=net{index},fd={fd}",
                  "-device", f"virtio-net-pci,netdev=net{index},mac={nic['mac']}"]
+    argv += guest_volumes.command_line(config.pcie_ports, config.volumes)
     if config.kernel:
         argv += ["-kernel", config.kernel, "-append", kernel_command_line(config.kernel_args)]
         if config.ramdisk:

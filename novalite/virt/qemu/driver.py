@@ -14,6 +14,7 @@ lifecycle event, which syncs the instance's power state at once.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -41,6 +42,7 @@ from novalite.objects.network_info import VIF
 from novalite.virt import driver
 from novalite.virt.qemu import accel, config_drive, diagnostics, disk, guest_image, images, nbd
 from novalite.virt.qemu import live_migration as migrating
+from novalite.virt.qemu import volumes as guest_volumes
 from novalite.virt.qemu.config import GuestConfig, GuestPaths
 from novalite.virt.qemu.guest import Guest, GuestLaunchFailed
 from novalite.virt.qemu.qmp import QMPError
@@ -274,7 +276,8 @@ class QemuDriver(driver.ComputeDriver):
             kernel_args=str(image.get("os_command_line")
                             or properties.get("os_command_line") or ""),
             nics=[_nic(vif) for vif in instance.network_info],
-            config_drive=bool(instance.config_drive))
+            config_drive=bool(instance.config_drive),
+            pcie_ports=CONF.libvirt.num_pcie_ports)
 
     @staticmethod
     def _configure(instance: Instance, guest: Guest, config: GuestConfig) -> None:
@@ -476,7 +479,8 @@ class QemuDriver(driver.ComputeDriver):
     def rescue(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
                rescue_password: str | None) -> None:
         """The guest off; booted from an overlay on the rescue image, with its own disk
-        attached second (/dev/vdb) as it was; its configuration kept for unrescue."""
+        attached second (/dev/vdb) as it was, and its volumes; its configuration kept for
+        unrescue."""
         guest = self._existing(instance)
         self._unwatch(guest.uuid)
         guest.kill()
@@ -487,8 +491,10 @@ class QemuDriver(driver.ComputeDriver):
         disk.create_overlay(base, disk.info(base)["format"], guest.paths.rescue_disk, None)
         if not os.path.exists(guest.paths.unrescued_config):
             shutil.copy(guest.paths.config, guest.paths.unrescued_config)
+        own = GuestConfig.load(guest.paths.unrescued_config)
         config = self._guest_config(instance, image, kernel, ramdisk, image_meta.properties)
         config.rescue = True
+        config.pcie_ports, config.volumes = own.pcie_ports, own.volumes  # kept while rescued
         self._configure(instance, guest, config)
         self._launch(guest)
 
@@ -501,6 +507,52 @@ class QemuDriver(driver.ComputeDriver):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(guest.paths.rescue_disk)
         self._launch(guest)
+
+    # --- volumes --------------------------------------------------------------------------
+
+    def get_volume_connector(self, instance: Instance) -> dict[str, Any]:
+        """The volume service exports to this host's address ([DEFAULT] my_ip)."""
+        return {"host": self.host, "ip": CONF.my_ip, "platform": "x86_64",
+                "os_type": "linux", "multipath": False}
+
+    def attach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
+                      mountpoint: str | None, disk_bus: str | None = None,
+                      device_type: str | None = None) -> None:
+        """A virtio disk on a free PCIe port (novalite.virt.qemu.volumes): hot-plugged
+        into a running guest, and in its configuration either way. Asked again for a
+        volume the guest has, it does nothing."""
+        if disk_bus not in (None, "virtio") or device_type not in (None, "disk"):
+            raise exception.NovaliteException(
+                f"The qemu driver attaches volumes as virtio disks, not as {device_type} "
+                f"on {disk_bus}.")
+        guest = self._existing(instance)
+        config = GuestConfig.load(guest.paths.config)
+        if any(kept["serial"] == connection_info["serial"] for kept in config.volumes):
+            return
+        volume = guest_volumes.Volume.of(
+            connection_info, guest_volumes.free_port(config.pcie_ports, config.volumes))
+        if guest.alive():
+            guest_volumes.plug(guest, volume)
+        config.volumes.append(dataclasses.asdict(volume))
+        config.save(guest.paths.config)
+        LOG.info("Volume %s attached to guest %s on %s", volume.serial, guest.uuid,
+                 guest_volumes.port_id(volume.port))
+
+    def detach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
+                      mountpoint: str | None) -> None:
+        """Unplugged from a running guest once it released it (whether or not the
+        configuration has it: a compute killed mid-attach may have plugged it only),
+        then out of the configuration."""
+        guest = self._guest(instance.uuid)
+        if not os.path.exists(guest.paths.config):
+            return
+        serial = connection_info["serial"]
+        if guest.alive():
+            guest_volumes.unplug(guest, serial, CONF.libvirt.device_detach_timeout)
+        config = GuestConfig.load(guest.paths.config)
+        config.volumes = [kept for kept in config.volumes if kept["serial"] != serial]
+        config.save(guest.paths.config)
+        LOG.info("Volume %s detached from guest %s", serial, guest.uuid)
 
     # --- resize and cold migration -------------------------------------------------------
 

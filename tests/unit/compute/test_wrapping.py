@@ -28,6 +28,8 @@ class RecordingConductor:
             if name == "instance_update":
                 return Instance(uuid=args[0], **{k: v for k, v in args[1].items()
                                                  if k in ("vm_state", "task_state")})
+            if name == "block_device_mapping_get_all_by_instance":
+                return []  # no volumes
             return None
         return record
 

@@ -7,7 +7,7 @@ import pytest
 
 from novalite import context
 from novalite.db import session
-from novalite.volume import errors, messages, snapshots, states, volumes
+from novalite.volume import attachments, errors, messages, snapshots, states, volumes
 from novalite.volume.manager import VolumeManager
 from tests.unit.volume.builders import make_volume
 
@@ -123,3 +123,68 @@ def test_extend_beyond_free_capacity_leaves_the_volume_as_it_was(manager, conf):
     assert (volume.status, volume.size) == ("available", 1)
     assert message.user_message == ("extend volume:Could not find any available weighted "
                                     "backend.")
+
+
+CONNECTOR = {"host": "compute1", "ip": "127.0.0.1", "mountpoint": "/dev/vdb"}
+
+
+@pytest.fixture
+def attached(manager):
+    """A volume of this backend, exported to a connector (attaching)."""
+    volume_id = make_volume()
+    manager.create_volume(context.get_admin_context(), volume_id)
+    with session.writer() as s:
+        volumes.swap_status(s, volume_id, [states.AVAILABLE], {"status": states.RESERVED})
+        attachment_id = attachments.create(s, volume_id, "server-1", "null")
+    connection = manager.attachment_update(context.get_admin_context(), volume_id,
+                                           attachment_id, CONNECTOR)
+    yield volume_id, attachment_id, connection
+    for leftover in manager.exports.known():
+        manager.exports.stop(leftover)
+
+
+def test_update_exports_the_volume_once_and_records_the_connection(manager, attached):
+    volume_id, attachment_id, connection = attached
+    data = connection["data"]
+    assert connection["driver_volume_type"] == "nbd"
+    assert (data["host"], data["export"], data["name"], data["access_mode"]) == (
+        "127.0.0.1", volume_id, volume_id, "rw")
+    assert manager.exports.running(attachment_id)
+    with session.reader() as s:
+        found = attachments.get(s, attachment_id, None)
+    assert (found.status, found.attached_host, found.mountpoint, found.attach_mode) == (
+        "attaching", "compute1", "/dev/vdb", "rw")
+    assert found.connection_info == {"driver_volume_type": "nbd", **data,
+                                     "attachment_id": attachment_id}
+    assert _status(volume_id) == "attaching"
+    retried = manager.attachment_update(context.get_admin_context(), volume_id,
+                                        attachment_id, CONNECTOR)
+    assert retried == connection  # the same export, not a second one
+    manager.attachment_delete(context.get_admin_context(), attachment_id)
+    assert not manager.exports.running(attachment_id)
+
+
+def test_start_up_recovers_the_attachments(manager, attached):
+    volume_id, attachment_id, connection = attached
+    with session.writer() as s:
+        attachments.get_row(s, attachment_id, None)[0].attach_status = "attached"
+        volumes.get_row(s, volume_id, None).status = states.DETACHING  # a detach never came
+    manager.exports.stop(attachment_id)  # the machine rebooted
+    orphan = make_volume()
+    manager.create_volume(context.get_admin_context(), orphan)
+    manager.exports.start("gone", manager.backend.path(orphan), orphan, read_only=True)
+    leaving = make_volume()
+    manager.create_volume(context.get_admin_context(), leaving)
+    with session.writer() as s:
+        detaching = attachments.create(s, leaving, "server-2", "rw")
+        attachments.get_row(s, detaching, None)[0].attach_status = "detaching"
+        attachments.settle(s, leaving)
+
+    manager.init_host()
+    assert manager.exports.running(attachment_id)  # again, where its client connects
+    assert manager.exports.known() == [attachment_id]
+    with session.reader() as s:
+        assert attachments.get(s, attachment_id, None).connection_info["port"] == \
+            connection["data"]["port"]
+        assert attachments.of_volumes(s, [leaving]) == {}
+    assert (_status(volume_id), _status(leaving)) == ("in-use", "available")

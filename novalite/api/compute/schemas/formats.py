@@ -13,6 +13,7 @@ import ipaddress
 import unicodedata
 
 import jsonschema
+from oslo_utils import uuidutils
 
 
 class InvalidName(ValueError):
@@ -69,3 +70,10 @@ def _ip_checker(name: str, parse: type) -> None:
 
 _ip_checker("ipv4", ipaddress.IPv4Address)
 _ip_checker("ipv6", ipaddress.IPv6Address)
+
+
+@CHECKER.checks("uuid", raises=ValueError)
+def _uuid(value: object) -> bool:
+    """Nova's (oslo's is_uuid_like): a uuid, dashes optional; a non-string is the "type"
+    keyword's to refuse."""
+    return not isinstance(value, str) or uuidutils.is_uuid_like(value)

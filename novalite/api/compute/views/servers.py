@@ -206,6 +206,14 @@ def detail(inst: dict[str, Any], opts: ViewOptions, fault: dict | None = None) -
     return view
 
 
+def _volumes_attached(inst: dict[str, Any], opts: ViewOptions) -> list[dict[str, Any]]:
+    """The server's volumes (its block device mappings'), with delete_on_termination
+    from 2.3, as Nova's."""
+    return [{"id": volume_id, "delete_on_termination": delete}
+            if opts.at_least(2, 3) else {"id": volume_id}
+            for volume_id, delete in inst.get("volumes_attached", [])]
+
+
 def _extension_attributes(inst: dict[str, Any], opts: ViewOptions) -> dict:
     view = {
         "OS-EXT-AZ:availability_zone": inst["availability_zone"] or "",
@@ -216,7 +224,7 @@ def _extension_attributes(inst: dict[str, Any], opts: ViewOptions) -> dict:
         "OS-EXT-STS:task_state": inst["task_state"],
         "OS-EXT-STS:vm_state": inst["vm_state"],
         "OS-EXT-STS:power_state": inst["power_state"],
-        "os-extended-volumes:volumes_attached": [],
+        "os-extended-volumes:volumes_attached": _volumes_attached(inst, opts),
     }
     if opts.is_admin:
         view.update(_admin_attributes(inst, opts))

@@ -79,3 +79,13 @@ def test_a_configuration_saved_before_nics_existed_loads_without_any(tmp_path):
     saved = path.read_text().replace(', "nics": []', "")
     path.write_text(saved)
     assert config.GuestConfig.load(str(path)).nics == []
+
+
+def test_a_guest_made_before_volumes_loads_with_no_ports_and_no_volumes(tmp_path):
+    path = tmp_path / "guest.json"
+    path.write_text('{"uuid": "u", "memory_mb": 128, "vcpus": 1, "accel": "tcg", '
+                    '"machine": "q35", "cpu_model": "qemu64"}')
+    loaded = config.GuestConfig.load(str(path))
+    assert (loaded.pcie_ports, loaded.volumes) == (0, [])
+    assert not any("pcie-root-port" in arg for arg in config.command(
+        "qemu", loaded, config.GuestPaths("/d")))

@@ -1,0 +1,204 @@
+"""Volumes on the compute host (Nova's ComputeManager.attach_volume and detach_volume,
+and their share of a server's delete and of the service's start), mixed into the manager
+as VolumeSteps. The volume service is reached over HTTP (novalite.clients.cinder) with
+the service's credentials; the mappings through the conductor.
+
+Attach (the API reserved the volume and recorded the mapping with its attachment): this
+host's connector goes to the volume service, which exports the volume and answers the
+connection; the driver connects it to the guest; the connection is saved on the mapping;
+the attachment is completed (the volume is `in-use`). A failure at any step undoes the
+steps before it (the device unplugged, the attachment deleted, the mapping destroyed):
+the volume is `available` again and the instance has a fault saying why.
+
+Detach (the API moved the volume to `detaching`): the driver removes the device once the
+guest let go of it, the attachment is deleted (the export stops: `available`), the
+mapping destroyed. A guest that does not let go keeps the volume: it is `in-use` again
+and the instance has a fault.
+
+At the service's start, each of its instances' mappings is made whole again with the
+volume service (Nova's init_host and _delete_dangling_bdms): an attach the restart
+interrupted before its connection was saved is undone, one interrupted after is
+completed, a detach under way is finished, a mapping whose attachment is gone is
+dropped and an attachment of the instance that no mapping names is deleted; so no
+volume stays `attaching` or `detaching` and no mapping is left without its attachment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from novalite.clients import cinder
+from novalite.compute.wrapping import tracked
+from novalite.conductor.rpcapi import ConductorAPI
+from novalite.context import RequestContext
+from novalite.locks import KeyedLocks
+from novalite.objects.block_device import BlockDeviceMapping
+from novalite.objects.instance import Instance
+from novalite.virt import driver as virt_driver
+
+LOG = logging.getLogger(__name__)
+
+ATTACH_VOLUME_EVENT = "compute_attach_volume"
+DETACH_VOLUME_EVENT = "compute_detach_volume"
+
+
+@contextlib.contextmanager
+def _logged(what: str, *args: object) -> Iterator[None]:
+    """A clean-up step that must not hide the failure it cleans up after, nor stop the
+    steps after it: its own failure is logged."""
+    try:
+        yield
+    except Exception:
+        LOG.exception("Could not " + what, *args)
+
+
+def _device(bdm: BlockDeviceMapping) -> dict[str, Any]:
+    """What the driver knows the volume by: its connection, and its id as the serial
+    (only the serial, for a mapping whose connection was never saved)."""
+    return {**(bdm.connection_info or {}), "serial": bdm.volume_id}
+
+
+class VolumeSteps:
+    """Mixed into the ComputeManager, whose services these are."""
+
+    host: str
+    driver: virt_driver.ComputeDriver
+    conductor: ConductorAPI
+    _locks: KeyedLocks
+    _record_failure: Callable[..., None]  # what `tracked` needs of its host
+
+    def _mapping(self, ctx: RequestContext, bdm: BlockDeviceMapping
+                 ) -> BlockDeviceMapping | None:
+        """The mapping as it is now, if it is still the one the API sent."""
+        for found in self.conductor.block_device_mapping_get_all_by_instance(
+                ctx, bdm.instance_uuid):
+            if found.uuid == bdm.uuid and found.attachment_id == bdm.attachment_id:
+                return found
+        LOG.info("Volume %s of instance %s: its mapping is gone or changed; nothing to do",
+                 bdm.volume_id, bdm.instance_uuid)
+        return None
+
+    @tracked(ATTACH_VOLUME_EVENT)
+    def attach_volume(self, ctx: RequestContext, instance: Instance,
+                      bdm: BlockDeviceMapping) -> None:
+        found = self._mapping(ctx, bdm)
+        if found is None:
+            return
+        volumes = cinder.Client(ctx, admin=True)
+        attachment_id = found.attachment_id or ""
+        connected: dict[str, Any] | None = None
+        try:
+            connector = {**self.driver.get_volume_connector(instance),
+                         "mountpoint": found.device_name}
+            connection = {**volumes.attachment_update(attachment_id, connector),
+                          "serial": found.volume_id}
+            self.driver.attach_volume(ctx, connection, instance, found.device_name,
+                                      found.disk_bus, found.device_type)
+            connected = connection
+            self.conductor.block_device_mapping_update(ctx, found.uuid,
+                                                       {"connection_info": connection})
+            volumes.attachment_complete(attachment_id)
+        except Exception:
+            self._remove_volume(ctx, instance, found, connected)
+            raise
+        LOG.info("Attached volume %s to instance %s at %s", found.volume_id, instance.uuid,
+                 found.device_name)
+
+    def _remove_volume(self, ctx: RequestContext, instance: Instance,
+                       bdm: BlockDeviceMapping, connection: dict[str, Any] | None) -> None:
+        """The device unplugged (if `connection` says it was connected), then forgotten."""
+        if connection is not None:
+            with _logged("unplug volume %s", bdm.volume_id):
+                self.driver.detach_volume(ctx, connection, instance, bdm.device_name)
+        self._forget(ctx, bdm)
+
+    def _forget(self, ctx: RequestContext, bdm: BlockDeviceMapping) -> None:
+        """The attachment deleted (the export stops), then the mapping."""
+        if bdm.attachment_id:
+            with _logged("delete attachment %s", bdm.attachment_id):
+                cinder.Client(ctx, admin=True).attachment_delete(bdm.attachment_id)
+        with _logged("destroy the mapping of volume %s", bdm.volume_id):
+            self.conductor.block_device_mapping_destroy(ctx, bdm.uuid)
+
+    @tracked(DETACH_VOLUME_EVENT)
+    def detach_volume(self, ctx: RequestContext, instance: Instance,
+                      bdm: BlockDeviceMapping) -> None:
+        found = self._mapping(ctx, bdm)
+        if found is None:
+            return
+        try:
+            self.driver.detach_volume(ctx, _device(found), instance, found.device_name)
+        except Exception:
+            with _logged("put volume %s back in use", found.volume_id):
+                cinder.Client(ctx, admin=True).roll_detaching(found.volume_id or "")
+            raise
+        self._forget(ctx, found)
+        LOG.info("Detached volume %s from instance %s", found.volume_id, instance.uuid)
+
+    def _cleanup_volumes(self, ctx: RequestContext, instance: Instance) -> None:
+        """A deleted server's volumes, once its guest is gone: each detached (and deleted
+        with delete_on_termination), its mapping destroyed. A volume the volume service
+        will not detach or delete is logged and left, never a failed server delete (as
+        Nova's _cleanup_volumes with raise_exc off)."""
+        for bdm in self.conductor.block_device_mapping_get_all_by_instance(ctx,
+                                                                           instance.uuid):
+            self._forget(ctx, bdm)
+            if bdm.delete_on_termination and bdm.volume_id:
+                with _logged("delete volume %s", bdm.volume_id):
+                    cinder.Client(ctx, admin=True).delete(bdm.volume_id)
+
+    def _reattach_volumes(self, ctx: RequestContext, instance: Instance,
+                          mappings: list[BlockDeviceMapping]) -> None:
+        """Connect a guest made again (a rebuild) to the volumes it had: their exports
+        and attachments never changed."""
+        for bdm in mappings:
+            if bdm.connection_info:
+                self.driver.attach_volume(ctx, _device(bdm), instance, bdm.device_name,
+                                          bdm.disk_bus, bdm.device_type)
+
+    # --- service start -----------------------------------------------------------------
+
+    def _init_volumes(self, ctx: RequestContext, instance: Instance) -> None:
+        mappings = self.conductor.block_device_mapping_get_all_by_instance(ctx,
+                                                                           instance.uuid)
+        if not mappings:  # the API maps a volume before it reserves it
+            return
+        volumes = cinder.Client(ctx, admin=True)
+        for bdm in mappings:
+            with _logged("recover volume %s of instance %s", bdm.volume_id, instance.uuid):
+                self._init_volume(ctx, volumes, instance, bdm)
+        known = {bdm.attachment_id for bdm in mappings}
+        for attachment in volumes.attachment_get_all(instance.uuid):
+            if attachment["id"] not in known:
+                LOG.info("Deleting attachment %s of instance %s, which no mapping names",
+                         attachment["id"], instance.uuid)
+                with _logged("delete attachment %s", attachment["id"]):
+                    volumes.attachment_delete(attachment["id"])
+
+    def _init_volume(self, ctx: RequestContext, volumes: cinder.Client, instance: Instance,
+                     bdm: BlockDeviceMapping) -> None:
+        if not bdm.connection_info:
+            LOG.warning("Undoing the attach of volume %s to instance %s, which a restart "
+                        "of %s interrupted", bdm.volume_id, instance.uuid, self.host)
+            self._remove_volume(ctx, instance, bdm, _device(bdm))
+            return
+        try:
+            attachment = volumes.attachment_get(bdm.attachment_id or "")
+        except cinder.CinderError as exc:
+            if exc.status != 404:
+                raise
+            LOG.warning("The attachment of volume %s to instance %s is gone: dropping its "
+                        "mapping", bdm.volume_id, instance.uuid)
+            self._remove_volume(ctx, instance, bdm, _device(bdm))
+            return
+        if volumes.get(bdm.volume_id or "")["status"] == "detaching":
+            LOG.warning("Finishing the detach of volume %s from instance %s", bdm.volume_id,
+                        instance.uuid)
+            self._remove_volume(ctx, instance, bdm, _device(bdm))
+        elif attachment["status"] == "attaching":
+            LOG.warning("Completing the attach of volume %s to instance %s", bdm.volume_id,
+                        instance.uuid)
+            volumes.attachment_complete(bdm.attachment_id or "")

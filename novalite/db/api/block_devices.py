@@ -1,0 +1,116 @@
+"""Block device mappings (Nova's block_device_mapping): the volumes of each instance.
+
+The compute API creates a mapping when it reserves a volume for a server; the compute
+service saves the connection it made (through the conductor) and destroys the mapping
+when the volume is detached; an instance's destroy takes its mappings with it."""
+
+from __future__ import annotations
+
+import uuid as uuidlib
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from novalite import exception
+from novalite.db import models
+from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.objects.block_device import BlockDeviceMapping
+
+_B = models.BlockDeviceMapping
+
+
+def _to_obj(row: models.BlockDeviceMapping) -> BlockDeviceMapping:
+    return BlockDeviceMapping(
+        uuid=row.uuid, instance_uuid=row.instance_uuid, source_type=row.source_type,
+        destination_type=row.destination_type, volume_id=row.volume_id,
+        attachment_id=row.attachment_id, device_name=row.device_name,
+        boot_index=row.boot_index, delete_on_termination=row.delete_on_termination,
+        tag=row.tag, connection_info=row.connection_info, volume_size=row.volume_size,
+        disk_bus=row.disk_bus, device_type=row.device_type, id=row.id,
+        created_at=row.created_at)
+
+
+@retry_on_deadlock
+def bdm_create(values: dict[str, Any]) -> BlockDeviceMapping:
+    """A new mapping; a volume the instance already has is Nova's 400."""
+    try:
+        with writer() as s:
+            row = _B(uuid=str(uuidlib.uuid4()), **values)
+            s.add(row)
+            s.flush()
+            return _to_obj(row)
+    except IntegrityError:
+        raise exception.InvalidVolume(
+            reason=f"volume {values.get('volume_id')} already attached") from None
+
+
+def _get_row(s: Session, bdm_uuid: str) -> models.BlockDeviceMapping:
+    row = s.scalar(select(_B).where(_B.uuid == bdm_uuid))
+    if row is None:
+        raise exception.VolumeBDMNotFound(volume_id=bdm_uuid)
+    return row
+
+
+def bdm_get_by_volume_and_instance(volume_id: str, instance_uuid: str
+                                   ) -> BlockDeviceMapping:
+    with reader() as s:
+        row = s.scalar(select(_B).where(_B.volume_id == volume_id,
+                                        _B.instance_uuid == instance_uuid))
+        if row is None:
+            raise exception.VolumeBDMNotFound(volume_id=volume_id)
+        return _to_obj(row)
+
+
+def bdm_get_all_by_instance(instance_uuid: str) -> list[BlockDeviceMapping]:
+    """Oldest first, the order the volumes were attached in."""
+    with reader() as s:
+        return [_to_obj(row) for row in s.scalars(
+            select(_B).where(_B.instance_uuid == instance_uuid).order_by(_B.id))]
+
+
+def bdm_get_by_volume(volume_id: str) -> list[BlockDeviceMapping]:
+    with reader() as s:
+        return [_to_obj(row) for row in s.scalars(select(_B).where(_B.volume_id == volume_id))]
+
+
+@retry_on_deadlock
+def bdm_update(bdm_uuid: str, values: dict[str, Any]) -> BlockDeviceMapping:
+    with writer() as s:
+        row = _get_row(s, bdm_uuid)
+        for key, value in values.items():
+            setattr(row, key, value)
+        s.flush()
+        return _to_obj(row)
+
+
+@retry_on_deadlock
+def bdm_destroy(bdm_uuid: str) -> None:
+    """Gone already is fine: a detach retried after a crash."""
+    with writer() as s:
+        s.execute(delete(_B).where(_B.uuid == bdm_uuid))
+
+
+def destroy_all_of(s: Session, instance_uuid: str) -> None:
+    """The instance's mappings, in the transaction that destroys it."""
+    s.execute(delete(_B).where(_B.instance_uuid == instance_uuid))
+
+
+def volumes_attached(s: Session, instance_uuids: Iterable[str]
+                     ) -> dict[str, list[tuple[str, bool]]]:
+    """(volume id, delete_on_termination) of each instance's volumes, oldest first, for
+    the servers' views (in the caller's transaction); instances without volumes are
+    left out."""
+    wanted = sorted(set(instance_uuids))
+    found: dict[str, list[tuple[str, bool]]] = {}
+    for start in range(0, len(wanted), 500):
+        query = (select(_B.instance_uuid, _B.volume_id, _B.delete_on_termination)
+                 .where(_B.instance_uuid.in_(wanted[start:start + 500]),
+                        _B.volume_id.is_not(None))
+                 .order_by(_B.id))
+        for instance_uuid, volume_id, delete_on_termination in s.execute(query):
+            found.setdefault(instance_uuid, []).append(
+                (str(volume_id), bool(delete_on_termination)))
+    return found

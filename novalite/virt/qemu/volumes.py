@@ -1,0 +1,159 @@
+"""Volumes in a QEMU guest. Each is the NBD export the volume service made for its
+attachment, read by a QEMU block node (`blockdev nbd`, which reconnects if the export
+restarts) under a virtio-blk device whose serial is the volume's id, so the guest finds
+it as /dev/disk/by-id/virtio-<id[:20]>. q35's root bus cannot hot-plug, so a guest gets
+[libvirt] num_pcie_ports PCIe root ports when it is made and each volume takes one.
+
+Attach: blockdev-add, then device_add on a free port of a running guest (ACPI hot-plug);
+the volume is kept in guest.json, so every later launch (power on, hard reboot, resume,
+host boot) has it on its command line, on the same port. Detach: device_del, then QEMU's
+DEVICE_DELETED for the device once the guest has ejected it (Nova's libvirt driver
+waits for the same event); no event within [libvirt] device_detach_timeout leaves the
+volume attached and raises; then blockdev-del. Node and device names derive from the
+volume's id alone, so a device plugged by a compute killed before it saved the
+configuration can still be found and removed."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from novalite import exception
+from novalite.virt.qemu.qmp import QMPClient, QMPError
+
+if TYPE_CHECKING:
+    from novalite.virt.qemu.guest import Guest
+
+# Seconds a guest's I/O waits for an export that went away (its volume service
+# restarting) to come back before it fails; QEMU reconnects meanwhile.
+RECONNECT_DELAY = 30
+# The root ports' slots on pcie.0, clear of those QEMU gives the disks and NICs (from
+# 0x1) and of the ICH9 functions (0x1f)
+FIRST_SLOT = 0x10
+MAX_PORTS = 0x1F - FIRST_SLOT
+
+
+def _short(serial: str) -> str:
+    """30 characters of the volume id: a QEMU node name may have 31."""
+    return serial.replace("-", "")[:30]
+
+
+@dataclasses.dataclass(frozen=True)
+class Volume:
+    """An attached volume as guest.json keeps it."""
+
+    serial: str  # the volume's id
+    port: int  # the index of its root port
+    host: str  # of the export
+    nbd_port: int
+    export: str
+    read_only: bool
+
+    @classmethod
+    def of(cls, connection_info: dict[str, Any], port: int) -> Volume:
+        """From the volume service's connection info (an NBD export only)."""
+        kind = connection_info.get("driver_volume_type")
+        if kind != "nbd":
+            raise exception.NovaliteException(
+                f"The qemu driver attaches volumes exported over NBD, not {kind}.")
+        data = connection_info["data"]
+        return cls(serial=connection_info["serial"], port=port, host=data["host"],
+                   nbd_port=int(data["port"]), export=data["export"],
+                   read_only=data.get("access_mode") == "ro")
+
+    @property
+    def node(self) -> str:
+        return node_name(self.serial)
+
+    @property
+    def device(self) -> str:
+        return device_id(self.serial)
+
+    def blockdev(self) -> dict[str, Any]:
+        return {"driver": "nbd", "node-name": self.node,
+                "server": {"type": "inet", "host": self.host, "port": str(self.nbd_port)},
+                "export": self.export, "read-only": self.read_only,
+                "reconnect-delay": RECONNECT_DELAY}
+
+    def device_args(self) -> dict[str, Any]:
+        return {"driver": "virtio-blk-pci", "drive": self.node, "id": self.device,
+                "serial": self.serial, "bus": port_id(self.port)}
+
+
+def node_name(serial: str) -> str:
+    return f"n{_short(serial)}"
+
+
+def device_id(serial: str) -> str:
+    return f"d{_short(serial)}"
+
+
+def port_id(index: int) -> str:
+    return f"volport{index}"
+
+
+def command_line(ports: int, volumes: list[dict[str, Any]]) -> list[str]:
+    """The root ports, and each volume's node and device on its port."""
+    argv: list[str] = []
+    for index in range(ports):
+        argv += ["-device", f"pcie-root-port,id={port_id(index)},bus=pcie.0,"
+                            f"chassis={index + 1},addr={FIRST_SLOT + index:#x}"]
+    for kept in volumes:
+        volume = Volume(**kept)
+        device = volume.device_args()
+        argv += ["-blockdev", json.dumps(volume.blockdev()), "-device",
+                 ",".join([device.pop("driver"), *(f"{k}={v}" for k, v in device.items())])]
+    return argv
+
+
+def free_port(ports: int, volumes: list[dict[str, Any]]) -> int:
+    used = {kept["port"] for kept in volumes}
+    for index in range(ports):
+        if index not in used:
+            return index
+    raise exception.NovaliteException(
+        f"The guest has no free PCIe port for another volume: it was made with {ports} "
+        "([libvirt] num_pcie_ports), all taken.")
+
+
+def plug(guest: Guest, volume: Volume) -> None:
+    """Into the running guest; nothing is left plugged when it fails."""
+    guest.qmp("blockdev-add", **volume.blockdev())
+    try:
+        guest.qmp("device_add", **volume.device_args())
+    except QMPError:
+        guest.qmp("blockdev-del", **{"node-name": volume.node})
+        raise
+
+
+def unplug(guest: Guest, serial: str, timeout: float) -> None:
+    """Out of the running guest, once it let go; a device or node already gone is fine
+    (a detach retried, or one of a volume never plugged)."""
+    device = device_id(serial)
+    with QMPClient(guest.paths.qmp) as client:
+        try:
+            client.execute("device_del", id=device)
+        except QMPError as exc:
+            if "DeviceNotFound" not in str(exc):
+                raise
+        else:
+            _wait_deleted(client, device, timeout)
+        try:
+            client.execute("blockdev-del", **{"node-name": node_name(serial)})
+        except QMPError as exc:
+            if "Failed to find node" not in str(exc):
+                raise
+
+
+def _wait_deleted(client: QMPClient, device: str, timeout: float) -> None:
+    """QEMU's DEVICE_DELETED for `device` (one comes first for its virtio backend)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        event = client.wait_event("DEVICE_DELETED", max(0.0, deadline - time.monotonic()))
+        if event is None:
+            raise exception.DeviceDetachFailed(
+                device=device, reason=f"the guest did not release it within {timeout:g}s")
+        if event.get("data", {}).get("device") == device:
+            return

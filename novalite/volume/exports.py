@@ -1,0 +1,156 @@
+"""NBD exports of volumes: how the file backend's volumes reach the computes that attach
+them (as iSCSI targets are LVM's), with QEMU's own NBD server, `qemu-nbd`.
+
+One export per attachment, on a TCP port of its own at [DEFAULT] my_ip: a qemu-nbd that
+serves the volume's qcow2 file as the raw disk the guest sees (`--format qcow2`),
+read-only for an `ro` attachment, and stays up when its client disconnects
+(`--persistent`), so a guest that reboots or whose QEMU restarts connects again. It runs
+in a session of its own, outliving the volume service as guests outlive their compute;
+its pidfile (`$state_path/volume-exports/<host>/<attachment id>.pid`) lets a restarted
+service find it or stop it, and the attachment's recorded connection lets it start one
+again on the same port."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import glob
+import logging
+import os
+import signal
+import socket
+import subprocess
+import time
+
+from novalite.conf import CONF
+from novalite.volume import errors
+
+LOG = logging.getLogger(__name__)
+QEMU_NBD = "qemu-nbd"
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 10.0
+TERM_RESEND = 0.25
+# a port another process took between our probe and qemu-nbd's bind: try another
+BIND_ATTEMPTS = 3
+
+
+@dataclasses.dataclass(frozen=True)
+class Export:
+    host: str
+    port: int
+    name: str
+
+
+class Exports:
+    """The exports of the volume service on `host`."""
+
+    def __init__(self, host: str) -> None:
+        self.directory = os.path.join(CONF.state_path, "volume-exports", host)
+
+    def _file(self, attachment_id: str, suffix: str) -> str:
+        return os.path.join(self.directory, f"{attachment_id}.{suffix}")
+
+    def start(self, attachment_id: str, path: str, name: str, read_only: bool,
+              port: int | None = None) -> Export:
+        """Serve the qcow2 at `path` as export `name` (on `port` if given: an export
+        started again where its client expects it)."""
+        os.makedirs(self.directory, exist_ok=True)
+        address = CONF.my_ip
+        chosen = port or _free_port(address)
+        done = self._run(attachment_id, path, name, read_only, address, chosen)
+        attempts = 1
+        while done.returncode != 0 and port is None and attempts < BIND_ATTEMPTS:
+            chosen = _free_port(address)
+            done = self._run(attachment_id, path, name, read_only, address, chosen)
+            attempts += 1
+        if done.returncode != 0:
+            raise errors.ExportError(f"qemu-nbd could not serve {path} on "
+                                     f"{address}:{chosen}: {done.stderr.strip()}")
+        LOG.info("Exporting %s as %s on %s:%d for attachment %s", path, name, address,
+                 chosen, attachment_id)
+        return Export(address, chosen, name)
+
+    def _run(self, attachment_id: str, path: str, name: str, read_only: bool,
+             address: str, port: int) -> subprocess.CompletedProcess[str]:
+        argv = [QEMU_NBD, "--fork", "--persistent", "--format", "qcow2", "--bind", address,
+                "--port", str(port), "--export-name", name,
+                "--pid-file", self._file(attachment_id, "pid"), path]
+        if read_only:
+            argv.insert(1, "--read-only")
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, check=False,
+                                  timeout=START_TIMEOUT, start_new_session=True)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise errors.ExportError(f"qemu-nbd could not be run: {exc}") from exc
+
+    def _pid(self, attachment_id: str) -> int | None:
+        """The pid of the export's qemu-nbd, if it runs (a recycled pid does not count)."""
+        try:
+            with open(self._file(attachment_id, "pid")) as found:
+                pid = int(found.read().strip())
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                argv = cmdline.read()
+        except (OSError, ValueError):
+            return None
+        ours = b"qemu-nbd" in argv and attachment_id.encode() in argv
+        return pid if ours and _alive(pid) else None
+
+    def running(self, attachment_id: str) -> bool:
+        return self._pid(attachment_id) is not None
+
+    def stop(self, attachment_id: str) -> None:
+        """Stop the export (its client loses the disk) and forget it; one that is not
+        running is not an error (a delete retried after a crash). A qemu-nbd loses a
+        SIGTERM that comes while it starts, so it is sent again until it goes; one still
+        there after STOP_TIMEOUT is killed."""
+        pid = self._pid(attachment_id)
+        if pid is not None:
+            deadline = time.monotonic() + STOP_TIMEOUT
+            while _alive(pid) and time.monotonic() < deadline:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM)
+                _wait_gone(pid, TERM_RESEND)
+            if _alive(pid):
+                LOG.warning("qemu-nbd %d of attachment %s ignored SIGTERM: killed", pid,
+                            attachment_id)
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                if not _wait_gone(pid, STOP_TIMEOUT):
+                    raise errors.ExportError(
+                        f"qemu-nbd {pid} of attachment {attachment_id} did not stop")
+            LOG.info("Stopped the export of attachment %s", attachment_id)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self._file(attachment_id, "pid"))
+
+    def known(self) -> list[str]:
+        """The attachments this host has exported (running or not)."""
+        if not os.path.isdir(self.directory):
+            return []
+        return sorted(name[:-len(".pid")] for name in os.listdir(self.directory)
+                      if name.endswith(".pid"))
+
+
+def _alive(pid: int) -> bool:
+    """Whether any thread of the process still runs: its first thread is a zombie before
+    the others have ended and closed its socket."""
+    for task in glob.glob(f"/proc/{pid}/task/*/stat"):
+        with contextlib.suppress(OSError), open(task) as stat:
+            if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
+                return True
+    return False
+
+
+def _wait_gone(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while _alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def _free_port(address: str) -> int:
+    """A port nothing listens on now (qemu-nbd binds it at once)."""
+    with socket.socket() as probe:
+        probe.bind((address, 0))
+        return int(probe.getsockname()[1])

@@ -1,0 +1,144 @@
+"""A real volume in a real guest: the volume service's qemu-nbd export hot-plugged into a
+running QEMU guest (TCG) through the whole cloud, the guest reading what the test wrote
+into the volume's file and writing back, the volume kept across a hard reboot, and
+detached again with its export gone.
+
+The default guest has no udev: its user data (from a config drive) does what udev's
+persistent-storage rule would, linking each virtio disk as /dev/disk/by-id/virtio-<its
+serial>, and prints what it finds there."""
+
+from __future__ import annotations
+
+import base64
+import os
+import socket
+import subprocess
+
+import httpx
+import pytest
+
+from novalite.conf import CONF
+from novalite.image import db as images
+from novalite.virt.qemu.guest_image import MARKER, USERDATA_MARKER
+from novalite.volume import backend
+from novalite.volume.exports import Exports
+from tests.integration.virt.qemu.test_real_guests import (
+    NANO,
+    action,
+    console,
+    qemu_cloud,  # noqa: F401 (fixture)
+    wait_console,
+    wait_settled,
+)
+
+FOUND = "NOVALITE-VOLUME"
+GUEST_WROTE = "GuestWroteThis"  # letters: qemu-io shows only those as text
+# As udev's 60-persistent-storage rule: /dev/disk/by-id/virtio-<serial> per virtio disk
+# (the root disk and config drive have no serial); then what the disk starts with, and
+# a line the guest writes 4 KiB into it.
+WATCH = f"""#!/bin/sh
+(
+seen=""
+while true; do
+  for dev in /sys/block/vd*; do
+    serial=$(cat "$dev/serial" 2> /dev/null)
+    name=${{dev##*/}}
+    [ -n "$serial" ] || continue
+    case " $seen " in *" $name:$serial "*) continue ;; esac
+    seen="$seen $name:$serial"
+    mkdir -p /dev/disk/by-id
+    ln -sf "/dev/$name" "/dev/disk/by-id/virtio-$serial"
+    found=$(head -c 64 "/dev/disk/by-id/virtio-$serial" | tr -cd 'A-Za-z0-9-')
+    echo "{FOUND} virtio-$serial $found"
+    echo {GUEST_WROTE} | dd of="/dev/disk/by-id/virtio-$serial" bs=512 seek=8 \\
+      conv=notrunc,fsync 2> /dev/null
+  done
+  sleep 1
+done
+) &
+"""
+
+
+@pytest.fixture
+def no_export_left(qemu_cloud):  # noqa: F811 (the imported fixture)
+    yield qemu_cloud
+    exports = Exports(CONF.host)
+    for attachment_id in exports.known():
+        exports.stop(attachment_id)
+
+
+def _status(volumes: httpx.Client, volume_id: str) -> str:
+    return str(volumes.get(f"/volumes/{volume_id}").json()["volume"]["status"])
+
+
+def _write_marker(volume_id: str, marker: str, directory: str) -> None:
+    source = os.path.join(directory, "marker")
+    with open(source, "wb") as out:
+        out.write(marker.encode().ljust(512, b"\0"))
+    subprocess.run(["qemu-io", "-f", "qcow2", "-c", f"write -s {source} 0 512",
+                    os.path.join(backend.volumes_dir(), volume_id)],
+                   check=True, capture_output=True, timeout=30)
+
+
+def _read(volume_id: str, offset: int, length: int) -> str:
+    """What the volume holds there, as qemu-io's dump shows it (text on the right)."""
+    dump = subprocess.run(["qemu-io", "-r", "-f", "qcow2", "-c",
+                           f"read -v {offset} {length}",
+                           os.path.join(backend.volumes_dir(), volume_id)],
+                          check=True, capture_output=True, text=True, timeout=30).stdout
+    return "".join(line[-16:] for line in dump.splitlines() if line.startswith("0"))
+
+
+def _listening(connection: dict) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex((connection["host"], int(connection["port"]))) == 0
+
+
+def test_a_volume_hot_plugged_into_a_running_guest(no_export_left, tmp_path):
+    cloud = no_export_left
+    volumes = httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=60,
+                           headers={"OpenStack-API-Version": "volume 3.70"})
+    created = cloud.api.post("/servers", headers={"OpenStack-API-Version": "compute 2.37"},
+                             json={"server": {
+                                 "name": "with-volume", "flavorRef": NANO,
+                                 "imageRef": images.DEFAULT_IMAGE_ID, "networks": "none",
+                                 "config_drive": True,
+                                 "user_data": base64.b64encode(WATCH.encode()).decode()}})
+    assert created.status_code == 202, created.text
+    server_id = created.json()["server"]["id"]
+    volume = volumes.post("/volumes", json={"volume": {"size": 1, "name": "data"}})
+    volume_id = volume.json()["volume"]["id"]
+    cloud.settle()
+    _write_marker(volume_id, "NOVALITE-MARKER-from-the-test", str(tmp_path))
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, f"{USERDATA_MARKER} rc=0")
+
+    attached = cloud.api.post(f"/servers/{server_id}/os-volume_attachments",
+                              json={"volumeAttachment": {"volumeId": volume_id}})
+    assert attached.status_code == 200, attached.text
+    cloud.settle()
+    assert _status(volumes, volume_id) == "in-use"
+    found = f"{FOUND} virtio-{volume_id[:20]} NOVALITE-MARKER-from-the-test"
+    wait_console(cloud, server_id, found)
+    assert cloud.server(server_id)["os-extended-volumes:volumes_attached"] == [
+        {"id": volume_id}]
+
+    # a guest the driver starts again has the volume from the start
+    action(cloud, server_id, {"reboot": {"type": "HARD"}})
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, MARKER, 2)
+    wait_console(cloud, server_id, found, 2)
+
+    (attachment,) = volumes.get("/attachments/detail").json()["attachments"]
+    connection = attachment["connection_info"]
+    assert _listening(connection)
+    detached = cloud.api.delete(f"/servers/{server_id}/os-volume_attachments/{volume_id}")
+    assert detached.status_code == 202, detached.text
+    cloud.settle()
+    assert _status(volumes, volume_id) == "available"
+    assert not _listening(connection) and Exports(CONF.host).known() == []
+    assert cloud.server(server_id)["os-extended-volumes:volumes_attached"] == []
+    assert GUEST_WROTE in _read(volume_id, 4096, 32)
+    assert console(cloud, server_id).count(found) == 2
+    assert cloud.api.delete(f"/servers/{server_id}").status_code == 204
+    cloud.wait_gone(server_id)

@@ -1,0 +1,71 @@
+"""The compute API's volume checks on a real database: device names, a compute too old
+for attachments, and moves refused while volumes are attached."""
+
+import datetime
+
+import pytest
+
+from novalite import exception
+from novalite.compute import volumes_api
+from novalite.context import RequestContext
+from novalite.db.api import block_devices
+from novalite.objects import states
+from novalite.objects.instance import Instance
+
+NOW = datetime.datetime(2024, 1, 1)
+SERVER = Instance(uuid="i-1", vm_state=states.ACTIVE, host="h1")
+
+
+def _mapping(device_name: str, volume_id: str) -> None:
+    block_devices.bdm_create({"instance_uuid": SERVER.uuid, "source_type": "volume",
+                              "destination_type": "volume", "volume_id": volume_id,
+                              "device_name": device_name})
+
+
+def test_device_names_follow_the_root_disks_and_a_taken_one_is_refused(db):
+    assert volumes_api.VolumeAttachAPI._device_name(SERVER.uuid, None) == "/dev/vdb"
+    _mapping("/dev/vdb", "v1")
+    _mapping("/dev/vdd", "v2")
+    assert volumes_api.VolumeAttachAPI._device_name(SERVER.uuid, None) == "/dev/vdc"
+    assert volumes_api.VolumeAttachAPI._device_name(SERVER.uuid, "/dev/sdb") == "/dev/sdb"
+    with pytest.raises(exception.DevicePathInUse):
+        volumes_api.VolumeAttachAPI._device_name(SERVER.uuid, "/dev/vdd")
+    for index, letter in enumerate("cefghijklmnopqrstuvwxyz"):
+        _mapping(f"/dev/vd{letter}", f"v{index + 3}")
+    with pytest.raises(volumes_api.TooManyDiskDevices) as full:
+        volumes_api.VolumeAttachAPI._device_name(SERVER.uuid, None)
+    assert full.value.code == 403
+
+
+def test_a_server_with_volumes_does_not_move(db):
+    volumes_api.refuse_move(SERVER, "resize")  # none yet
+    _mapping("/dev/vdb", "v1")
+    with pytest.raises(exception.VolumesNotMovable) as refused:
+        volumes_api.refuse_move(SERVER, "resize")
+    assert refused.value.code == 409
+
+
+def test_computes_capped_below_attachments_refuse_them(db, conf):
+    conf.set_override("compute", "1.21", group="upgrade_levels")
+    with pytest.raises(volumes_api.VolumeAttachNotAvailable):
+        volumes_api.VolumeAttachAPI().attach(RequestContext(project_id="p"), SERVER, "v",
+                                             None, None, False)
+
+
+def test_a_multiattach_volume_of_a_real_cinder_is_refused(db, monkeypatch):
+    class Cinder:
+        def __init__(self, ctx, admin=False):
+            pass
+
+        def get(self, volume_id):
+            return {"id": volume_id, "multiattach": True}
+
+    monkeypatch.setattr(volumes_api.cinder, "Client", Cinder)
+    with pytest.raises(exception.InvalidVolume) as refused:
+        volumes_api.VolumeAttachAPI().attach(RequestContext(project_id="p"), Instance(
+            uuid="i-1", vm_state=states.ACTIVE, host="h1", launched_at=NOW), "v1", None,
+            None, False)
+    assert refused.value.format_message() == (
+        "Invalid volume: volume v1 is multiattach; novalite attaches a volume to one "
+        "server at a time")
+    assert block_devices.bdm_get_all_by_instance("i-1") == []
