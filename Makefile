@@ -77,6 +77,7 @@ bench: $(BIN)/.installed ## every benchmark, quick sizes (targets: benchmarks/ta
 	$(BIN)/python benchmarks/placement.py --providers 1000,10000 --runs 5 --claims 200
 	$(BIN)/python benchmarks/placement_claims.py --claims 500
 	$(BIN)/python benchmarks/lifecycle.py --migrations 50 --drain 30 --qemu-live 5
+	$(BIN)/python benchmarks/volumes.py --cycles 100
 
 # The qemu driver's default guest (kernel, busybox initramfs, qcow2 disk), from Debian packages.
 guest-image: $(BIN)/.installed ## build the qemu driver's default guest image
