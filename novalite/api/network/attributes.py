@@ -125,11 +125,13 @@ class Attr:
     convert: Callable[[Any], Any]
     post: bool = True
     put: bool = True
+    required: bool = False  # in a POST
 
 
-def _a(kind: str, post: bool = True, put: bool = True, null: bool = False) -> Attr:
+def _a(kind: str, post: bool = True, put: bool = True, null: bool = False,
+       required: bool = False) -> Attr:
     convert = TYPES[kind]
-    return Attr(nullable(convert) if null else convert, post, put)
+    return Attr(nullable(convert) if null else convert, post, put, required)
 
 
 _COMMON = {"name": _a("str"), "description": _a("str"), "tenant_id": _a("str", put=False),
@@ -144,7 +146,7 @@ SPECS: dict[str, dict[str, Attr]] = {
                 "provider:physical_network": _a("str", put=False, null=True),
                 "provider:segmentation_id": _a("int", put=False, null=True),
                 "qos_policy_id": _a("str", null=True)},
-    "subnet": {**_COMMON, "network_id": _a("uuid", put=False),
+    "subnet": {**_COMMON, "network_id": _a("uuid", put=False, required=True),
                "ip_version": _a("int", put=False), "cidr": _a("str", put=False),
                "gateway_ip": _a("str", null=True), "enable_dhcp": _a("bool"),
                "allocation_pools": _a("list"), "dns_nameservers": _a("nameservers"),
@@ -155,7 +157,8 @@ SPECS: dict[str, dict[str, Attr]] = {
                "prefixlen": _a("int", put=False), "segment_id": _a("str", null=True),
                "use_default_subnetpool": _a("bool", put=False),
                "dns_publish_fixed_ip": _a("bool")},
-    "port": {**_COMMON, "network_id": _a("uuid", put=False), "admin_state_up": _a("bool"),
+    "port": {**_COMMON, "network_id": _a("uuid", put=False, required=True),
+             "admin_state_up": _a("bool"),
              "mac_address": _a("str"), "fixed_ips": _a("list"), "device_id": _a("str"),
              "device_owner": _a("str"), "security_groups": _a("list"),
              "allowed_address_pairs": _a("list"), "port_security_enabled": _a("bool"),
@@ -166,7 +169,8 @@ SPECS: dict[str, dict[str, Attr]] = {
     "security_group": {**_COMMON, "stateful": _a("bool")},
     "security_group_rule": {
         "description": _a("str", put=True), "tenant_id": _a("str", put=False),
-        "project_id": _a("str", put=False), "security_group_id": _a("uuid", put=False),
+        "project_id": _a("str", put=False),
+        "security_group_id": _a("uuid", put=False, required=True),
         "direction": _a("str", put=False), "ethertype": _a("str", put=False),
         "protocol": Attr(nullable(lambda v: str(v)), put=False),
         "port_range_min": _a("int", put=False, null=True),
@@ -181,7 +185,7 @@ SPECS: dict[str, dict[str, Attr]] = {
                "flavor_id": _a("str", put=False, null=True)},
     "floatingip": {"description": _a("str"), "tenant_id": _a("str", put=False),
                    "project_id": _a("str", put=False), "tags": _a("tags", put=False),
-                   "floating_network_id": _a("uuid", put=False),
+                   "floating_network_id": _a("uuid", put=False, required=True),
                    "floating_ip_address": _a("str", put=False, null=True),
                    "subnet_id": _a("uuid", put=False, null=True),
                    "port_id": _a("uuid", null=True), "fixed_ip_address": _a("str", null=True),
@@ -216,6 +220,11 @@ def parse(body: Any, resource: str, creating: bool) -> dict[str, Any]:
         if key in IGNORED_DEFAULTS and values[key] not in (IGNORED_DEFAULTS[key],):
             raise HTTPFault(400, f"Invalid input for {key}. Reason: not supported by this "
                                  "cloud.")
+    if creating:
+        for key, attr in spec.items():
+            if attr.required and key not in values:
+                raise HTTPFault(400, f"Failed to parse request. Required attribute '{key}' "
+                                     "not specified")
     tenant = values.pop("tenant_id", None)
     if tenant is not None:
         values.setdefault("project_id", tenant)

@@ -54,9 +54,6 @@ def _fixed_ips(values: dict[str, Any]) -> None:
 
 
 def _new_target(s: Session, req: ApiRequest, values: dict[str, Any]) -> dict[str, Any]:
-    if "network_id" not in values:
-        raise HTTPFault(400, "Failed to parse request. Required attribute 'network_id' "
-                             "not specified")
     network = networks.get(s, scope(req), values["network_id"])
     return {"project_id": values["project_id"], "network:project_id": network.project_id}
 

@@ -237,3 +237,15 @@ def test_a_network_in_use_stays_shared_and_a_gateways_stays_external(net, user):
     public = net.get("/networks", params={"name": "public"}).json()["networks"][0]
     _error(net.put(f"/networks/{public['id']}", json={"network": {"router:external": False}}),
            409, "ExternalNetworkInUse")
+
+
+@pytest.mark.parametrize(("collection", "resource", "required"), [
+    ("floatingips", "floatingip", "floating_network_id"),
+    ("security-group-rules", "security_group_rule", "security_group_id"),
+    ("ports", "port", "network_id"),
+    ("subnets", "subnet", "network_id"),
+])
+def test_a_create_without_its_required_attribute_is_a_400(net, collection, resource,
+                                                          required):
+    message = _error(net.post(f"/{collection}", json={resource: {}}), 400, "HTTPBadRequest")
+    assert message == f"Failed to parse request. Required attribute '{required}' not specified"
