@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from keystoneauth1.identity import v3
 
-from novalite.clients import adapters, cinder, neutron
+from novalite.clients import adapters
 from novalite.clients import placement as placement_client
 from novalite.compute.aggregates import COMPUTE_BINARY
 from novalite.conf import CONF, cinder_client, glance_client, neutron_client
@@ -135,8 +135,6 @@ class AllInOne:
         adapters.use_local(cinder_client.GROUP, f"{base_url}/volume/v3", auth)
         adapters.use_local(nova_notifier.GROUP, f"{base_url}/compute/v2.1", auth)
         metadata_proxy.use_local(f"{base_url}/metadata")
-        neutron.reset()
-        cinder.reset()
 
     def stop(self, stop_http: Callable[[], None] = lambda: None) -> None:
         """API first (no new work); then let in-flight work finish while every service

@@ -22,6 +22,7 @@ from novalite.conf import CONF
 CLIENT_NAME = "novalite-service"
 
 _local: dict[str, tuple[str, Any]] = {}  # group -> (endpoint, keystoneauth plugin or None)
+_shared: dict[str, Any] = {}  # group -> the adapter its clients share
 _lock = threading.Lock()
 
 
@@ -38,11 +39,25 @@ def adapter(group: str) -> Any:
                                                      auth=auth, **overrides)
 
 
+def shared(group: str) -> Any:
+    """One adapter per group for the process (its session keeps connections and the
+    token), made again after the group's local endpoint changes."""
+    with _lock:
+        found = _shared.get(group)
+    if found is None:
+        found = adapter(group)
+        with _lock:
+            found = _shared.setdefault(group, found)
+    return found
+
+
 def use_local(group: str, endpoint: str, auth: Any | None) -> None:
     with _lock:
         _local[group] = (endpoint, auth)
+        _shared.pop(group, None)
 
 
 def forget_local(group: str) -> None:
     with _lock:
         _local.pop(group, None)
+        _shared.pop(group, None)

@@ -7,7 +7,6 @@ attachment a server uses."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 from urllib.parse import urlencode
 
@@ -20,8 +19,6 @@ from novalite.context import RequestContext
 from novalite.exception import NovaliteException
 
 MICROVERSION = "volume 3.44"
-_adapter: Any = None
-_lock = threading.Lock()
 
 
 class CinderError(NovaliteException):
@@ -39,20 +36,6 @@ class CinderUnavailable(NovaliteException):
     code = 503
     safe = True
 
-
-def adapter() -> Any:
-    global _adapter
-    with _lock:
-        if _adapter is None:
-            _adapter = adapters.adapter(GROUP)
-        return _adapter
-
-
-def reset() -> None:
-    """Forget the adapter (the configuration or the local endpoint changed)."""
-    global _adapter
-    with _lock:
-        _adapter = None
 
 
 def _error(response: Any) -> CinderError:
@@ -92,7 +75,7 @@ class Client:
         if method in ("GET", "DELETE"):
             kwargs["connect_retries"] = CONF.cinder.http_retries
         try:
-            response = adapter().request(path, method, headers=headers, **kwargs)
+            response = adapters.shared(GROUP).request(path, method, headers=headers, **kwargs)
         except ks_exc.ClientException as exc:
             raise CinderUnavailable(reason=f"{method} {path}: {exc}") from exc
         if response.status_code >= 400:

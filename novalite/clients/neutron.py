@@ -5,7 +5,6 @@ to its host) use the service credentials."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
@@ -17,9 +16,6 @@ from novalite.conf import CONF
 from novalite.conf.neutron_client import GROUP
 from novalite.context import RequestContext
 from novalite.exception import NovaliteException
-
-_adapter: Any = None
-_lock = threading.Lock()
 
 
 class NeutronError(NovaliteException):
@@ -37,20 +33,6 @@ class NeutronUnavailable(NovaliteException):
     code = 503
     safe = True
 
-
-def adapter() -> Any:
-    global _adapter
-    with _lock:
-        if _adapter is None:
-            _adapter = adapters.adapter(GROUP)
-        return _adapter
-
-
-def reset() -> None:
-    """Forget the adapter (the configuration or the local endpoint changed)."""
-    global _adapter
-    with _lock:
-        _adapter = None
 
 
 def _error(response: Any) -> NeutronError:
@@ -79,7 +61,7 @@ class Client:
         if method in ("GET", "DELETE"):
             kwargs["connect_retries"] = CONF.neutron.http_retries
         try:
-            response = adapter().request(f"/v2.0{path}", method, **kwargs)
+            response = adapters.shared(GROUP).request(f"/v2.0{path}", method, **kwargs)
         except ks_exc.ClientException as exc:
             raise NeutronUnavailable(reason=f"{method} {path}: {exc}") from exc
         if response.status_code >= 400:

@@ -31,7 +31,7 @@ def service(monkeypatch):
             asked.append((method, path, kwargs))
             return answers.pop(0)
 
-    monkeypatch.setattr(cinder, "adapter", lambda: Adapter())
+    monkeypatch.setattr(cinder.adapters, "shared", lambda group: Adapter())
     return asked, answers
 
 
