@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from novalite import exception, plugins
+from novalite.conf import CONF
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -284,6 +285,13 @@ class ComputeDriver(abc.ABC):
     def node_uuid(self, nodename: str) -> str | None:
         """A stable uuid for the node, if the hypervisor has one."""
         return None
+
+
+def network_connector(host: str) -> dict[str, Any]:
+    """The connector of a host that reaches volume exports over the network at its
+    [DEFAULT] my_ip (os-brick's connector properties, as Nova's drivers give them)."""
+    return {"host": host, "ip": CONF.my_ip, "platform": "x86_64", "os_type": "linux",
+            "multipath": False}
 
 
 def load_driver(name: str, **kwargs: Any) -> ComputeDriver:

@@ -40,6 +40,7 @@ from novalite.virt.driver import (
     ComputeDriver,
     InstanceInfo,
     LifecycleEvent,
+    network_connector,
 )
 
 _NODE_NAMESPACE = uuid.UUID("7b6a2f4e-3c4d-4f5e-8a9b-0c1d2e3f4a5b")
@@ -323,8 +324,7 @@ class FakeDriver(ComputeDriver):
             self._save()
 
     def get_volume_connector(self, instance: Instance) -> dict[str, Any]:
-        return {"host": self.host, "ip": CONF.my_ip, "platform": "x86_64",
-                "os_type": "linux", "multipath": False}
+        return network_connector(self.host)
 
     def attach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
                       mountpoint: str | None, disk_bus: str | None = None,

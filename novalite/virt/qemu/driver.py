@@ -512,8 +512,7 @@ class QemuDriver(driver.ComputeDriver):
 
     def get_volume_connector(self, instance: Instance) -> dict[str, Any]:
         """The volume service exports to this host's address ([DEFAULT] my_ip)."""
-        return {"host": self.host, "ip": CONF.my_ip, "platform": "x86_64",
-                "os_type": "linux", "multipath": False}
+        return driver.network_connector(self.host)
 
     def attach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
                       mountpoint: str | None, disk_bus: str | None = None,
