@@ -59,6 +59,29 @@ class LifecycleEvent:
     transition: int
 
 
+@dataclasses.dataclass(frozen=True)
+class VolumeDevice:
+    """A volume a guest is made with (Nova's driver_block_device as block_device_info
+    lists it): connected already, its `connection_info` the volume service's
+    {driver_volume_type, data} with `serial`, the volume's id, added."""
+
+    connection_info: dict[str, Any]
+    mount_device: str  # /dev/vda for the root volume
+    boot_index: int | None = None
+    disk_bus: str | None = None
+    device_type: str | None = None
+
+    @property
+    def serial(self) -> str:
+        return str(self.connection_info["serial"])
+
+
+def root_volume(block_device_info: list[VolumeDevice] | None) -> VolumeDevice | None:
+    """The volume a volume-backed server boots from (boot index 0), if it has one."""
+    return next((device for device in block_device_info or () if device.boot_index == 0),
+                None)
+
+
 @dataclasses.dataclass
 class ProviderData:
     """A node's resource provider as the compute reports it to placement: inventory per
@@ -104,8 +127,13 @@ class ComputeDriver(abc.ABC):
 
     @abc.abstractmethod
     def spawn(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
-              power_on: bool = True) -> None:
-        """Create and start the guest."""
+              power_on: bool = True,
+              block_device_info: list[VolumeDevice] | None = None) -> None:
+        """Create and start the guest, with the volumes of `block_device_info` as its
+        disks: a volume-backed server's root disk is its boot volume (root_volume), not
+        one made from the image (`image_meta` is then the volume's image metadata:
+        what kernel, ramdisk and properties it boots with); the others are attached as
+        attach_volume would, and kept in what any later start is made from."""
 
     @abc.abstractmethod
     def destroy(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:

@@ -40,6 +40,7 @@ from novalite.virt.driver import (
     ComputeDriver,
     InstanceInfo,
     LifecycleEvent,
+    VolumeDevice,
     network_connector,
 )
 
@@ -164,13 +165,17 @@ class FakeDriver(ComputeDriver):
             return InstanceInfo(state=self.instances[instance.uuid])
 
     def spawn(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
-              power_on: bool = True) -> None:
+              power_on: bool = True,
+              block_device_info: list[VolumeDevice] | None = None) -> None:
         if CONF.fake_driver.spawn_seconds:
             time.sleep(CONF.fake_driver.spawn_seconds)
         with self._lock:
             if instance.uuid in self.instances:
                 raise exception.InstanceExists(name=instance.uuid)
             self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
+            if block_device_info:
+                self.volumes[instance.uuid] = {device.serial: device.connection_info
+                                               for device in block_device_info}
             self.consoles[instance.uuid] = []
             self._log(instance.uuid, f"novalite fake guest {instance.uuid} created on "
                                      f"{self.host}")

@@ -204,7 +204,12 @@ class QemuDriver(driver.ComputeDriver):
             raise
 
     def spawn(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
-              power_on: bool = True) -> None:
+              power_on: bool = True,
+              block_device_info: list[driver.VolumeDevice] | None = None) -> None:
+        if block_device_info:
+            raise exception.BuildAbortException(
+                instance_uuid=instance.uuid,
+                reason="the qemu driver does not make guests with volumes yet")
         if image_meta is None or instance.flavor is None:
             raise exception.BuildAbortException(instance_uuid=instance.uuid,
                                                 reason="the qemu driver boots from an image")
