@@ -224,6 +224,10 @@ class UnshelveHostNotInAZ(Conflict):
     msg_fmt = 'Host "%(host)s" is not in the availability zone "%(availability_zone)s".'
 
 
+class ImageUnacceptable(Invalid):
+    msg_fmt = "Image %(image_id)s is unacceptable: %(reason)s"
+
+
 class InstanceNotRescuable(Invalid):
     msg_fmt = "Instance %(instance_id)s cannot be rescued: %(reason)s"
 
@@ -283,6 +287,12 @@ class ComputeResourcesUnavailable(NovaliteException):
 
 class BuildAbortException(NovaliteException):
     msg_fmt = "Build of instance %(instance_uuid)s aborted: %(reason)s"
+
+
+class VolumeNotCreated(NovaliteException):
+    msg_fmt = ("Volume %(volume_id)s did not finish being created even after we waited "
+               "%(seconds)s seconds or %(attempts)s attempts. And its status is "
+               "%(volume_status)s.")
 
 
 class VirtualInterfaceCreateException(NovaliteException):

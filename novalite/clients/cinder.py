@@ -7,6 +7,7 @@ attachment a server uses."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 from urllib.parse import urlencode
 
@@ -16,7 +17,7 @@ from novalite.clients import adapters
 from novalite.conf import CONF
 from novalite.conf.cinder_client import GROUP
 from novalite.context import RequestContext
-from novalite.exception import NovaliteException
+from novalite.exception import NovaliteException, VolumeNotCreated
 
 MICROVERSION = "volume 3.44"
 
@@ -84,6 +85,42 @@ class Client:
 
     def get(self, volume_id: str) -> dict[str, Any]:
         found: dict[str, Any] = self.request("GET", f"/volumes/{volume_id}")["volume"]
+        return found
+
+    def create(self, size: int, name: str, image_id: str | None = None,
+               snapshot_id: str | None = None, volume_type: str | None = None
+               ) -> dict[str, Any]:
+        """A new volume (`creating`), blank or from an image or a snapshot."""
+        body: dict[str, Any] = {"size": size, "name": name}
+        for key, value in (("imageRef", image_id), ("snapshot_id", snapshot_id),
+                           ("volume_type", volume_type)):
+            if value:
+                body[key] = value
+        made: dict[str, Any] = self.request("POST", "/volumes", {"volume": body})["volume"]
+        return made
+
+    def wait_available(self, volume_id: str) -> None:
+        """Until a volume being made is `available` (Nova's
+        _await_block_device_map_created), at most [DEFAULT]
+        block_device_allocate_retries × block_device_allocate_retries_interval seconds;
+        VolumeNotCreated if it ends in `error` or takes longer."""
+        attempts = CONF.block_device_allocate_retries + 1
+        interval = float(CONF.block_device_allocate_retries_interval)
+        started = time.monotonic()
+        deadline, delay = started + attempts * interval, 0.05
+        while True:
+            status = self.get(volume_id)["status"]
+            if status == "available":
+                return
+            if status == "error" or time.monotonic() >= deadline:
+                raise VolumeNotCreated(
+                    volume_id=volume_id, seconds=int(time.monotonic() - started),
+                    attempts=attempts, volume_status=status)
+            time.sleep(min(delay, interval, max(0.0, deadline - time.monotonic())))
+            delay *= 2
+
+    def snapshot_get(self, snapshot_id: str) -> dict[str, Any]:
+        found: dict[str, Any] = self.request("GET", f"/snapshots/{snapshot_id}")["snapshot"]
         return found
 
     def delete(self, volume_id: str) -> None:

@@ -49,7 +49,7 @@ def _heal_missing(client: placement_client.SchedulerReportClient, node: ComputeN
     instance = instances.instance_get(instance_uuid)
     if instance.flavor is None:
         return False  # nothing known to allocate
-    wanted = capacity.requested(instance.flavor)
+    wanted = capacity.requested(instance.flavor, instance.is_volume_backed)
     resources = {rc: int(n) for rc, n in (("VCPU", wanted.vcpus),
                                           ("MEMORY_MB", wanted.memory_mb),
                                           ("DISK_GB", wanted.disk_gb)) if n}

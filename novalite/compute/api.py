@@ -13,6 +13,7 @@ from typing import Any
 from novalite import availability_zones, exception, strutils, timeutils
 from novalite.clients import placement as placement_client
 from novalite.compute import (
+    boot_volumes,
     guards,
     moves_api,
     neutron,
@@ -41,6 +42,7 @@ from novalite.image import api as image_api
 from novalite.image import errors as image_errors
 from novalite.image.record import ImageRecord
 from novalite.objects import network_info, states
+from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -151,16 +153,26 @@ class API:
         security_groups: list[str] | None = None,
         hostname: str | None = None,
         config_drive: bool = False,
+        block_device_mapping: list[boot_volumes.Requested] | None = None,
     ) -> list[str]:
-        """Record the instances, start the build, return their uuids at once."""
+        """Record the instances, start the build, return their uuids at once. A server
+        boots from `image_ref`, or with none from the volume of `block_device_mapping`
+        whose boot index is 0 (volume-backed: novalite.compute.boot_volumes)."""
         if min_count > max_count:
             raise exception.Invalid("min_count must be <= max_count")
         if hostname and max_count > 1:
             raise exception.Invalid("Unable to allocate a single hostname to multiple "
                                     "instances")
         flavor = self._flavor(ctx, flavor_ref)
-        image = self._image(ctx, image_ref)
-        self._check_flavor_fits_image(flavor, image)
+        boot = boot_volumes.plan(ctx, block_device_mapping or [], bool(image_ref),
+                                 max_count)
+        if boot.boot_image is None:
+            image = self._image(ctx, image_ref)
+            self._check_flavor_fits_image(flavor, image)
+        else:  # the root disk is the volume, whatever the flavor's root_gb
+            image = boot.boot_image
+            if flavor.memory_mb < (image.min_ram or 0):
+                raise exception.FlavorMemoryTooSmall()
         key_data = self._key_data(ctx, key_name)
         quotas.check_metadata(metadata, ctx.project_id)
         max_count = quotas.check_instances(ctx.require_project_id(), flavor, min_count, max_count)
@@ -182,17 +194,23 @@ class API:
             force_nodes=[forced_node] if forced_node else [],
             scheduler_hints={k: v if isinstance(v, list) else [v]
                              for k, v in (scheduler_hints or {}).items()},
+            is_bfv=boot.volume_backed,
         )
         spec.instance_group = server_groups.join_requested_group(ctx, scheduler_hints, uuids)
         vifs = self.network_api.allocate_for_build(ctx, uuids, requested_networks,
                                                    security_groups)
+        mappings: list[BlockDeviceMapping] = []
         try:
-            self._record(ctx, spec, uuids, vifs, name, image, flavor, availability_zone,
-                         key_name, key_data, access_ips, user_data, reservation_id,
-                         description, metadata, tags, hostname,
+            for instance_uuid in uuids:  # first: a volume refused leaves no instance
+                mappings += boot_volumes.reserve(ctx, boot, instance_uuid)
+            self._record(ctx, spec, uuids, vifs, name,
+                         "" if boot.volume_backed else image.id, flavor,
+                         availability_zone, key_name, key_data, access_ips, user_data,
+                         reservation_id, description, metadata, tags, hostname,
                          config_drive or CONF.force_config_drive)
             self._enqueue(ctx, spec, uuids)
         except BaseException:
+            boot_volumes.release(ctx, mappings)  # nor any reservation
             for instance_uuid, made in vifs.items():  # no port outlives a refused create
                 self.network_api.deallocate_for_instance(
                     ctx, instance_uuid, {v.id for v in made if v.preserve_on_delete})
@@ -200,7 +218,7 @@ class API:
         return uuids
 
     def _record(self, ctx: RequestContext, spec: RequestSpec, uuids: list[str],
-                vifs: dict[str, list[VIF]], name: str, image: ImageMeta, flavor: Flavor,
+                vifs: dict[str, list[VIF]], name: str, image_ref: str, flavor: Flavor,
                 availability_zone: str | None, key_name: str | None, key_data: str | None,
                 access_ips: dict[str, str | None] | None, user_data: str | None,
                 reservation_id: str, description: str | None,
@@ -216,7 +234,7 @@ class API:
                 "hostname": hostname or _default_hostname(name, instance_uuid, index,
                                                           max_count),
                 "project_id": ctx.project_id, "user_id": ctx.user_id,
-                "image_ref": image.id, "flavor": flavor, "vm_state": states.BUILDING,
+                "image_ref": image_ref, "flavor": flavor, "vm_state": states.BUILDING,
                 "task_state": states.SCHEDULING, "power_state": states.NOSTATE,
                 "availability_zone": availability_zone, "key_name": key_name,
                 "key_data": key_data, **(access_ips or {}), "user_data": user_data,
@@ -455,7 +473,9 @@ class API:
         host = guards.check_host(instance)
         guards.check_state(instance, "rebuild", states.ALLOW_REBUILD)
         image = self._image(ctx, image_ref)
-        if instance.flavor is not None:
+        if instance.is_volume_backed:
+            boot_volumes.check_rebuild_image(ctx, instance.uuid, image.id)
+        elif instance.flavor is not None:
             self._check_flavor_fits_image(instance.flavor, image)
         values = dict(changes)
         if "key_name" in values:
@@ -463,11 +483,11 @@ class API:
         if metadata is not None:
             quotas.check_metadata(metadata, instance.project_id)
         self._begin(ctx, instance, "rebuild", {
-            **values, "image_ref": image.id, "task_state": states.REBUILDING,
-            "progress": 0}, [None])
+            **values, "image_ref": instance.image_ref if instance.is_volume_backed
+            else image.id, "task_state": states.REBUILDING, "progress": 0}, [None])
         if metadata is not None:
             instance_details.metadata_update(instance.uuid, metadata, True, lambda _: None)
-        if image.id != instance.image_ref:
+        if image.id != instance.image_ref and not instance.is_volume_backed:
             spec = request_specs.request_spec_get(instance.uuid)
             spec.image = image
             request_specs.request_spec_save(spec)
@@ -500,6 +520,12 @@ class API:
         changes nothing of the server."""
         host = guards.check_host(instance)
         guards.check_state(instance, action, states.ALLOW_SNAPSHOT)
+        if instance.is_volume_backed:
+            raise exception.Invalid(
+                "Backup is not supported for volume-backed instances."
+                if image_type == "backup" else
+                "Snapshot of a volume-backed server is not supported by novalite: "
+                "snapshot its volumes instead (openstack volume snapshot create)")
         image = snapshots.create_image(ctx, instance, name, image_type, properties)
         try:
             self._begin(ctx, instance, action, {"task_state": task_state}, [None])
@@ -592,6 +618,9 @@ class API:
         guards.check_lock(ctx, instance)
         host = guards.check_host(instance)
         guards.check_state(instance, "rescue", states.ALLOW_RESCUE)
+        if instance.is_volume_backed:
+            raise exception.InstanceNotRescuable(
+                instance_id=instance.uuid, reason="Cannot rescue a volume-backed instance")
         image = self._image(ctx, rescue_image_ref or instance.image_ref or "")
         self._begin(ctx, instance, "rescue", {"task_state": states.RESCUING}, [None])
         self.compute.rescue_instance(ctx, host, instance, image, password)

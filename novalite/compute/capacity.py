@@ -36,8 +36,8 @@ class Resources:
                          if getattr(self, name) < getattr(wanted, name))
 
 
-def requested(flavor: Flavor) -> Resources:
-    return Resources(flavor.vcpus, flavor.memory_mb, flavor.disk_gb)
+def requested(flavor: Flavor, volume_backed: bool = False) -> Resources:
+    return Resources(flavor.vcpus, flavor.memory_mb, flavor.local_disk_gb(volume_backed))
 
 
 def allocation_ratios() -> tuple[float, float, float]:

@@ -273,7 +273,8 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager)
                                              self.host)
             instance = self._update(ctx, instance, [None], task_state=states.SPAWNING)
             self._bind_ports(ctx, instance)
-            self.driver.spawn(ctx, instance, spec.image)
+            devices = self._prep_block_devices(ctx, instance)
+            self.driver.spawn(ctx, instance, spec.image, block_device_info=devices)
             spawned = True
             self._update(ctx, instance, [states.SPAWNING], vm_state=states.ACTIVE,
                          task_state=None, power_state=states.RUNNING, launched_at=utcnow())
@@ -307,6 +308,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager)
     def _undo(self, ctx: RequestContext, instance: Instance, spawned: bool) -> None:
         if spawned:
             self.driver.destroy(ctx, instance)
+        self._hand_back_volumes(ctx, instance)
         self.rt.release(ctx, instance.uuid)
         if instance.network_info:  # the next host (or the delete) takes the ports over
             self.network_api.unbind(ctx, instance.uuid)
@@ -493,9 +495,12 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager)
         stopped = instance.vm_state == states.STOPPED
         attached = self.conductor.block_device_mapping_get_all_by_instance(ctx,
                                                                            instance.uuid)
-        # a guest made again with volumes has them from its first boot on
-        self.driver.spawn(ctx, instance, image, power_on=not (stopped or attached))
-        if attached:
+        if instance.is_volume_backed:  # made again on its boot volume, with the others
+            self.driver.spawn(ctx, instance, image, power_on=not stopped,
+                              block_device_info=self._connected_devices(attached))
+        else:  # a guest made again with volumes has them from its first boot on
+            self.driver.spawn(ctx, instance, image, power_on=not (stopped or attached))
+        if attached and not instance.is_volume_backed:
             self._reattach_volumes(ctx, instance, attached)
             if not stopped:
                 self.driver.power_on(ctx, instance)
@@ -804,6 +809,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager)
         self.conductor.instance_fault_create(ctx, instance.uuid, 500, fault_message(exc),
                                              None, self.host)
         self.driver.destroy(ctx, instance)  # whatever the interrupted spawn left
+        self._hand_back_volumes(ctx, instance)
         self.rt.release(ctx, instance.uuid)
         placement_client.free_allocations(ctx, instance.uuid)
         # on no host, as a build the watchdog ends: none holds a share of this one

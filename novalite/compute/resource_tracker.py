@@ -63,7 +63,7 @@ class ResourceTracker:
             self.host, {i.uuid: i for i in placed},
             self.conductor.migration_get_in_progress_by_host(ctx, self.host))
         with self._lock:
-            self.tracked = {i.uuid: (i.node, capacity.requested(i.flavor))
+            self.tracked = {i.uuid: (i.node, capacity.requested(i.flavor, i.is_volume_backed))
                             for i in placed if i.flavor is not None}
             self.flavors = {i.uuid: i.flavor for i in placed if i.flavor is not None}
             self.moves = set(moves)
@@ -165,7 +165,7 @@ class ResourceTracker:
         if flavor is None:
             raise exception.ComputeResourcesUnavailable(
                 reason=f"instance {instance.uuid} has no flavor to claim")
-        wanted = capacity.requested(flavor)
+        wanted = capacity.requested(flavor, instance.is_volume_backed)
         with self._lock:
             if nodename not in self.nodes:
                 raise exception.ComputeResourcesUnavailable(

@@ -30,11 +30,14 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from novalite import exception
 from novalite.clients import cinder
 from novalite.compute.wrapping import tracked
 from novalite.conductor.rpcapi import ConductorAPI
 from novalite.context import RequestContext
+from novalite.exception import NovaliteException
 from novalite.locks import KeyedLocks
+from novalite.objects import states
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.instance import Instance
 from novalite.virt import driver as virt_driver
@@ -150,6 +153,83 @@ class VolumeSteps:
                 with _logged("delete volume %s", bdm.volume_id):
                     cinder.Client(ctx, admin=True).delete(bdm.volume_id)
 
+    # --- build ---------------------------------------------------------------------------
+
+    def _prep_block_devices(self, ctx: RequestContext, instance: Instance
+                            ) -> list[virt_driver.VolumeDevice]:
+        """Nova's _prep_block_device: each volume the server is created with reserved
+        once made (novalite.compute.boot_volumes asked for it) and connected to this
+        host, its attachment completed. A failure aborts the build, as Nova's "Failure
+        prepping block device": another host would not do better; the volumes stay
+        mapped, for the delete."""
+        devices = []
+        for bdm in self.conductor.block_device_mapping_get_all_by_instance(ctx,
+                                                                           instance.uuid):
+            try:
+                if bdm.attachment_id is None:
+                    bdm = self._reserve_made(ctx, instance, bdm)
+                devices.append(self._connect(ctx, instance, bdm))
+            except Exception as exc:
+                LOG.exception("Preparing volume %s of instance %s failed",
+                              bdm.volume_id or bdm.source_type, instance.uuid)
+                reason = (exc.format_message() if isinstance(exc, NovaliteException)
+                          else f"{type(exc).__name__}: {exc}")
+                raise exception.BuildAbortException(
+                    instance_uuid=instance.uuid,
+                    reason=f"Failure prepping block device: {reason}") from exc
+        return devices
+
+    def _reserve_made(self, ctx: RequestContext, instance: Instance,
+                      bdm: BlockDeviceMapping) -> BlockDeviceMapping:
+        """A volume the API asked for (from an image, a snapshot or nothing) reserved
+        for the server once the volume service made it."""
+        volumes = cinder.Client(ctx, admin=True)
+        volumes.wait_available(bdm.volume_id or "")
+        attachment = volumes.attachment_create(bdm.volume_id or "", instance.uuid)
+        return self.conductor.block_device_mapping_update(
+            ctx, bdm.uuid, {"attachment_id": attachment["id"]})
+
+    def _connect(self, ctx: RequestContext, instance: Instance, bdm: BlockDeviceMapping
+                 ) -> virt_driver.VolumeDevice:
+        """The reserved volume exported to this host and `in-use`; the guest is made
+        with it (the driver's spawn connects it)."""
+        volumes = cinder.Client(ctx, admin=True)
+        attachment_id = bdm.attachment_id or ""
+        connector = {**self.driver.get_volume_connector(instance),
+                     "mountpoint": bdm.device_name}
+        connection = {**volumes.attachment_update(attachment_id, connector),
+                      "serial": bdm.volume_id}
+        connected = self.conductor.block_device_mapping_update(
+            ctx, bdm.uuid, {"connection_info": connection})
+        volumes.attachment_complete(attachment_id)
+        return self._connected_devices([connected])[0]
+
+    def _hand_back_volumes(self, ctx: RequestContext, instance: Instance) -> None:
+        """A failed build's volumes let go of this host, the guest gone: each one this
+        host connected is reserved for the server anew (Cinder lets the same instance
+        hold a second attachment), then its attachment here deleted (its export stops),
+        so the next host, or the delete, finds it reserved and never free to others."""
+        volumes = cinder.Client(ctx, admin=True)
+        for bdm in self.conductor.block_device_mapping_get_all_by_instance(ctx,
+                                                                           instance.uuid):
+            if not (bdm.connection_info and bdm.attachment_id and bdm.volume_id):
+                continue
+            with _logged("hand volume %s of instance %s back", bdm.volume_id,
+                         instance.uuid):
+                fresh = volumes.attachment_create(bdm.volume_id, instance.uuid)
+                self.conductor.block_device_mapping_update(
+                    ctx, bdm.uuid, {"attachment_id": fresh["id"], "connection_info": None})
+                volumes.attachment_delete(bdm.attachment_id)
+
+    @staticmethod
+    def _connected_devices(mappings: list[BlockDeviceMapping]
+                           ) -> list[virt_driver.VolumeDevice]:
+        """The volumes a guest is made again with, as they are connected (a rebuild)."""
+        return [virt_driver.VolumeDevice(
+            connection_info=_device(bdm), mount_device=bdm.device_name or "",
+            boot_index=bdm.boot_index, disk_bus=bdm.disk_bus, device_type=bdm.device_type)
+            for bdm in mappings if bdm.connection_info]
+
     def _reattach_volumes(self, ctx: RequestContext, instance: Instance,
                           mappings: list[BlockDeviceMapping]) -> None:
         """Connect a guest made again (a rebuild) to the volumes it had: their exports
@@ -162,6 +242,8 @@ class VolumeSteps:
     # --- service start -----------------------------------------------------------------
 
     def _init_volumes(self, ctx: RequestContext, instance: Instance) -> None:
+        if instance.vm_state == states.BUILDING:  # the build's volumes: see _init_instance
+            return
         mappings = self.conductor.block_device_mapping_get_all_by_instance(ctx,
                                                                            instance.uuid)
         if not mappings:  # the API maps a volume before it reserves it

@@ -38,6 +38,20 @@ opts = [
         "conductors' [conductor] build_watchdog_timeout still applies).",
     ),
     cfg.IntOpt(
+        "block_device_allocate_retries",
+        default=60,
+        min=0,
+        help="Times a build checks whether a volume it asked for (a volume-backed "
+        "server's from its image, snapshot or nothing) is made before it fails.",
+    ),
+    cfg.IntOpt(
+        "block_device_allocate_retries_interval",
+        default=3,
+        min=0,
+        help="Seconds between those checks at most: the first come sooner (from 50 ms, "
+        "doubling), as a small volume is made in well under a second.",
+    ),
+    cfg.IntOpt(
         "max_concurrent_builds",
         default=10,
         min=0,

@@ -1,7 +1,9 @@
 """A block device mapping as services pass it around (Nova's BlockDeviceMapping object):
-one disk of an instance; here a volume attached to it (source and destination `volume`),
-with the Cinder attachment that reserves the volume for the instance and, once the
-compute connected it, the connection info the volume service gave."""
+one disk of an instance; here a volume attached to it (source and destination `volume`)
+or one it boots with (destination `volume`, made from the `image`, `snapshot` or
+`blank` source by the compute that builds it, after which volume_id names it), with the
+Cinder attachment that reserves the volume for the instance and, once the compute
+connected it, the connection info the volume service gave."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ VOLUME = "volume"
 
 @base.register
 class BlockDeviceMapping(base.NovaliteObject):
-    VERSION = "1.0"
+    VERSION = "1.1"  # 1.1: image_id, snapshot_id, volume_type
 
     uuid: str
     instance_uuid: str
@@ -32,6 +34,10 @@ class BlockDeviceMapping(base.NovaliteObject):
     volume_size: int | None = None
     disk_bus: str | None = None
     device_type: str | None = None
+    # what the compute makes the volume from when the server is built (Nova's fields)
+    image_id: str | None = None
+    snapshot_id: str | None = None
+    volume_type: str | None = None
     id: int | None = None
     created_at: datetime.datetime | None = None
 

@@ -38,3 +38,12 @@ class Flavor(base.NovaliteObject):
         """The same in whole GB, swap rounded up: the DISK_GB placement is asked for and
         the resource tracker counts (Nova's resources_from_flavor)."""
         return self.root_gb + self.ephemeral_gb + math.ceil(self.swap / 1024)
+
+    def local_disk_mb(self, volume_backed: bool) -> int:
+        """disk_mb of a server that is volume-backed or not: a volume-backed server's
+        root disk is its volume (Nova's resources_from_request_spec with is_bfv)."""
+        return self.disk_mb - (self.root_gb * 1024 if volume_backed else 0)
+
+    def local_disk_gb(self, volume_backed: bool) -> int:
+        """disk_gb, the same way."""
+        return self.disk_gb - (self.root_gb if volume_backed else 0)

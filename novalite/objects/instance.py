@@ -47,6 +47,12 @@ class Instance(base.NovaliteObject):
     user_data: str | None = None  # base64, as the API took it
     config_drive: str = ""  # "True" when the server has one, as Nova stores it
 
+    @property
+    def is_volume_backed(self) -> bool:
+        """Booted from a volume: such a server is recorded without an image (Nova's
+        compute_utils.is_volume_backed_instance reads an empty image_ref the same)."""
+        return self.image_ref == ""
+
     def preserved_ports(self) -> set[str]:
         """The ports the user brought, released rather than deleted with the server."""
         return {vif.id for vif in self.network_info if vif.preserve_on_delete}

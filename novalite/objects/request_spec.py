@@ -94,8 +94,9 @@ class RequestSpec(base.NovaliteObject):
     """Everything that decides where instances may go, stored for later moves."""
 
     # 1.1: requested_destination; 1.2: retry; 1.3: instance_group, retry and
-    # requested_destination are objects (InstanceGroup, SchedulerRetries, Destination)
-    VERSION = "1.3"
+    # requested_destination are objects (InstanceGroup, SchedulerRetries, Destination);
+    # 1.4: is_bfv
+    VERSION = "1.4"
 
     instance_uuid: str
     flavor: Flavor
@@ -112,6 +113,7 @@ class RequestSpec(base.NovaliteObject):
     instance_group: InstanceGroup | None = None
     requested_destination: Destination | None = None
     retry: SchedulerRetries | None = None  # the RetryFilter skips the hosts it names
+    is_bfv: bool = False  # volume-backed: the root disk takes no local disk
 
     def __post_init__(self) -> None:
         self.instance_group = _coerce(InstanceGroup, self.instance_group)

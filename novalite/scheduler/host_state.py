@@ -110,7 +110,7 @@ class HostState:
     def consume_from_request(self, spec: RequestSpec) -> None:
         """Count a placement at once, so the next choice of this request sees it."""
         flavor = spec.flavor
-        disk_mb = flavor.disk_mb
+        disk_mb = flavor.local_disk_mb(spec.is_bfv)
         self.free_ram_mb -= flavor.memory_mb
         self.free_disk_mb -= disk_mb
         self.disk_mb_used += disk_mb
@@ -144,7 +144,7 @@ class HostState:
     def release_request(self, spec: RequestSpec) -> None:
         """Undo consume_from_request (a multi-create that could not reach min_count)."""
         flavor = spec.flavor
-        disk_mb = flavor.disk_mb
+        disk_mb = flavor.local_disk_mb(spec.is_bfv)
         self.free_ram_mb += flavor.memory_mb
         self.free_disk_mb += disk_mb
         self.disk_mb_used -= disk_mb

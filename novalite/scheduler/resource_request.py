@@ -120,4 +120,4 @@ class ResourceRequest:
         if not any("MEMORY_MB" in g.resources for g in self.groups.values()):
             given["MEMORY_MB"] = flavor.memory_mb
         if not any("DISK_GB" in g.resources for g in self.groups.values()):
-            given["DISK_GB"] = flavor.disk_gb
+            given["DISK_GB"] = flavor.local_disk_gb(spec.is_bfv)

@@ -39,16 +39,23 @@ def create(ctx: RequestContext, project_id: str | None, volume_id: str,
            mode: str) -> Attachment:
     """Reserve the volume for `instance_uuid` (`reserved`); with a connector, connect it
     at once (`attaching`). A second attachment of an attached volume is refused, as it
-    is for Cinder's volumes that are not multiattach (novalite has none that are)."""
+    is for Cinder's volumes that are not multiattach (novalite has none that are),
+    unless all its attachments are the same instance's (Cinder's override: the
+    instance's compute hands the volume over to the next host it is built or moved
+    on, so the volume is never free in between)."""
     with session.writer() as s:
         volume = volumes.get_row(s, volume_id, project_id)
         if "error" in volume.status:
             raise errors.InvalidVolume(reason=_in_error(volume_id, volume.status, "created"))
         if not volumes.swap_status(s, volume_id, _RESERVABLE, {"status": states.RESERVED}):
-            raise errors.InvalidVolume(reason=(
-                f"Volume {volume_id} status must be {_RESERVABLE_TEXT} to reserve, but the "
-                f"current status is {volume.status}."))
+            held = attachments.of_volumes(s, [volume_id]).get(volume_id, [])
+            if not (instance_uuid and held
+                    and all(a.instance_uuid == instance_uuid for a in held)):
+                raise errors.InvalidVolume(reason=(
+                    f"Volume {volume_id} status must be {_RESERVABLE_TEXT} to reserve, but "
+                    f"the current status is {volume.status}."))
         attachment_id = attachments.create(s, volume_id, instance_uuid, mode)
+        attachments.settle(s, volume_id)
     if connector is None:
         return get(project_id, attachment_id)
     try:

@@ -1,8 +1,9 @@
 """The volumes issue's steps with the unmodified `openstack` CLI and openstacksdk:
 volumes created, listed, shown, changed and deleted on the file backend, snapshots and
 volumes copied from them, from a volume or from an image, extend, volume types with the
-`__DEFAULT__` one, the volume quotas and limits, and a volume attached to a server and
-detached again."""
+`__DEFAULT__` one, the volume quotas and limits, a volume attached to a server and
+detached again, and servers booted from an existing volume and from one made from an
+image."""
 
 from __future__ import annotations
 
@@ -127,6 +128,30 @@ def test_a_volume_attached_to_a_server_and_detached_with_the_cli(cloud):
     assert demo.json("server", "show", "vol-vm")["volumes_attached"] == []
     demo.ok("server", "delete", "vol-vm")
     demo.ok("volume", "delete", "attached")
+
+
+def test_servers_booted_from_volumes_with_the_cli(cloud):
+    demo = Cli(cloud.clouds_yaml, "novalite")
+    demo.json("volume", "create", "--image", "novalite-tiny", "--size", "1", "bootvol")
+    _status(demo, "bootvol", "available")
+    server = demo.boot("--volume", "bootvol", "--flavor", "m1.tiny", "bfv-vm")
+    assert server["image"] in ("", "N/A (booted from volume)")
+    root = _status(demo, "bootvol", "in-use")
+    assert [(a["server_id"], a["device"]) for a in root["attachments"]] == [
+        (server["id"], "/dev/vda")]
+    demo.delete("bfv-vm")
+    assert _status(demo, "bootvol", "available")["attachments"] == []
+
+    made = demo.boot("--boot-from-volume", "1", "--image", "novalite-tiny", "--flavor",
+                     "m1.tiny", "bfv-made")
+    (attached,) = made["volumes_attached"]
+    volume = _status(demo, attached["id"], "in-use")
+    assert volume["volume_image_metadata"]["image_id"] == demo.json(
+        "image", "show", "novalite-tiny")["id"]
+    demo.delete("bfv-made")
+    # `--boot-from-volume` asks for no delete_on_termination: the volume stays
+    assert _status(demo, attached["id"], "available")["size"] == 1
+    demo.ok("volume", "delete", attached["id"], "bootvol")
 
 
 def test_volumes_with_openstacksdk(cloud):

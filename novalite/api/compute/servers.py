@@ -17,7 +17,7 @@ from novalite.api.compute.views import links
 from novalite.api.compute.views import servers as view
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
-from novalite.compute import neutron
+from novalite.compute import boot_volumes, neutron
 from novalite.compute.api import API
 from novalite.db.api import (
     actions,
@@ -79,21 +79,6 @@ def access_ips(server: dict) -> dict[str, str | None]:
                                   ("accessIPv6", "access_ip_v6"))}
 
 
-def _refuse_unhonoured(server: dict) -> None:
-    """Body fields the schema accepts (they are Nova's) but novalite cannot honour yet are
-    a 400 naming them, never silently dropped: volumes at boot (boot from volume, blank
-    or snapshot disks; attach volumes once the server runs)."""
-    for bdm in server.get("block_device_mapping_v2", []):
-        for field, unhonoured in (("source_type", schema.BDM_SOURCES_UNHONOURED),
-                                  ("destination_type", schema.BDM_DESTINATIONS_UNHONOURED)):
-            if bdm.get(field) in unhonoured:
-                raise HTTPFault(400, f"block_device_mapping_v2 {field} "
-                                     f"'{bdm[field]}' is not supported by novalite: it does "
-                                     "not boot with volumes; boot from an image "
-                                     "(source_type image, destination_type local) and "
-                                     "attach volumes to the server")
-
-
 def _requested_networks(server: dict) -> neutron.Requested:
     """`networks` as Nova reads it: "auto"/"none", or entries of a network (with an
     optional fixed IP) or a port; absent before 2.37 means the project's network."""
@@ -123,12 +108,11 @@ def create(req: ApiRequest) -> ApiResponse:
     validate(schema.create_for(req.version), req.body)
     policy.authorize(req.ctx, RULE % "create")
     server = req.body["server"]
-    _refuse_unhonoured(server)
     hints = req.body.get("os:scheduler_hints") or req.body.get("OS-SCH-HNT:scheduler_hints")
-    image_ref = server.get("imageRef") or next(
-        (b.get("uuid") for b in server.get("block_device_mapping_v2", [])
-         if b.get("source_type") == "image" and str(b.get("boot_index")) == "0"), None)
-    if not image_ref:
+    entries = server.get("block_device_mapping_v2", [])
+    devices = boot_volumes.from_api(entries)
+    image_ref = server.get("imageRef") or boot_volumes.image_root(entries) or ""
+    if not image_ref and not devices:
         raise HTTPFault(400, "Missing imageRef attribute")
     try:
         uuids = API().create(
@@ -144,7 +128,7 @@ def create(req: ApiRequest) -> ApiResponse:
                              if g.get("name")] or None,
             hostname=server.get("hostname"),
             config_drive=_bool(str(server.get("config_drive", ""))),
-            **_destination(req, server))
+            block_device_mapping=devices, **_destination(req, server))
     except exception.ComputeHostNotFound as exc:
         raise HTTPFault(400, exc.format_message()) from None
     if _bool(str(server.get("return_reservation_id", ""))):

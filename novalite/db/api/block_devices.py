@@ -29,7 +29,8 @@ def _to_obj(row: models.BlockDeviceMapping) -> BlockDeviceMapping:
         attachment_id=row.attachment_id, device_name=row.device_name,
         boot_index=row.boot_index, delete_on_termination=row.delete_on_termination,
         tag=row.tag, connection_info=row.connection_info, volume_size=row.volume_size,
-        disk_bus=row.disk_bus, device_type=row.device_type, id=row.id,
+        disk_bus=row.disk_bus, device_type=row.device_type, image_id=row.image_id,
+        snapshot_id=row.snapshot_id, volume_type=row.volume_type, id=row.id,
         created_at=row.created_at)
 
 

@@ -399,8 +399,10 @@ class InstanceGroupMember(Base, TimestampMixin):
 
 
 class BlockDeviceMapping(Base, TimestampMixin):
-    """A disk of an instance (Nova's block_device_mapping): here, a volume attached to it,
-    with the Cinder attachment that holds the volume and the connection the compute made.
+    """A disk of an instance (Nova's block_device_mapping): here, a volume attached to it
+    or one it boots with (made by its compute from an image, a snapshot or nothing when
+    the source is not a volume), with the Cinder attachment that holds the volume and
+    the connection the compute made.
     Rows are deleted with the attachment (Nova soft-deletes them; nothing reads them back
     here); one volume at most once per instance."""
 
@@ -421,6 +423,9 @@ class BlockDeviceMapping(Base, TimestampMixin):
     attachment_id: Mapped[str | None] = mapped_column(String(36))
     connection_info: Mapped[dict | None] = mapped_column(JSON)
     tag: Mapped[str | None] = mapped_column(String(255))
+    image_id: Mapped[str | None] = mapped_column(String(36))
+    snapshot_id: Mapped[str | None] = mapped_column(String(36))
+    volume_type: Mapped[str | None] = mapped_column(String(255))
 
 
 # The other services' tables (imported last: they build on Base).

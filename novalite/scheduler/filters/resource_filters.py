@@ -76,17 +76,18 @@ class DiskFilter(RatioFilter):
         limit_mb = total_mb * host_state.disk_allocation_ratio
         used_mb = total_mb - host_state.free_disk_mb
         host_state.limits["disk_gb"] = limit_mb / 1024
-        return limit_mb - used_mb >= spec.flavor.disk_mb
+        return limit_mb - used_mb >= spec.flavor.local_disk_mb(spec.is_bfv)
 
     def explain(self, host_state: HostState, spec: RequestSpec) -> str:
         total_mb = host_state.total_usable_disk_gb * 1024
         free_mb = total_mb * host_state.disk_allocation_ratio - \
             (total_mb - host_state.free_disk_mb)
-        return f"{free_mb:,.0f} MB disk free, {spec.flavor.disk_mb:,} MB wanted"
+        return (f"{free_mb:,.0f} MB disk free, "
+                f"{spec.flavor.local_disk_mb(spec.is_bfv):,} MB wanted")
 
     def filter_array(self, table: HostTable, rows: np.ndarray, spec: RequestSpec,
                      ratio: np.ndarray | None = None) -> np.ndarray:
         total_mb = table.column("total_usable_disk_gb")[rows] * 1024
         ratio = table.column("disk_allocation_ratio")[rows] if ratio is None else ratio
         used_mb = total_mb - table.column("free_disk_mb")[rows]
-        return total_mb * ratio - used_mb >= spec.flavor.disk_mb
+        return total_mb * ratio - used_mb >= spec.flavor.local_disk_mb(spec.is_bfv)

@@ -30,6 +30,9 @@ class RecordingConductor:
     def migration_get_in_progress_by_host(self, ctx, host):
         return []
 
+    def block_device_mapping_get_all_by_instance(self, ctx, instance_uuid):
+        return []
+
     def compute_node_save(self, ctx, node, service_id=None):
         self.nodes.append(builders.node(**{**node.fields(), "host": node.host}))
         return node
@@ -94,7 +97,7 @@ def test_builds_under_way_are_the_nodes_io_workload(conf):
 
 
 class FailingDriver(FakeDriver):
-    def spawn(self, ctx, instance, image_meta, power_on=True):
+    def spawn(self, ctx, instance, image_meta, power_on=True, block_device_info=None):
         raise RuntimeError("the hypervisor said no")
 
 

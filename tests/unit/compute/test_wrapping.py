@@ -102,7 +102,7 @@ def test_a_build_that_fails_is_rescheduled_and_its_event_finished_with_the_error
     monkeypatch.setattr(manager.compute_task, "build_instances",
                         lambda *args: rescheduled.append(args))
 
-    def broken(ctx, instance, image):
+    def broken(ctx, instance, image, block_device_info=None):
         raise RuntimeError("no disk")
     manager.driver.spawn = broken
     manager.rt.instance_claim = lambda *args: None

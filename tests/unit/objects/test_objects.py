@@ -76,4 +76,4 @@ def test_orm_rows_and_other_objects_cannot_be_sent():
 
 
 def test_registered_objects_are_dataclasses_with_versions():
-    assert base.lookup("RequestSpec").VERSION == "1.3"
+    assert base.lookup("RequestSpec").VERSION == "1.4"

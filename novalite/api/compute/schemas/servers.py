@@ -12,19 +12,25 @@ _metadata = {"type": "object",
              "patternProperties": {"^[a-zA-Z0-9-_:. ]{1,255}$":
                                    {"type": "string", "maxLength": 255}},
              "additionalProperties": False}
+# Nova's block_device_mapping_v2 entry (novalite.compute.boot_volumes checks the rest)
 _bdm_v2 = {"type": "object", "properties": {
-    "uuid": {"type": "string"}, "boot_index": {"type": ["integer", "string", "null"]},
+    "uuid": {"type": "string", "minLength": 1, "maxLength": 255,
+             "pattern": "^[a-zA-Z0-9._-]*$"},
+    "boot_index": {"type": ["integer", "string", "null"], "pattern": "^-?[0-9]+$"},
     "source_type": {"type": "string", "enum": ["volume", "image", "snapshot", "blank"]},
     "destination_type": {"type": "string", "enum": ["local", "volume"]},
-    "delete_on_termination": {"type": ["boolean", "string"]},
-    "volume_size": {"type": ["integer", "string", "null"]},
-    "device_name": {"type": "string"}, "guest_format": {"type": "string"},
-    "disk_bus": {"type": "string"}, "device_type": {"type": "string"},
+    "delete_on_termination": {"type": ["boolean", "string"],
+                              "enum": [True, "True", False, "False", "true", "false",
+                                       "1", "0", "yes", "no", "on", "off"]},
+    "volume_size": {"type": ["integer", "string"], "pattern": "^[0-9]+$", "minimum": 1,
+                    "maximum": 0x7FFFFFFF},
+    "device_name": {"type": "string", "minLength": 1, "maxLength": 255},
+    "guest_format": {"type": "string", "maxLength": 255},
+    "disk_bus": {"type": "string", "maxLength": 255},
+    "device_type": {"type": "string", "maxLength": 255},
 }, "additionalProperties": False}
-
-# What a block_device_mapping_v2 entry may ask for that novalite cannot do (no volumes).
-BDM_SOURCES_UNHONOURED = frozenset({"volume", "snapshot", "blank"})
-BDM_DESTINATIONS_UNHONOURED = frozenset({"volume"})
+# 2.67: the volume type of a volume the compute makes
+_volume_type = {"type": ["string", "null"], "minLength": 0, "maxLength": 255}
 
 create: dict[str, Any] = {
     "type": "object",
@@ -92,6 +98,10 @@ def create_for(version: tuple[int, int]) -> dict:
     if version >= (2, 52):
         server["properties"]["tags"] = {"type": "array", "items": TAG,
                                         "maxItems": MAX_TAGS}
+    if version >= (2, 67):
+        bdm: dict[str, Any] = copy.deepcopy(_bdm_v2)
+        bdm["properties"]["volume_type"] = _volume_type
+        server["properties"]["block_device_mapping_v2"] = {"type": "array", "items": bdm}
     if version >= (2, 74):
         server["properties"]["host"] = _fqdn
         server["properties"]["hypervisor_hostname"] = _fqdn
