@@ -533,14 +533,14 @@ class QemuDriver(driver.ComputeDriver):
         config = GuestConfig.load(guest.paths.config)
         if any(kept["serial"] == connection_info["serial"] for kept in config.volumes):
             return
-        volume = guest_volumes.Volume.of(
-            connection_info, guest_volumes.free_port(config.pcie_ports, config.volumes))
+        port = guest_volumes.free_port(config.pcie_ports, config.volumes)
+        volume = guest_volumes.Volume.of(connection_info, port)
         if guest.alive():
             guest_volumes.plug(guest, volume)
         config.volumes.append(dataclasses.asdict(volume))
         config.save(guest.paths.config)
         LOG.info("Volume %s attached to guest %s on %s", volume.serial, guest.uuid,
-                 guest_volumes.port_id(volume.port))
+                 guest_volumes.port_id(port))
 
     def detach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
                       mountpoint: str | None) -> None:
