@@ -6,7 +6,8 @@ the qcow2 overlay on the cached base image, the console log (appended across boo
 QMP socket, the pidfile and the launch configuration. A restarted compute service finds
 the guests it left running from those files and carries on with them. A volume-backed
 guest (Nova's boot from volume) has no disk there: its root disk is its boot volume,
-read over NBD like any attached volume, and the volume service owns its data.
+read over NBD like any attached volume; the volume service owns its data, so the
+operations that would copy or move a disk of the directory refuse it.
 
 A watcher thread notices a guest whose QEMU went away without being asked (it crashed,
 was killed, or the guest powered itself off) and tells the compute manager through a
@@ -496,8 +497,16 @@ class QemuDriver(driver.ComputeDriver):
     def snapshot(self, ctx: Any, instance: Instance, image_id: str,
                  update_task_state: Callable[[str, str], None]) -> None:
         """The disk flattened into a standalone qcow2 while a running guest is paused (a
-        consistent copy, as Nova's cold snapshot), then uploaded."""
+        consistent copy, as Nova's cold snapshot), then uploaded. A volume-backed server's
+        snapshot is one of its volume, which the volume service makes (Nova's API asks
+        Cinder and never the driver)."""
         guest = self._existing(instance)
+        root = _root_serial(guest)
+        if root is not None:
+            raise exception.NovaliteException(
+                f"Instance {instance.uuid} boots from volume {root}: its snapshot is a "
+                "snapshot of that volume, made by the volume service; the qemu driver "
+                "snapshots only disks of its own.")
         update_task_state(states.IMAGE_PENDING_UPLOAD, states.IMAGE_SNAPSHOT)
         copy = os.path.join(guest.paths.directory, f"snapshot-{image_id}.qcow2")
         pause = guest.alive() and guest.status() == "running"
@@ -522,8 +531,15 @@ class QemuDriver(driver.ComputeDriver):
                rescue_password: str | None) -> None:
         """The guest off; booted from an overlay on the rescue image, with its own disk
         attached second (/dev/vdb) as it was, and its volumes; its configuration kept for
-        unrescue."""
+        unrescue. Not a volume-backed guest: Nova rescues those only with stable device
+        rescue (microversion 2.87), which this driver does not do."""
         guest = self._existing(instance)
+        root = _root_serial(guest)
+        if root is not None:
+            raise exception.InstanceNotRescuable(
+                instance_id=instance.uuid,
+                reason=f"it boots from volume {root}, and the qemu driver rescues only "
+                       "guests booted from an image")
         self._unwatch(guest.uuid)
         guest.kill()
         image, base, kernel, ramdisk = self._boot_files(ctx, image_meta.id,
@@ -580,14 +596,19 @@ class QemuDriver(driver.ComputeDriver):
                       mountpoint: str | None) -> None:
         """Unplugged from a running guest once it released it (whether or not the
         configuration has it: a compute killed mid-attach may have plugged it only),
-        then out of the configuration."""
+        then out of the configuration. Never the root volume: the guest would lose its
+        root disk (Nova's API refuses it too)."""
         guest = self._guest(instance.uuid)
         if not os.path.exists(guest.paths.config):
             return
         serial = connection_info["serial"]
+        config = GuestConfig.load(guest.paths.config)
+        if config.root_volume is not None and config.root_volume["serial"] == serial:
+            raise exception.InvalidVolume(
+                reason=f"volume {serial} is the root disk of instance {instance.uuid}, "
+                       "which cannot be detached")
         if guest.alive():
             guest_volumes.unplug(guest, serial, CONF.libvirt.device_detach_timeout)
-        config = GuestConfig.load(guest.paths.config)
         config.volumes = [kept for kept in config.volumes if kept["serial"] != serial]
         config.save(guest.paths.config)
         LOG.info("Volume %s detached from guest %s", serial, guest.uuid)
@@ -601,8 +622,12 @@ class QemuDriver(driver.ComputeDriver):
                                    flavor: Flavor, timeout: int = 0,
                                    retry_interval: int = 0) -> str:
         """The guest off, its directory set aside for a revert, its disk served to the
-        destination over NBD (the same way to this very host, for a resize here)."""
+        destination over NBD (the same way to this very host, for a resize here). Not a
+        volume-backed guest's: its disk is not here to serve."""
         guest = self._existing(instance)
+        root = _root_serial(guest)
+        if root is not None:
+            raise exception.ResizeError(reason=_not_movable(instance, root))
         if flavor.root_gb and disk.virtual_size(guest.paths.disk) > flavor.root_gb * disk.GiB:
             raise exception.ResizeError(reason="Unable to resize disk down.")
         self.power_off(instance, timeout, retry_interval)
@@ -655,7 +680,11 @@ class QemuDriver(driver.ComputeDriver):
 
     def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
         """A QEMU waiting for the guest, on an empty overlay of the same base and size,
-        which it serves over NBD for the source to mirror the disk into."""
+        which it serves over NBD for the source to mirror the disk into. A volume-backed
+        server (no image, as Nova marks one) has no disk to mirror: refused."""
+        if not instance.image_ref:
+            raise exception.MigrationPreCheckError(
+                reason=_not_movable(instance, None))
         flavor = instance.flavor
         assert flavor is not None
         with self._new_guest(ctx, instance) as guest:
@@ -675,7 +704,11 @@ class QemuDriver(driver.ComputeDriver):
                        migrate_data: dict[str, str]) -> None:
         """QEMU's own: the disk mirrored into the destination's export, the memory
         copied while the guest runs, then the switch; the source's QEMU and directory
-        go. Aborted: the guest runs on here, LiveMigrationAborted."""
+        go. Aborted: the guest runs on here, LiveMigrationAborted. A volume-backed
+        guest is refused before anything moves."""
+        root = _root_serial(self._existing(instance))
+        if root is not None:
+            raise exception.MigrationPreCheckError(reason=_not_movable(instance, root))
         guest = self._running(instance)
         control = migrating.Control()
         with self._lock:
@@ -803,6 +836,18 @@ def _serials(config: GuestConfig) -> set[str]:
     """The volumes a guest has, its root volume with them."""
     root = [config.root_volume["serial"]] if config.root_volume is not None else []
     return {kept["serial"] for kept in config.volumes} | set(root)
+
+
+def _root_serial(guest: Guest) -> str | None:
+    """The id of the volume a volume-backed guest boots from; None when it has a disk."""
+    root = GuestConfig.load(guest.paths.config).root_volume
+    return str(root["serial"]) if root is not None else None
+
+
+def _not_movable(instance: Instance, root: str | None) -> str:
+    volume = f"volume {root}" if root else "a volume"
+    return (f"instance {instance.uuid} boots from {volume}, and novalite does not move "
+            "volume attachments yet")
 
 
 def _nic(vif: VIF) -> dict[str, Any]:

@@ -147,3 +147,38 @@ def test_volumes_no_host_could_take_abort_the_build(qemu, conf, devices, reason)
         qemu.spawn(None, instance, ImageMeta(id="made-from", properties=BOOT),
                    block_device_info=devices)
     assert not os.listdir(qemu._root())
+
+
+@pytest.fixture
+def volume_backed(qemu):
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO,
+                        image_ref="")
+    qemu.spawn(None, instance, ImageMeta(id="made-from", properties=BOOT), power_on=False,
+               block_device_info=[_root()])
+    return qemu, instance
+
+
+def test_what_would_copy_or_move_its_disk_refuses_a_volume_backed_guest(volume_backed):
+    qemu, instance = volume_backed
+    with pytest.raises(exception.NovaliteException, match=f"boots from volume {ROOT_ID}: "
+                                                          "its snapshot is a snapshot"):
+        qemu.snapshot(None, instance, "image-1", lambda *_: pytest.fail("snapshotting"))
+    with pytest.raises(exception.InstanceNotRescuable, match=f"from volume {ROOT_ID}"):
+        qemu.rescue(None, instance, ImageMeta(id="rescue"), None)
+    with pytest.raises(exception.ResizeError, match=f"from volume {ROOT_ID}"):
+        qemu.migrate_disk_and_power_off(None, instance, "host2", NANO)
+    with pytest.raises(exception.MigrationPreCheckError, match=f"from volume {ROOT_ID}"):
+        qemu.live_migration(None, instance, "host2", {})
+    with pytest.raises(exception.MigrationPreCheckError, match="from a volume"):
+        qemu.pre_live_migration(None, instance)
+    with pytest.raises(exception.InvalidVolume, match=f"volume {ROOT_ID} is the root disk"):
+        qemu.detach_volume(None, _connection(ROOT_ID), instance, "/dev/vda")
+    assert _saved(qemu, instance).root_volume["serial"] == ROOT_ID  # all as it was
+
+
+def test_destroying_a_volume_backed_guest_removes_only_its_directory(volume_backed):
+    qemu, instance = volume_backed
+    qemu.destroy(None, instance)
+    assert qemu.list_instances() == [] and not os.listdir(qemu._root())
+    with pytest.raises(exception.InstanceNotFound):
+        qemu.get_info(instance)
