@@ -269,8 +269,11 @@ class QemuDriver(driver.ComputeDriver):
         properties = image_meta.properties if image_meta is not None else {}
         try:
             volume = _volume(root, None)
+        except exception.NovaliteException as exc:
+            raise _abort(instance, exc.format_message()) from exc
+        try:
             kernel, ramdisk = self._kernel_files(ctx, {}, properties)
-        except (exception.ImageNotFound, glance.ImageUnusable, _Unusable) as exc:
+        except (exception.ImageNotFound, glance.ImageUnusable) as exc:
             raise _abort(instance, exc.format_message()) from exc
         if kernel is None and not _bootable(volume):
             raise _abort(instance, f"volume {volume.serial} is not bootable: its disk has no "
@@ -788,26 +791,20 @@ class QemuDriver(driver.ComputeDriver):
                     LOG.exception("Lifecycle event of guest %s failed", guest.uuid)
 
 
-class _Unusable(exception.NovaliteException):
-    """A volume the qemu driver cannot give a guest (its type, its bus, no port left)."""
-
-
 def _abort(instance: Instance, reason: str) -> exception.BuildAbortException:
     return exception.BuildAbortException(instance_uuid=instance.uuid, reason=reason)
 
 
 def _check_virtio_disk(disk_bus: str | None, device_type: str | None) -> None:
     if disk_bus not in (None, "virtio") or device_type not in (None, "disk"):
-        raise _Unusable(f"The qemu driver attaches volumes as virtio disks, not as "
-                        f"{device_type or 'disk'} on {disk_bus or 'virtio'}.")
+        raise exception.NovaliteException(
+            f"The qemu driver attaches volumes as virtio disks, not as "
+            f"{device_type or 'disk'} on {disk_bus or 'virtio'}.")
 
 
 def _volume(device: driver.VolumeDevice, port: int | None) -> guest_volumes.Volume:
     _check_virtio_disk(device.disk_bus, device.device_type)
-    try:
-        return guest_volumes.Volume.of(device.connection_info, port)
-    except exception.NovaliteException as exc:
-        raise _Unusable(exc.format_message()) from exc
+    return guest_volumes.Volume.of(device.connection_info, port)
 
 
 def _add_volumes(instance: Instance, config: GuestConfig,
