@@ -43,6 +43,9 @@ class GuestConfig:
     pcie_ports: int = 0
     # The attached volumes (novalite.virt.qemu.volumes.Volume's fields), each on its port
     volumes: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    # A volume-backed guest's root disk (a Volume's fields, no port), instead of the disk
+    # file: the volume service owns its data, so it is kept here, never in the directory
+    root_volume: dict[str, Any] | None = None
 
     def save(self, path: str) -> None:
         temporary = f"{path}.tmp"
@@ -120,14 +123,14 @@ def kernel_command_line(image_args: str) -> str:
 
 def command(emulator: str, config: GuestConfig, paths: GuestPaths,
             incoming: str | None = None, tap_fds: Sequence[int] = ()) -> list[str]:
-    """The QEMU argv: no display or default devices, the qcow2 overlay on virtio, the serial
-    console appended to console.log, QMP on a unix socket; a guest powering itself off
-    (or rebooting after a panic) ends the process, as libvirt's on_poweroff/on_crash
-    destroy do. `incoming` restores a suspended guest's memory from that migration URI
-    ("defer": a URI given later over QMP, for a live migration's destination, which
-    starts paused and runs only when told: its disk is in use until then). Each NIC is a
-    virtio-net on the open tap of the same position in `tap_fds`; the volumes are on
-    their PCIe root ports (novalite.virt.qemu.volumes)."""
+    """The QEMU argv: no display or default devices, the qcow2 overlay (or the root
+    volume) on virtio, the serial console appended to console.log, QMP on a unix socket;
+    a guest powering itself off (or rebooting after a panic) ends the process, as
+    libvirt's on_poweroff/on_crash destroy do. `incoming` restores a suspended guest's
+    memory from that migration URI ("defer": a URI given later over QMP, for a live
+    migration's destination, which starts paused and runs only when told: its disk is in
+    use until then). Each NIC is a virtio-net on the open tap of the same position in
+    `tap_fds`; the volumes are on their PCIe root ports (novalite.virt.qemu.volumes)."""
     argv = [
         emulator, "-name", f"guest={config.uuid}", "-uuid", config.uuid,
         "-accel", config.accel, "-machine", config.machine,
@@ -143,7 +146,10 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     ]
     if config.rescue:
         argv += ["-drive", f"file={paths.rescue_disk},format=qcow2,if=virtio"]
-    argv += ["-drive", f"file={paths.disk},format=qcow2,if=virtio"]
+    if config.root_volume is not None:
+        argv += guest_volumes.root_command_line(config.root_volume)
+    else:
+        argv += ["-drive", f"file={paths.disk},format=qcow2,if=virtio"]
     if config.config_drive:
         argv += ["-drive", f"file={paths.config_drive},format=raw,if=virtio,readonly=on"]
     for index, (nic, fd) in enumerate(zip(config.nics, tap_fds, strict=True)):

@@ -36,7 +36,8 @@ def info(path: str) -> dict:
 
 
 def boot_sector(path: str, fmt: str) -> bytes:
-    """The first 512 bytes of the virtual disk."""
+    """The first 512 bytes of the virtual disk: a file, or anything else qemu-img opens
+    (a volume through its export: Volume.probe_filename)."""
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "sector")
         _run("dd", "-f", fmt, "-O", "raw", "bs=512", "count=1", f"if={path}", f"of={out}")

@@ -4,7 +4,10 @@ compute service, driven over its QMP socket (reference: qemu-guests.md).
 Everything about an instance lives in its directory under `[DEFAULT] instances_path`:
 the qcow2 overlay on the cached base image, the console log (appended across boots), the
 QMP socket, the pidfile and the launch configuration. A restarted compute service finds
-the guests it left running from those files and carries on with them.
+the guests it left running from those files and carries on with them. A volume-backed
+guest (Nova's boot from volume) has no disk there: its root disk is its boot volume,
+read over NBD like any attached volume; the volume service owns its data, so the
+operations that would copy or move a disk of the directory refuse it.
 
 A watcher thread notices a guest whose QEMU went away without being asked (it crashed,
 was killed, or the guest powered itself off) and tells the compute manager through a
@@ -206,15 +209,20 @@ class QemuDriver(driver.ComputeDriver):
     def spawn(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
               power_on: bool = True,
               block_device_info: list[driver.VolumeDevice] | None = None) -> None:
-        if block_device_info:
-            raise exception.BuildAbortException(
-                instance_uuid=instance.uuid,
-                reason="the qemu driver does not make guests with volumes yet")
-        if image_meta is None or instance.flavor is None:
-            raise exception.BuildAbortException(instance_uuid=instance.uuid,
-                                                reason="the qemu driver boots from an image")
+        """Booted from an overlay on the image, or from the root volume of
+        `block_device_info`; its other volumes on PCIe ports from the start."""
+        root = driver.root_volume(block_device_info)
+        if instance.flavor is None or (image_meta is None and root is None):
+            raise _abort(instance, "the qemu driver boots from an image or a root volume")
         with self._new_guest(ctx, instance) as guest:
-            self._configure(instance, guest, self._prepare(ctx, instance, image_meta, guest))
+            if root is not None:
+                config = self._volume_backed(ctx, instance, image_meta, root)
+            else:
+                assert image_meta is not None
+                config = self._prepare(ctx, instance, image_meta, guest)
+            _add_volumes(instance, config,
+                         [device for device in block_device_info or () if device is not root])
+            self._configure(instance, guest, config)
             if power_on:
                 self._launch(guest)
 
@@ -223,7 +231,7 @@ class QemuDriver(driver.ComputeDriver):
         """Base images into the cache, the overlay on them, and the launch configuration.
         An image that cannot boot this flavor aborts the build (no host would do)."""
         def abort(reason: str) -> exception.BuildAbortException:
-            return exception.BuildAbortException(instance_uuid=instance.uuid, reason=reason)
+            return _abort(instance, reason)
 
         flavor = instance.flavor
         assert flavor is not None
@@ -250,6 +258,30 @@ class QemuDriver(driver.ComputeDriver):
         self._overlay(base, fmt, virtual_size, flavor, guest.paths.disk)
         return self._guest_config(instance, image, kernel, ramdisk, image_meta.properties)
 
+    def _volume_backed(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
+                       root: driver.VolumeDevice) -> GuestConfig:
+        """The launch configuration of a guest whose root disk is `root`; no disk file.
+        The kernel and ramdisk are those its image metadata names (Cinder keeps the
+        properties of the image a volume was made from, which may be gone since, so
+        the image itself is not read); without a kernel, the volume must be one a BIOS
+        boots. Neither a volume QEMU cannot take nor one that cannot boot would do on
+        another host: both abort the build."""
+        properties = image_meta.properties if image_meta is not None else {}
+        try:
+            volume = _volume(root, None)
+        except exception.NovaliteException as exc:
+            raise _abort(instance, exc.format_message()) from exc
+        try:
+            kernel, ramdisk = self._kernel_files(ctx, {}, properties)
+        except (exception.ImageNotFound, glance.ImageUnusable) as exc:
+            raise _abort(instance, exc.format_message()) from exc
+        if kernel is None and not _bootable(volume):
+            raise _abort(instance, f"volume {volume.serial} is not bootable: its disk has no "
+                                   "boot sector and its image metadata names no kernel_id")
+        config = self._guest_config(instance, {}, kernel, ramdisk, properties)
+        config.root_volume = dataclasses.asdict(volume)
+        return config
+
     @staticmethod
     def _overlay(base: str, fmt: str, virtual_size: int, flavor: Flavor, path: str) -> None:
         """The instance's qcow2 on the cached base, grown to the flavor's root disk when
@@ -264,11 +296,19 @@ class QemuDriver(driver.ComputeDriver):
         and ramdisk it names."""
         image = glance.show(ctx, image_id)
         base = images.fetch(ctx, image)
+        kernel, ramdisk = QemuDriver._kernel_files(ctx, image, properties)
+        return image, base, kernel, ramdisk
+
+    @staticmethod
+    def _kernel_files(ctx: Any, image: dict[str, Any], properties: dict[str, Any]
+                      ) -> tuple[str | None, str | None]:
+        """In this host's base cache, the kernel and ramdisk the image's record or its
+        properties name (a direct kernel boot), if they name any."""
         kernel_id = image.get("kernel_id") or properties.get("kernel_id")
         ramdisk_id = image.get("ramdisk_id") or properties.get("ramdisk_id")
         kernel = images.fetch(ctx, glance.show(ctx, kernel_id)) if kernel_id else None
         ramdisk = images.fetch(ctx, glance.show(ctx, ramdisk_id)) if ramdisk_id else None
-        return image, base, kernel, ramdisk
+        return kernel, ramdisk
 
     def _guest_config(self, instance: Instance, image: dict[str, Any], kernel: str | None,
                       ramdisk: str | None, properties: dict[str, Any]) -> GuestConfig:
@@ -333,7 +373,8 @@ class QemuDriver(driver.ComputeDriver):
 
     def cleanup(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:
         """Forget the guest; with `destroy_disks`, remove its directory (overlay, console
-        log, socket, pidfile, saved memory)."""
+        log, socket, pidfile, saved memory). Its volumes, a root volume too, are only
+        read over NBD: their data is the volume service's and stays."""
         self._unwatch(instance.uuid)
         with self._lock:
             guest = self._guests.pop(instance.uuid, None)
@@ -459,8 +500,16 @@ class QemuDriver(driver.ComputeDriver):
     def snapshot(self, ctx: Any, instance: Instance, image_id: str,
                  update_task_state: Callable[[str, str], None]) -> None:
         """The disk flattened into a standalone qcow2 while a running guest is paused (a
-        consistent copy, as Nova's cold snapshot), then uploaded."""
+        consistent copy, as Nova's cold snapshot), then uploaded. A volume-backed server's
+        snapshot is one of its volume, which the volume service makes (Nova's API asks
+        Cinder and never the driver)."""
         guest = self._existing(instance)
+        root = _root_serial(guest)
+        if root is not None:
+            raise exception.NovaliteException(
+                f"Instance {instance.uuid} boots from volume {root}: its snapshot is a "
+                "snapshot of that volume, made by the volume service; the qemu driver "
+                "snapshots only disks of its own.")
         update_task_state(states.IMAGE_PENDING_UPLOAD, states.IMAGE_SNAPSHOT)
         copy = os.path.join(guest.paths.directory, f"snapshot-{image_id}.qcow2")
         pause = guest.alive() and guest.status() == "running"
@@ -485,8 +534,15 @@ class QemuDriver(driver.ComputeDriver):
                rescue_password: str | None) -> None:
         """The guest off; booted from an overlay on the rescue image, with its own disk
         attached second (/dev/vdb) as it was, and its volumes; its configuration kept for
-        unrescue."""
+        unrescue. Not a volume-backed guest: Nova rescues those only with stable device
+        rescue (microversion 2.87), which this driver does not do."""
         guest = self._existing(instance)
+        root = _root_serial(guest)
+        if root is not None:
+            raise exception.InstanceNotRescuable(
+                instance_id=instance.uuid,
+                reason=f"it boots from volume {root}, and the qemu driver rescues only "
+                       "guests booted from an image")
         self._unwatch(guest.uuid)
         guest.kill()
         image, base, kernel, ramdisk = self._boot_files(ctx, image_meta.id,
@@ -525,35 +581,37 @@ class QemuDriver(driver.ComputeDriver):
         """A virtio disk on a free PCIe port (novalite.virt.qemu.volumes): hot-plugged
         into a running guest, and in its configuration either way. Asked again for a
         volume the guest has, it does nothing."""
-        if disk_bus not in (None, "virtio") or device_type not in (None, "disk"):
-            raise exception.NovaliteException(
-                f"The qemu driver attaches volumes as virtio disks, not as {device_type} "
-                f"on {disk_bus}.")
+        _check_virtio_disk(disk_bus, device_type)
         guest = self._existing(instance)
         config = GuestConfig.load(guest.paths.config)
-        if any(kept["serial"] == connection_info["serial"] for kept in config.volumes):
+        if connection_info["serial"] in _serials(config):
             return
-        volume = guest_volumes.Volume.of(
-            connection_info, guest_volumes.free_port(config.pcie_ports, config.volumes))
+        port = guest_volumes.free_port(config.pcie_ports, config.volumes)
+        volume = guest_volumes.Volume.of(connection_info, port)
         if guest.alive():
             guest_volumes.plug(guest, volume)
         config.volumes.append(dataclasses.asdict(volume))
         config.save(guest.paths.config)
         LOG.info("Volume %s attached to guest %s on %s", volume.serial, guest.uuid,
-                 guest_volumes.port_id(volume.port))
+                 guest_volumes.port_id(port))
 
     def detach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
                       mountpoint: str | None) -> None:
         """Unplugged from a running guest once it released it (whether or not the
         configuration has it: a compute killed mid-attach may have plugged it only),
-        then out of the configuration."""
+        then out of the configuration. Never the root volume: the guest would lose its
+        root disk (Nova's API refuses it too)."""
         guest = self._guest(instance.uuid)
         if not os.path.exists(guest.paths.config):
             return
         serial = connection_info["serial"]
+        config = GuestConfig.load(guest.paths.config)
+        if config.root_volume is not None and config.root_volume["serial"] == serial:
+            raise exception.InvalidVolume(
+                reason=f"volume {serial} is the root disk of instance {instance.uuid}, "
+                       "which cannot be detached")
         if guest.alive():
             guest_volumes.unplug(guest, serial, CONF.libvirt.device_detach_timeout)
-        config = GuestConfig.load(guest.paths.config)
         config.volumes = [kept for kept in config.volumes if kept["serial"] != serial]
         config.save(guest.paths.config)
         LOG.info("Volume %s detached from guest %s", serial, guest.uuid)
@@ -567,8 +625,12 @@ class QemuDriver(driver.ComputeDriver):
                                    flavor: Flavor, timeout: int = 0,
                                    retry_interval: int = 0) -> str:
         """The guest off, its directory set aside for a revert, its disk served to the
-        destination over NBD (the same way to this very host, for a resize here)."""
+        destination over NBD (the same way to this very host, for a resize here). Not a
+        volume-backed guest's: its disk is not here to serve."""
         guest = self._existing(instance)
+        root = _root_serial(guest)
+        if root is not None:
+            raise exception.ResizeError(reason=_not_movable(instance, root))
         if flavor.root_gb and disk.virtual_size(guest.paths.disk) > flavor.root_gb * disk.GiB:
             raise exception.ResizeError(reason="Unable to resize disk down.")
         self.power_off(instance, timeout, retry_interval)
@@ -621,7 +683,11 @@ class QemuDriver(driver.ComputeDriver):
 
     def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
         """A QEMU waiting for the guest, on an empty overlay of the same base and size,
-        which it serves over NBD for the source to mirror the disk into."""
+        which it serves over NBD for the source to mirror the disk into. A volume-backed
+        server (no image, as Nova marks one) has no disk to mirror: refused."""
+        if not instance.image_ref:
+            raise exception.MigrationPreCheckError(
+                reason=_not_movable(instance, None))
         flavor = instance.flavor
         assert flavor is not None
         with self._new_guest(ctx, instance) as guest:
@@ -641,7 +707,11 @@ class QemuDriver(driver.ComputeDriver):
                        migrate_data: dict[str, str]) -> None:
         """QEMU's own: the disk mirrored into the destination's export, the memory
         copied while the guest runs, then the switch; the source's QEMU and directory
-        go. Aborted: the guest runs on here, LiveMigrationAborted."""
+        go. Aborted: the guest runs on here, LiveMigrationAborted. A volume-backed
+        guest is refused before anything moves."""
+        root = _root_serial(self._existing(instance))
+        if root is not None:
+            raise exception.MigrationPreCheckError(reason=_not_movable(instance, root))
         guest = self._running(instance)
         control = migrating.Control()
         with self._lock:
@@ -719,6 +789,62 @@ class QemuDriver(driver.ComputeDriver):
                                                           driver.EVENT_LIFECYCLE_STOPPED))
                 except Exception:
                     LOG.exception("Lifecycle event of guest %s failed", guest.uuid)
+
+
+def _abort(instance: Instance, reason: str) -> exception.BuildAbortException:
+    return exception.BuildAbortException(instance_uuid=instance.uuid, reason=reason)
+
+
+def _check_virtio_disk(disk_bus: str | None, device_type: str | None) -> None:
+    if disk_bus not in (None, "virtio") or device_type not in (None, "disk"):
+        raise exception.NovaliteException(
+            f"The qemu driver attaches volumes as virtio disks, not as "
+            f"{device_type or 'disk'} on {disk_bus or 'virtio'}.")
+
+
+def _volume(device: driver.VolumeDevice, port: int | None) -> guest_volumes.Volume:
+    _check_virtio_disk(device.disk_bus, device.device_type)
+    return guest_volumes.Volume.of(device.connection_info, port)
+
+
+def _add_volumes(instance: Instance, config: GuestConfig,
+                 devices: list[driver.VolumeDevice]) -> None:
+    """Into a new guest's configuration, each on a free port as attach_volume puts it;
+    one it cannot take would fail on any host: the build aborts."""
+    for device in devices:
+        try:
+            volume = _volume(device, guest_volumes.free_port(config.pcie_ports,
+                                                             config.volumes))
+        except exception.NovaliteException as exc:
+            raise _abort(instance, exc.format_message()) from exc
+        config.volumes.append(dataclasses.asdict(volume))
+
+
+def _bootable(volume: guest_volumes.Volume) -> bool:
+    """Whether a BIOS boots the volume (read through its export, before the guest)."""
+    try:
+        return disk.is_bootable(volume.probe_filename(), "raw")
+    except disk.DiskError as exc:
+        raise exception.NovaliteException(
+            f"Volume {volume.serial} could not be read from its export: {exc}") from exc
+
+
+def _serials(config: GuestConfig) -> set[str]:
+    """The volumes a guest has, its root volume with them."""
+    root = [config.root_volume["serial"]] if config.root_volume is not None else []
+    return {kept["serial"] for kept in config.volumes} | set(root)
+
+
+def _root_serial(guest: Guest) -> str | None:
+    """The id of the volume a volume-backed guest boots from; None when it has a disk."""
+    root = GuestConfig.load(guest.paths.config).root_volume
+    return str(root["serial"]) if root is not None else None
+
+
+def _not_movable(instance: Instance, root: str | None) -> str:
+    volume = f"volume {root}" if root else "a volume"
+    return (f"instance {instance.uuid} boots from {volume}, and novalite does not move "
+            "volume attachments yet")
 
 
 def _nic(vif: VIF) -> dict[str, Any]:

@@ -11,7 +11,12 @@ DEVICE_DELETED for the device once the guest has ejected it (Nova's libvirt driv
 waits for the same event); no event within [libvirt] device_detach_timeout leaves the
 volume attached and raises; then blockdev-del. Node and device names derive from the
 volume's id alone, so a device plugged by a compute killed before it saved the
-configuration can still be found and removed."""
+configuration can still be found and removed.
+
+A volume-backed guest's root disk is a volume too, the same node under a device on pcie.0
+instead of a root port: QEMU places the command line's devices before the `-drive`s it
+makes virtio disks of, so the root is the guest's first virtio disk (/dev/vda), and it
+is first in the boot order for a volume the BIOS boots."""
 
 from __future__ import annotations
 
@@ -45,14 +50,14 @@ class Volume:
     """An attached volume as guest.json keeps it."""
 
     serial: str  # the volume's id
-    port: int  # the index of its root port
+    port: int | None  # the index of its root port; None for the root disk (on pcie.0)
     host: str  # of the export
     nbd_port: int
     export: str
     read_only: bool
 
     @classmethod
-    def of(cls, connection_info: dict[str, Any], port: int) -> Volume:
+    def of(cls, connection_info: dict[str, Any], port: int | None) -> Volume:
         """From the volume service's connection info (an NBD export only)."""
         kind = connection_info.get("driver_volume_type")
         if kind != "nbd":
@@ -78,8 +83,16 @@ class Volume:
                 "reconnect-delay": RECONNECT_DELAY}
 
     def device_args(self) -> dict[str, Any]:
+        where = {"bootindex": 1} if self.port is None else {"bus": port_id(self.port)}
         return {"driver": "virtio-blk-pci", "drive": self.node, "id": self.device,
-                "serial": self.serial, "bus": port_id(self.port)}
+                "serial": self.serial, **where}
+
+    def probe_filename(self) -> str:
+        """The disk as qemu-img reads it (a `json:` filename of this node's options, its
+        own connection): a look at the volume before a guest has it."""
+        options = {key: value for key, value in self.blockdev().items()
+                   if key not in ("node-name", "read-only")}
+        return "json:" + json.dumps({"file": options})
 
 
 def node_name(serial: str) -> str:
@@ -101,11 +114,19 @@ def command_line(ports: int, volumes: list[dict[str, Any]]) -> list[str]:
         argv += ["-device", f"pcie-root-port,id={port_id(index)},bus=pcie.0,"
                             f"chassis={index + 1},addr={FIRST_SLOT + index:#x}"]
     for kept in volumes:
-        volume = Volume(**kept)
-        device = volume.device_args()
-        argv += ["-blockdev", json.dumps(volume.blockdev()), "-device",
-                 ",".join([device.pop("driver"), *(f"{k}={v}" for k, v in device.items())])]
+        argv += _node_and_device(Volume(**kept))
     return argv
+
+
+def root_command_line(kept: dict[str, Any]) -> list[str]:
+    """A volume-backed guest's root volume, where an image-backed guest's disk is."""
+    return _node_and_device(Volume(**kept))
+
+
+def _node_and_device(volume: Volume) -> list[str]:
+    device = volume.device_args()
+    return ["-blockdev", json.dumps(volume.blockdev()), "-device",
+            ",".join([device.pop("driver"), *(f"{k}={v}" for k, v in device.items())])]
 
 
 def free_port(ports: int, volumes: list[dict[str, Any]]) -> int:

@@ -1,3 +1,5 @@
+import json
+
 from novalite.virt.qemu import config
 
 
@@ -89,3 +91,38 @@ def test_a_guest_made_before_volumes_loads_with_no_ports_and_no_volumes(tmp_path
     assert (loaded.pcie_ports, loaded.volumes) == (0, [])
     assert not any("pcie-root-port" in arg for arg in config.command(
         "qemu", loaded, config.GuestPaths("/d")))
+
+
+ROOT = {"serial": "0b7e4c1a-2f3d-4e5f-8a9b-0c1d2e3f4a5b", "port": None, "host": "192.0.2.7",
+        "nbd_port": 10809, "export": "0b7e4c1a-2f3d-4e5f-8a9b-0c1d2e3f4a5b",
+        "read_only": False}
+
+
+def test_a_volume_backed_guest_boots_from_its_volume_where_the_disk_would_be():
+    argv = config.command("qemu", _config(root_volume=ROOT, config_drive=True, pcie_ports=1),
+                          config.GuestPaths("/d"))
+    assert "file=/d/disk,format=qcow2,if=virtio" not in argv
+    assert json.loads(_option(argv, "-blockdev"))["export"] == ROOT["export"]
+    devices = [argv[i + 1] for i, arg in enumerate(argv) if arg == "-device"]
+    # on pcie.0 (no root port), first to boot; QEMU makes the command line's devices
+    # before the -drive's, so it is the guest's first virtio disk, before the config drive
+    assert devices[0] == ("virtio-blk-pci,drive=n0b7e4c1a2f3d4e5f8a9b0c1d2e3f4a,"
+                          "id=d0b7e4c1a2f3d4e5f8a9b0c1d2e3f4a,"
+                          f"serial={ROOT['serial']},bootindex=1")
+    assert _option(argv, "-drive") == "file=/d/disk.config,format=raw,if=virtio,readonly=on"
+
+
+def test_a_guest_made_before_volume_backed_guests_loads_with_its_disk(tmp_path):
+    path = tmp_path / "guest.json"
+    path.write_text('{"uuid": "u", "memory_mb": 128, "vcpus": 1, "accel": "tcg", '
+                    '"machine": "q35", "cpu_model": "qemu64", "pcie_ports": 0, "volumes": []}')
+    loaded = config.GuestConfig.load(str(path))
+    assert loaded.root_volume is None
+    assert _option(config.command("qemu", loaded, config.GuestPaths("/d")), "-drive") == \
+        "file=/d/disk,format=qcow2,if=virtio"
+
+
+def test_a_root_volume_round_trips_through_the_file(tmp_path):
+    path = str(tmp_path / "guest.json")
+    _config(root_volume=ROOT).save(path)
+    assert config.GuestConfig.load(path).root_volume == ROOT

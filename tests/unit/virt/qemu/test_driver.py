@@ -1,6 +1,14 @@
+import os
+
 import pytest
 
-from novalite.virt.qemu import accel, driver
+from novalite import exception
+from novalite.objects import states
+from novalite.objects.flavor import Flavor
+from novalite.objects.image import ImageMeta
+from novalite.objects.instance import Instance
+from novalite.virt.driver import VolumeDevice
+from novalite.virt.qemu import accel, config, driver
 
 
 def test_missing_qemu_refuses_to_start_and_names_the_package(conf):
@@ -55,3 +63,122 @@ def test_probe_sector_is_a_boot_sector():
 
 def test_host_uptime_is_the_uptime_commands_line():
     assert " up " in driver.QemuDriver().get_host_uptime()
+
+
+# --- volume-backed guests (boot from volume) -------------------------------------------
+
+ROOT_ID = "0b7e4c1a-2f3d-4e5f-8a9b-0c1d2e3f4a5b"
+DATA_ID = "1c8f5d2b-3a4e-4f6a-9b0c-1d2e3f4a5b6c"
+NANO = Flavor(flavorid="42", name="m1.nano", memory_mb=128, vcpus=1)
+BOOT = {"kernel_id": "k1", "ramdisk_id": "r1", "os_command_line": "quiet"}
+
+
+def _connection(volume_id: str, kind: str = "nbd") -> dict:
+    return {"driver_volume_type": kind, "serial": volume_id, "data": {
+        "host": "192.0.2.7", "port": 10809, "export": volume_id, "access_mode": "rw"}}
+
+
+def _root(volume_id: str = ROOT_ID, **device) -> VolumeDevice:
+    return VolumeDevice(_connection(volume_id), "/dev/vda", boot_index=0, **device)
+
+
+@pytest.fixture
+def qemu(conf, tmp_path, monkeypatch):
+    """A driver whose image service has only kernels and ramdisks: a volume-backed guest
+    must never read its image's disk."""
+    def show(ctx, image_id):
+        assert image_id in ("k1", "r1"), f"the image {image_id} was read"
+        return {"id": image_id}
+
+    monkeypatch.setattr(driver.glance, "show", show)
+    monkeypatch.setattr(driver.images, "fetch", lambda ctx, image: f"/base/{image['id']}")
+    return driver.QemuDriver(instances_dir=str(tmp_path))
+
+
+def _saved(qemu: driver.QemuDriver, instance: Instance) -> config.GuestConfig:
+    return config.GuestConfig.load(qemu._guest(instance.uuid).paths.config)
+
+
+def test_a_volume_backed_guest_has_its_root_volume_and_no_disk_file(qemu):
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO)
+    data = VolumeDevice(_connection(DATA_ID), "/dev/vdb")
+    qemu.spawn(None, instance, ImageMeta(id="made-from", properties=BOOT), power_on=False,
+               block_device_info=[data, _root(disk_bus="virtio", device_type="disk")])
+    saved = _saved(qemu, instance)
+    assert (saved.root_volume["serial"], saved.root_volume["port"]) == (ROOT_ID, None)
+    assert [(kept["serial"], kept["port"]) for kept in saved.volumes] == [(DATA_ID, 0)]
+    assert (saved.kernel, saved.ramdisk, saved.kernel_args) == ("/base/k1", "/base/r1", "quiet")
+    assert not os.path.exists(qemu._guest(instance.uuid).paths.disk)
+    assert qemu.list_instances() == [instance.uuid]
+    assert qemu.get_info(instance).state == states.SHUTDOWN
+    # asked again, or for the root, attach changes nothing
+    qemu.attach_volume(None, _connection(ROOT_ID), instance, "/dev/vdc")
+    assert _saved(qemu, instance).volumes == saved.volumes
+
+
+def test_without_a_kernel_the_volume_must_have_a_boot_sector(qemu, monkeypatch):
+    read = []
+    monkeypatch.setattr(driver.disk, "is_bootable",
+                        lambda filename, fmt: read.append((filename, fmt)) or False)
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO)
+    with pytest.raises(exception.BuildAbortException, match=f"volume {ROOT_ID} is not "
+                                                            "bootable"):
+        qemu.spawn(None, instance, None, block_device_info=[_root()])
+    ((filename, fmt),) = read
+    assert filename.startswith("json:") and '"driver": "nbd"' in filename and fmt == "raw"
+    assert qemu.list_instances() == [] and not os.listdir(qemu._root())
+
+    monkeypatch.setattr(driver.disk, "is_bootable", lambda filename, fmt: True)
+    qemu.spawn(None, instance, ImageMeta(id="made-from"), power_on=False,
+               block_device_info=[_root()])
+    assert _saved(qemu, instance).kernel is None
+
+
+@pytest.mark.parametrize("devices, reason", [
+    ([_root(disk_bus="scsi")], "not as disk on scsi"),
+    ([_root(), VolumeDevice(_connection(DATA_ID, "iscsi"), "/dev/vdb")], "over NBD, not iscsi"),
+    ([_root(), VolumeDevice(_connection(DATA_ID), "/dev/vdb"),
+      VolumeDevice(_connection("2" * 8 + DATA_ID[8:]), "/dev/vdc")], "no free PCIe port"),
+])
+def test_volumes_no_host_could_take_abort_the_build(qemu, conf, devices, reason):
+    conf.set_override("num_pcie_ports", 1, group="libvirt")
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO)
+    with pytest.raises(exception.BuildAbortException, match=reason):
+        qemu.spawn(None, instance, ImageMeta(id="made-from", properties=BOOT),
+                   block_device_info=devices)
+    assert not os.listdir(qemu._root())
+
+
+@pytest.fixture
+def volume_backed(qemu):
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO,
+                        image_ref="")
+    qemu.spawn(None, instance, ImageMeta(id="made-from", properties=BOOT), power_on=False,
+               block_device_info=[_root()])
+    return qemu, instance
+
+
+def test_what_would_copy_or_move_its_disk_refuses_a_volume_backed_guest(volume_backed):
+    qemu, instance = volume_backed
+    with pytest.raises(exception.NovaliteException, match=f"boots from volume {ROOT_ID}: "
+                                                          "its snapshot is a snapshot"):
+        qemu.snapshot(None, instance, "image-1", lambda *_: pytest.fail("snapshotting"))
+    with pytest.raises(exception.InstanceNotRescuable, match=f"from volume {ROOT_ID}"):
+        qemu.rescue(None, instance, ImageMeta(id="rescue"), None)
+    with pytest.raises(exception.ResizeError, match=f"from volume {ROOT_ID}"):
+        qemu.migrate_disk_and_power_off(None, instance, "host2", NANO)
+    with pytest.raises(exception.MigrationPreCheckError, match=f"from volume {ROOT_ID}"):
+        qemu.live_migration(None, instance, "host2", {})
+    with pytest.raises(exception.MigrationPreCheckError, match="from a volume"):
+        qemu.pre_live_migration(None, instance)
+    with pytest.raises(exception.InvalidVolume, match=f"volume {ROOT_ID} is the root disk"):
+        qemu.detach_volume(None, _connection(ROOT_ID), instance, "/dev/vda")
+    assert _saved(qemu, instance).root_volume["serial"] == ROOT_ID  # all as it was
+
+
+def test_destroying_a_volume_backed_guest_removes_only_its_directory(volume_backed):
+    qemu, instance = volume_backed
+    qemu.destroy(None, instance)
+    assert qemu.list_instances() == [] and not os.listdir(qemu._root())
+    with pytest.raises(exception.InstanceNotFound):
+        qemu.get_info(instance)

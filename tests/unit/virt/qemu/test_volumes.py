@@ -124,3 +124,16 @@ def test_a_plug_that_fails_leaves_no_node_behind():
     with pytest.raises(volumes.QMPError):
         volumes.plug(guest, volumes.Volume.of(CONNECTION, 0))
     assert guest.calls == ["blockdev-add", "device_add", "blockdev-del"]
+
+
+def test_a_root_volume_is_on_pcie0_first_to_boot():
+    device = volumes.Volume.of(CONNECTION, None).device_args()
+    assert "bus" not in device and device["bootindex"] == 1
+
+
+def test_qemu_img_reads_a_volume_through_a_connection_of_its_own():
+    filename = volumes.Volume.of(CONNECTION, None).probe_filename()
+    assert filename.startswith("json:")
+    assert json.loads(filename[len("json:"):]) == {"file": {
+        "driver": "nbd", "server": {"type": "inet", "host": "192.0.2.7", "port": "10809"},
+        "export": VOLUME_ID, "reconnect-delay": 30}}
