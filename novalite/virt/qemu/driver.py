@@ -685,7 +685,7 @@ class QemuDriver(driver.ComputeDriver):
         """A QEMU waiting for the guest, on an empty overlay of the same base and size,
         which it serves over NBD for the source to mirror the disk into. A volume-backed
         server (no image, as Nova marks one) has no disk to mirror: refused."""
-        if not instance.image_ref:
+        if instance.is_volume_backed:
             raise exception.MigrationPreCheckError(
                 reason=_not_movable(instance, None))
         flavor = instance.flavor
