@@ -1,7 +1,8 @@
 """A real volume in a real guest: the volume service's qemu-nbd export hot-plugged into a
 running QEMU guest (TCG) through the whole cloud, the guest reading what the test wrote
 into the volume's file and writing back, the volume kept across a hard reboot, and
-detached again with its export gone.
+detached again with its export gone; and servers booted one after the other from one
+volume made from the default image, the second reading what the first wrote.
 
 The default guest has no udev: its user data (from a config drive) does what udev's
 persistent-storage rule would, linking each virtio disk as /dev/disk/by-id/virtio-<its
@@ -19,7 +20,8 @@ import pytest
 
 from novalite.conf import CONF
 from novalite.image import db as images
-from novalite.virt.qemu.guest_image import MARKER, USERDATA_MARKER
+from novalite.virt.qemu import images as qemu_images
+from novalite.virt.qemu.guest_image import DISK_MARKER, DISK_TEXT, MARKER, USERDATA_MARKER
 from novalite.volume import backend
 from novalite.volume.exports import Exports
 from tests.integration.virt.qemu.test_real_guests import (
@@ -142,3 +144,59 @@ def test_a_volume_hot_plugged_into_a_running_guest(no_export_left, tmp_path):
     assert console(cloud, server_id).count(found) == 2
     assert cloud.api.delete(f"/servers/{server_id}").status_code == 204
     cloud.wait_gone(server_id)
+
+
+# The boot volume holds novalite-tiny's disk, which the guest's init mounts (read-only)
+# at /mnt: the first guest writes a file on it, the next one reads it back.
+WRITER = """#!/bin/sh
+mount -o remount,rw /mnt && echo kept-on-the-volume > /mnt/bfv.txt && sync &&
+  mount -o remount,ro /mnt && echo BFV-WROTE
+"""
+READER = """#!/bin/sh
+echo "BFV-READ $(cat /mnt/bfv.txt)"
+"""
+
+
+def _boot_from(cloud, volume_id: str, user_data: str) -> str:
+    created = cloud.api.post("/servers", headers={"OpenStack-API-Version": "compute 2.37"},
+                             json={"server": {
+                                 "name": "from-volume", "flavorRef": NANO,
+                                 "networks": "none", "config_drive": True,
+                                 "user_data": base64.b64encode(user_data.encode()).decode(),
+                                 "block_device_mapping_v2": [{
+                                     "uuid": volume_id, "source_type": "volume",
+                                     "destination_type": "volume", "boot_index": 0,
+                                     "delete_on_termination": False}]}})
+    assert created.status_code == 202, created.text
+    server_id = str(created.json()["server"]["id"])
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    return server_id
+
+
+def test_servers_booted_one_after_the_other_from_one_volume(no_export_left):
+    cloud = no_export_left
+    volumes = httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=60,
+                           headers={"OpenStack-API-Version": "volume 3.70"})
+    made = volumes.post("/volumes", json={"volume": {
+        "size": 1, "name": "bootvol", "imageRef": images.DEFAULT_IMAGE_ID}})
+    assert made.status_code == 202, made.text
+    volume_id = made.json()["volume"]["id"]
+    cloud.wait(lambda: _status(volumes, volume_id) == "available", timeout=60)
+
+    first = _boot_from(cloud, volume_id, WRITER)
+    assert cloud.server(first)["image"] == ""
+    out = wait_console(cloud, first, f"{USERDATA_MARKER} rc=0")
+    assert f"{DISK_MARKER} {DISK_TEXT}" in out and "BFV-WROTE" in out
+    assert not os.path.exists(os.path.join(qemu_images.instances_path(), first, "disk"))
+    assert cloud.api.delete(f"/servers/{first}").status_code == 204
+    cloud.wait_gone(first)
+    cloud.settle()
+    assert _status(volumes, volume_id) == "available"
+    assert Exports(CONF.host).known() == []
+
+    second = _boot_from(cloud, volume_id, READER)
+    wait_console(cloud, second, "BFV-READ kept-on-the-volume")
+    assert cloud.api.delete(f"/servers/{second}").status_code == 204
+    cloud.wait_gone(second)
+    cloud.settle()
+    assert _status(volumes, volume_id) == "available"
