@@ -12,7 +12,13 @@ import subprocess
 import pytest
 
 from novalite.datapath import names
-from novalite.virt.qemu.guest_image import MARKER, NET_MARKER, POWEROFF_MARKER
+from novalite.virt.qemu.guest_image import (
+    DISK_MARKER,
+    DISK_TEXT,
+    MARKER,
+    NET_MARKER,
+    POWEROFF_MARKER,
+)
 from tests import services
 from tests.acceptance.cli import Cli
 from tests.acceptance.conftest import all_in_one
@@ -118,3 +124,19 @@ def test_openstack_cli_moves_real_guests_between_two_qemu_computes(tmp_path):
         for pidfile in state_dir.glob("instances/*/*/qemu.pid"):
             with contextlib.suppress(OSError, ValueError):
                 os.kill(int(pidfile.read_text()), signal.SIGKILL)
+
+
+def test_openstack_cli_boots_a_real_guest_from_a_volume(qemu_cloud):
+    """`server create --boot-from-volume`: the compute has the volume made from the
+    image, and the guest's root disk (/dev/vda, which its init mounts) is that volume."""
+    demo = Cli(qemu_cloud.clouds_yaml, "novalite")
+    server = demo.boot("--boot-from-volume", "1", "--image", "novalite-tiny", "--flavor",
+                       "m1.nano", "--nic", "none", "bfv1")
+    (root,) = server["volumes_attached"]
+    assert f"{DISK_MARKER} {DISK_TEXT}" in wait_console(demo, "bfv1", MARKER)
+    attachment = demo.json("volume", "show", root["id"])["attachments"][0]
+    assert (attachment["server_id"], attachment["device"]) == (server["id"], "/dev/vda")
+    demo.delete("bfv1")
+    wait_for(lambda: demo.json("volume", "show", root["id"])["status"] == "available",
+             timeout=60, interval=0.5, what="the boot volume available again")
+    demo.ok("volume", "delete", root["id"])
