@@ -17,6 +17,9 @@ default_opts = [
     cfg.StrOpt("storage_availability_zone", default="nova",
                help="Availability zone of this volume service, and of a volume created "
                "without one ([DEFAULT] default_availability_zone is the computes')."),
+    cfg.BoolOpt("enable_force_upload", default=False,
+                help="Whether os-volume_upload_image's `force` may upload a volume that "
+                "is in use (what the guest has not flushed is not in the image)."),
     cfg.StrOpt("default_volume_type", default="__DEFAULT__",
                help="Volume type of a volume created without one."),
     cfg.IntOpt("quota_volumes", default=10, min=-1,

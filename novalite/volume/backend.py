@@ -89,6 +89,12 @@ class FileBackend:
                   self.path(volume_id), partial)
         os.replace(partial, self.snapshot_path(snapshot_id))
 
+    def export(self, volume_id: str, out: str, disk_format: str) -> None:
+        """The volume's data as a standalone `disk_format` file at `out` (an image's),
+        read as it is now even while a server has it open."""
+        _qemu_img("convert", "-q", "--force-share", "-f", "qcow2", "-O", disk_format,
+                  self.path(volume_id), out)
+
     def extend(self, volume_id: str, size_gb: int) -> None:
         _qemu_img("resize", "-q", "-f", "qcow2", self.path(volume_id), f"{size_gb}G")
 

@@ -44,7 +44,7 @@ LOG = logging.getLogger(__name__)
 
 
 class VolumeManager(Manager):
-    target = Target(version="1.1")
+    target = Target(version="1.2")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -178,6 +178,33 @@ class VolumeManager(Manager):
         finally:
             with contextlib.suppress(FileNotFoundError):
                 os.remove(staged)
+
+    def copy_volume_to_image(self, ctx: RequestContext, volume_id: str, image_id: str,
+                             disk_format: str, container_format: str) -> None:
+        """The volume's data converted beside it, then sent into the queued image; the
+        volume then takes the status its attachments make. A failure leaves a message
+        and deletes the image (Cinder's), never the volume's data."""
+        staged = self.backend.image_path(volume_id)
+        try:
+            self.backend.export(volume_id, staged, disk_format)
+            with open(staged, "rb") as data:
+                glance.upload(ctx, image_id, iter(lambda: data.read(glance.CHUNK), b""),
+                              disk_format, container_format)
+        except (OSError, NovaliteException) as exc:
+            LOG.error("Volume %s could not be uploaded to image %s: %s", volume_id,
+                      image_id, exc)
+            with contextlib.suppress(NovaliteException):
+                glance.delete(ctx, image_id)
+            with session.writer() as s:
+                volume = volumes.get(s, volume_id, None)
+                messages.create(s, volume.project_id, ctx.request_id, volume_id,
+                                messages.COPY_VOLUME_TO_IMAGE,
+                                messages.FAILED_TO_UPLOAD_VOLUME)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(staged)
+        with session.writer() as s:
+            attachments.settle(s, volume_id)
 
     def delete_volume(self, ctx: RequestContext, volume_id: str) -> None:
         try:

@@ -24,12 +24,14 @@ TTL = datetime.timedelta(days=30)
 
 ACTIONS = {
     "001": "schedule allocate volume",
+    "003": "copy volume to image",
     "005": "copy image to volume",
     "007": "extend volume",
     "008": "create volume from backend storage",
     "009": "create snapshot",
 }
 SCHEDULE_ALLOCATE_VOLUME = "001"
+COPY_VOLUME_TO_IMAGE = "003"
 COPY_IMAGE_TO_VOLUME = "005"
 EXTEND_VOLUME = "007"
 CREATE_VOLUME_FROM_BACKEND = "008"
@@ -38,6 +40,7 @@ SNAPSHOT_CREATE = "009"
 DETAILS = {
     "001": "An unknown error occurred.",
     "003": "Could not find any available weighted backend.",
+    "004": "Failed to upload volume to image at backend.",
     "007": "Image used for creating volume exceeds available space.",
     "010": "Volume Driver failed to extend volume.",
     "012": "Driver failed to create the volume.",
@@ -45,6 +48,7 @@ DETAILS = {
 }
 UNKNOWN_ERROR = "001"
 NO_BACKEND_AVAILABLE = "003"
+FAILED_TO_UPLOAD_VOLUME = "004"
 NOT_ENOUGH_SPACE_FOR_IMAGE = "007"
 DRIVER_FAILED_EXTEND = "010"
 DRIVER_FAILED_CREATE = "012"

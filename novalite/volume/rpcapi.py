@@ -4,6 +4,7 @@ Version history:
   1.0: create_volume, delete_volume, extend_volume, create_snapshot, delete_snapshot
   1.1: attachment_update, attachment_delete (calls: export a volume to a connector,
        stop the export)
+  1.2: copy_volume_to_image
 """
 
 from __future__ import annotations
@@ -66,3 +67,10 @@ class VolumeAPI:
                           attachment_id: str) -> None:
         self.client.prepare(server=service_host(volume_host), version="1.1").call(
             ctx, "attachment_delete", attachment_id=attachment_id)
+
+    def copy_volume_to_image(self, ctx: RequestContext, volume_host: str, volume_id: str,
+                             image_id: str, disk_format: str, container_format: str
+                             ) -> None:
+        self.client.prepare(server=service_host(volume_host), version="1.2").cast(
+            ctx, "copy_volume_to_image", volume_id=volume_id, image_id=image_id,
+            disk_format=disk_format, container_format=container_format)

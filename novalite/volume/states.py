@@ -13,6 +13,7 @@ IN_USE = "in-use"
 RESERVED = "reserved"
 ATTACHING = "attaching"
 DETACHING = "detaching"
+UPLOADING = "uploading"
 
 # Cinder's `delete` accepts these (without force)
 DELETABLE = (AVAILABLE, ERROR, "error_restoring", ERROR_EXTENDING, "error_managing")
@@ -22,5 +23,6 @@ DELETABLE = (AVAILABLE, ERROR, "error_restoring", ERROR_EXTENDING, "error_managi
 INTERRUPTED = {CREATING: ERROR, DELETING: ERROR_DELETING, EXTENDING: ERROR_EXTENDING}
 
 # The statuses a volume takes from its attachments (novalite.volume.attachments), which a
-# manager's start settles again from them.
-FOLLOW_ATTACHMENTS = (RESERVED, ATTACHING, IN_USE, DETACHING)
+# manager's start settles again from them (an upload a stopped manager never finished
+# gives the volume back as its attachments make it, as Cinder's init_host does).
+FOLLOW_ATTACHMENTS = (RESERVED, ATTACHING, IN_USE, DETACHING, UPLOADING)

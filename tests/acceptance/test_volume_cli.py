@@ -2,8 +2,8 @@
 volumes created, listed, shown, changed and deleted on the file backend, snapshots and
 volumes copied from them, from a volume or from an image, extend, volume types with the
 `__DEFAULT__` one, the volume quotas and limits, a volume attached to a server and
-detached again, and servers booted from an existing volume and from one made from an
-image."""
+detached again, servers booted from an existing volume and from one made from an
+image, and a volume uploaded into an image."""
 
 from __future__ import annotations
 
@@ -141,6 +141,14 @@ def test_servers_booted_from_volumes_with_the_cli(cloud):
         (server["id"], "/dev/vda")]
     demo.delete("bfv-vm")
     assert _status(demo, "bootvol", "available")["attachments"] == []
+    # the boot volume back into an image (os-volume_upload_image)
+    uploaded = demo.json("image", "create", "--volume", "bootvol", "--disk-format", "qcow2",
+                         "from-bootvol")
+    assert uploaded["image_name"] == "from-bootvol"
+    image = wait_for(lambda: (i := demo.json("image", "show", "from-bootvol"))["status"]
+                     == "active" and i, timeout=60, interval=0.5, what="the uploaded image")
+    assert image["disk_format"] == "qcow2"
+    demo.ok("image", "delete", "from-bootvol")
 
     made = demo.boot("--boot-from-volume", "1", "--image", "novalite-tiny", "--flavor",
                      "m1.tiny", "bfv-made")

@@ -45,4 +45,6 @@ DEFAULTS: dict[str, str] = {
     "volume:attachment_complete": MEMBER,
     "volume_extension:volume_actions:begin_detaching": MEMBER,
     "volume_extension:volume_actions:roll_detaching": MEMBER,
+    "volume_extension:volume_actions:upload_image": MEMBER,
+    "volume_extension:volume_actions:upload_public": ADMIN,
 }

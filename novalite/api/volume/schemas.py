@@ -102,6 +102,31 @@ SET_BOOTABLE = {
     "additionalProperties": False,
 }
 
+_BOOL = {"type": ["boolean", "string"],
+         "enum": [True, False, "true", "false", "True", "False", "1", "0", "yes", "no",
+                  "on", "off", "t", "f", "y", "n"]}
+
+
+def upload_image(version: tuple[int, int]) -> dict[str, Any]:
+    """os-volume_upload_image's body (Cinder's schema): visibility and protected from
+    3.1."""
+    properties: dict[str, Any] = {
+        "image_name": {"type": "string", "minLength": 1, "maxLength": 255},
+        "force": _BOOL,
+        "disk_format": {"type": "string", "enum": ["raw", "vmdk", "vdi", "qcow2", "vhd",
+                                                   "vhdx", "ploop"]},
+        "container_format": {"type": "string", "enum": ["bare"]}}
+    if version >= (3, 1):
+        properties["visibility"] = {"type": "string",
+                                    "enum": ["community", "public", "private", "shared"]}
+        properties["protected"] = _BOOL
+    return {"type": "object",
+            "properties": {"os-volume_upload_image": {
+                "type": "object", "properties": properties, "required": ["image_name"],
+                "additionalProperties": False}},
+            "required": ["os-volume_upload_image"], "additionalProperties": False}
+
+
 UPDATE_VOLUME = {
     "type": "object",
     "properties": {

@@ -71,7 +71,7 @@ def test_delete_removes_the_file_and_the_row(manager):
 def test_start_up_moves_what_a_killed_manager_left_to_error(manager):
     left = {status: make_volume(status, host=manager.backend_host)
             for status in (states.CREATING, states.DELETING, states.EXTENDING,
-                           states.AVAILABLE)}
+                           states.AVAILABLE, states.UPLOADING)}
     elsewhere = make_volume(states.CREATING, host="host2@file#file")
     snapshot_id = str(uuid.uuid4())
     with session.writer() as s:
@@ -83,7 +83,7 @@ def test_start_up_moves_what_a_killed_manager_left_to_error(manager):
         assert snapshots.get_row(s, snapshot_id, None).status == "error"
     assert {status: _status(v) for status, v in left.items()} == {
         "creating": "error", "deleting": "error_deleting", "extending": "error_extending",
-        "available": "available"}
+        "available": "available", "uploading": "available"}  # an upload: as attached
     assert _status(elsewhere) == "creating"
 
 
