@@ -164,10 +164,14 @@ class API:
             raise exception.Invalid("Unable to allocate a single hostname to multiple "
                                     "instances")
         flavor = self._flavor(ctx, flavor_ref)
-        boot = boot_volumes.plan(ctx, block_device_mapping or [], bool(image_ref),
-                                 max_count)
+        image = self._image(ctx, image_ref) if image_ref else None
+        # an image may name volumes to boot with (a volume-backed server's snapshot)
+        from_image = boot_volumes.image_defined(image)
+        boot = boot_volumes.plan(
+            ctx, boot_volumes.merged(from_image, block_device_mapping or []),
+            image is not None and not any(d.boot_index == 0 for d in from_image), max_count)
         if boot.boot_image is None:
-            image = self._image(ctx, image_ref)
+            assert image is not None  # plan wants a boot index 0 otherwise
             self._check_flavor_fits_image(flavor, image)
         else:  # the root disk is the volume, whatever the flavor's root_gb
             image = boot.boot_image
@@ -496,7 +500,13 @@ class API:
 
     def snapshot(self, ctx: RequestContext, instance: Instance, name: str,
                  metadata: dict[str, str] | None = None) -> str:
-        """createImage: the image (queued) now, its data from the compute."""
+        """createImage: the image (queued) now, its data from the compute; of a
+        volume-backed server, snapshots of its volumes named by an image that holds
+        no data (novalite.compute.boot_volumes.snapshot_volume_backed)."""
+        if instance.is_volume_backed:
+            guards.check_host(instance)
+            guards.check_state(instance, "createImage", states.ALLOW_SNAPSHOT)
+            return boot_volumes.snapshot_volume_backed(ctx, instance, name, metadata or {})
         host, image = self._image_of(ctx, instance, "createImage", name, "snapshot",
                                      metadata or {}, states.IMAGE_SNAPSHOT_PENDING)
         self.compute.snapshot_instance(ctx, host, instance, image.id)
@@ -521,11 +531,7 @@ class API:
         host = guards.check_host(instance)
         guards.check_state(instance, action, states.ALLOW_SNAPSHOT)
         if instance.is_volume_backed:
-            raise exception.Invalid(
-                "Backup is not supported for volume-backed instances."
-                if image_type == "backup" else
-                "Snapshot of a volume-backed server is not supported by novalite: "
-                "snapshot its volumes instead (openstack volume snapshot create)")
+            raise exception.Invalid("Backup is not supported for volume-backed instances.")
         image = snapshots.create_image(ctx, instance, name, image_type, properties)
         try:
             self._begin(ctx, instance, action, {"task_state": task_state}, [None])

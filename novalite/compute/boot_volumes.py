@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import logging
 import string
 from collections.abc import Callable
@@ -27,14 +28,21 @@ from typing import Any
 
 from novalite import exception, strutils
 from novalite.clients import cinder
+from novalite.compute import snapshots
 from novalite.context import RequestContext
 from novalite.db.api import block_devices
 from novalite.image import api as image_api
 from novalite.image import errors as image_errors
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.image import ImageMeta
+from novalite.objects.instance import Instance
 
 LOG = logging.getLogger(__name__)
+
+# What an image's block_device_mapping entries say of a device (Nova's image mapping)
+_IMAGE_MAPPING_KEYS = frozenset({"source_type", "destination_type", "boot_index",
+                                 "volume_size", "device_name", "delete_on_termination",
+                                 "disk_bus", "device_type", "volume_type"})
 
 ROOT_DEVICE = "/dev/vda"
 VOLUME, IMAGE, SNAPSHOT, BLANK = "volume", "image", "snapshot", "blank"
@@ -178,6 +186,28 @@ def image_root(entries: list[dict[str, Any]]) -> str | None:
                 and str(api.get("boot_index")) == "0"):
             return str(api.get("uuid"))
     return None
+
+
+def image_defined(image: ImageMeta | None) -> list[Requested]:
+    """The volumes an image names (Nova's _get_image_defined_bdms: the image of a
+    volume-backed server's snapshot maps each snapshot of its volumes)."""
+    properties = image.properties if image is not None else {}
+    mappings = properties.get("block_device_mapping")
+    if not mappings or strutils.parse_bool(str(properties.get("bdm_v2", ""))) is not True:
+        return []
+    found = []
+    for mapping in json.loads(mappings) if isinstance(mappings, str) else mappings:
+        source = mapping.get("source_type")
+        found.append(_entry({**{key: value for key, value in mapping.items()
+                                if key in _IMAGE_MAPPING_KEYS},
+                             "uuid": mapping.get(f"{source}_id")}))
+    return found
+
+
+def merged(from_image: list[Requested], requested: list[Requested]) -> list[Requested]:
+    """Nova's _merge_bdms_lists: a requested device replaces the image's of its name."""
+    names = {d.device_name for d in requested if d.device_name}
+    return [d for d in from_image if d.device_name not in names] + requested
 
 
 @dataclasses.dataclass
@@ -350,6 +380,32 @@ def release(ctx: RequestContext, made: list[BlockDeviceMapping]) -> None:
         except (cinder.CinderError, cinder.CinderUnavailable):
             LOG.exception("Could not undo volume %s of a refused create", bdm.volume_id)
         block_devices.bdm_destroy(bdm.uuid)
+
+
+def snapshot_volume_backed(ctx: RequestContext, instance: Instance, name: str,
+                           metadata: dict[str, str]) -> str:
+    """Nova's snapshot_volume_backed: a snapshot of each of the server's volumes (taken
+    while they are in use), and an image holding no data that maps them, with the
+    properties of the image the server boots as; a server booted from it gets volumes
+    made from those snapshots (image_defined). The image is the user's, active."""
+    volumes = cinder.Client(ctx)
+    mapped = []
+    for bdm in block_devices.bdm_get_all_by_instance(instance.uuid):
+        snapshot = _request(volumes.snapshot_create, bdm.volume_id or "",
+                            f"snapshot for {name}")
+        mapped.append({"source_type": SNAPSHOT, "destination_type": VOLUME,
+                       "snapshot_id": snapshot["id"], "volume_size": bdm.volume_size,
+                       "boot_index": bdm.boot_index, "device_name": bdm.device_name,
+                       "delete_on_termination": bdm.delete_on_termination,
+                       "disk_bus": bdm.disk_bus, "device_type": bdm.device_type})
+    image = snapshots.create_image(ctx, instance, name, "snapshot", {
+        **metadata, "block_device_mapping": json.dumps(mapped), "bdm_v2": "True",
+        "root_device_name": ROOT_DEVICE})
+    # formats for no data of its own: the image service takes no data without them
+    image_api.update(image, dataclasses.replace(image, disk_format="raw",
+                                                container_format="bare"))
+    image_api.upload(image.id, iter(()))  # no data: active, size 0, as Nova's
+    return image.id
 
 
 def check_rebuild_image(ctx: RequestContext, instance_uuid: str, image_id: str) -> None:

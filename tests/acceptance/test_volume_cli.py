@@ -139,7 +139,12 @@ def test_servers_booted_from_volumes_with_the_cli(cloud):
     root = _status(demo, "bootvol", "in-use")
     assert [(a["server_id"], a["device"]) for a in root["attachments"]] == [
         (server["id"], "/dev/vda")]
-    demo.delete("bfv-vm")
+    # its snapshot: an image mapping a snapshot of the volume, which boots a copy
+    demo.ok("server", "image", "create", "--name", "bfv-snap", "--wait", "bfv-vm")
+    copy = demo.boot("--image", "bfv-snap", "--flavor", "m1.tiny", "bfv-copy")
+    (copied,) = copy["volumes_attached"]
+    assert _status(demo, copied["id"], "in-use")["snapshot_id"]
+    demo.delete("bfv-vm", "bfv-copy")
     assert _status(demo, "bootvol", "available")["attachments"] == []
     # the boot volume back into an image (os-volume_upload_image)
     uploaded = demo.json("image", "create", "--volume", "bootvol", "--disk-format", "qcow2",
@@ -159,7 +164,13 @@ def test_servers_booted_from_volumes_with_the_cli(cloud):
     demo.delete("bfv-made")
     # `--boot-from-volume` asks for no delete_on_termination: the volume stays
     assert _status(demo, attached["id"], "available")["size"] == 1
-    demo.ok("volume", "delete", attached["id"], "bootvol")
+    demo.ok("image", "delete", "bfv-snap")
+    demo.ok("volume", "delete", attached["id"], copied["id"])
+    for snapshot in demo.json("volume", "snapshot", "list"):
+        demo.ok("volume", "snapshot", "delete", snapshot["ID"])
+    wait_for(lambda: demo.json("volume", "snapshot", "list") == [], timeout=60,
+             interval=0.5, what="the snapshots gone")
+    demo.ok("volume", "delete", "bootvol")
 
 
 def test_volumes_with_openstacksdk(cloud):

@@ -2,9 +2,12 @@
 driver): servers booted from an existing volume, from a volume their compute makes from
 an image, a snapshot or nothing, and with volumes attached from the start; Nova's
 errors for a bad mapping; the server's delete keeping or deleting each volume as asked;
-a failed build handing its volumes back reserved; placement asked for no root disk."""
+a failed build handing its volumes back reserved; placement asked for no root disk; a
+volume-backed server's snapshot (volume snapshots mapped by an image) booting a copy."""
 
 from __future__ import annotations
+
+import json
 
 import httpx
 import pytest
@@ -216,8 +219,9 @@ def test_a_volume_backed_server_refuses_what_needs_an_image_disk(cloud, volumes)
     action = f"/servers/{server_id}/action"
     rescue = cloud.api.post(action, headers=ALICE, json={"rescue": {}})
     assert _fault(rescue).endswith("Cannot rescue a volume-backed instance")
-    image = cloud.api.post(action, headers=ALICE, json={"createImage": {"name": "s"}})
-    assert "volume-backed" in _fault(image)
+    backup = cloud.api.post(action, headers=ALICE, json={"createBackup": {
+        "name": "b", "backup_type": "daily", "rotation": 1}})
+    assert _fault(backup) == "Backup is not supported for volume-backed instances."
     rebuilt = cloud.api.post(action, headers=ALICE, json={"rebuild": {"imageRef": IMAGE}})
     assert rebuilt.status_code == 202, rebuilt.text
     cloud.wait_status(server_id, "ACTIVE")
@@ -266,3 +270,35 @@ def test_volumes_over_the_quota_refuse_the_create_and_none_is_left(cloud, volume
     cloud.settle()
     assert volumes.get("/volumes").json()["volumes"] == []
     assert cloud.api.get("/servers", headers=ALICE).json()["servers"] == []
+
+
+def test_a_volume_backed_server_snapshot_boots_a_copy(cloud, volumes):
+    bootable = _volume(cloud, volumes, imageRef=IMAGE)
+    server_id = _booted(cloud, [_root(bootable)])
+    made = cloud.api.post(f"/servers/{server_id}/action", headers={**ALICE, MV: "2.45"},
+                          json={"createImage": {"name": "bfv-snap",
+                                                "metadata": {"tier": "web"}}})
+    assert made.status_code == 202, made.text
+    image_id = made.json()["image_id"]
+    cloud.settle()
+    image_service = httpx.Client(base_url=f"{cloud.base_url}/image/v2", timeout=30,
+                                 headers=ALICE)
+    image = image_service.get(f"/images/{image_id}").json()
+    assert (image["status"], image["size"], image["tier"], image["bdm_v2"]) == (
+        "active", 0, "web", "True")
+    (mapping,) = json.loads(image["block_device_mapping"])
+    assert (mapping["source_type"], mapping["boot_index"], mapping["device_name"]) == (
+        "snapshot", 0, "/dev/vda")
+    snapshot = volumes.get(f"/snapshots/{mapping['snapshot_id']}").json()["snapshot"]
+    assert (snapshot["volume_id"], snapshot["status"]) == (bootable, "available")
+
+    # what `openstack server create --image bfv-snap` sends
+    copy = _booted(cloud, [{"uuid": image_id, "source_type": "image",
+                            "destination_type": "local", "boot_index": 0}],
+                   imageRef=image_id)
+    (root,) = block_devices.bdm_get_all_by_instance(copy)
+    assert (root.boot_index, root.source_type, root.snapshot_id) == (
+        0, "snapshot", mapping["snapshot_id"])
+    assert root.volume_id != bootable
+    assert _volume_of(volumes, root.volume_id or "")["status"] == "in-use"
+    assert cloud.server(copy)["image"] == ""
