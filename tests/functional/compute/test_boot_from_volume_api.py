@@ -7,6 +7,7 @@ volume-backed server's snapshot (volume snapshots mapped by an image) booting a 
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import httpx
@@ -15,6 +16,7 @@ import pytest
 from novalite.conf import CONF
 from novalite.db.api import block_devices
 from novalite.image import db as images
+from novalite.service import assembly
 from novalite.volume.exports import Exports
 from tests.functional.tempest_schemas import check
 
@@ -302,3 +304,40 @@ def test_a_volume_backed_server_snapshot_boots_a_copy(cloud, volumes):
     assert root.volume_id != bootable
     assert _volume_of(volumes, root.volume_id or "")["status"] == "in-use"
     assert cloud.server(copy)["image"] == ""
+
+
+def test_a_compute_restart_keeps_booted_volumes_and_ends_a_cut_build(cloud_factory, conf):
+    conf.set_override("persist_guests", True, group="fake_driver")
+    conf.set_override("block_device_allocate_retries_interval", 1)
+    cloud = cloud_factory(hosts=1)
+    volumes = httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=30,
+                           headers={**ALICE, "OpenStack-API-Version": "volume 3.70"})
+    running = _booted(cloud, [_root(_volume(cloud, volumes, imageRef=IMAGE))])
+    compute = next(s for s in cloud.aio.services if s.binary == "novalite-compute")
+
+    def killed(*args, **kwargs):
+        raise SystemExit("the compute was killed mid-spawn")
+
+    compute.manager.driver.spawn = killed
+    cut = _create(cloud, [{"uuid": IMAGE, "source_type": "image",
+                           "destination_type": "volume", "boot_index": 0,
+                           "volume_size": 1, "delete_on_termination": True}])
+    cut_id = cut.json()["server"]["id"]
+    with contextlib.suppress(SystemExit):
+        cloud.settle()
+    (cut_root,) = block_devices.bdm_get_all_by_instance(cut_id)
+    assert _volume_of(volumes, cut_root.volume_id or "")["status"] == "in-use"
+
+    compute.stop()
+    cloud.aio.services.remove(compute)
+    restarted = assembly.compute(compute.host)
+    restarted.start()
+    cloud.aio.services.insert(0, restarted)
+    cloud.wait_status(cut_id, "ERROR")
+    assert cloud.wait_status(running, "ACTIVE")["os-extended-volumes:volumes_attached"]
+    assert _volume_of(volumes, cut_root.volume_id or "")["status"] == "reserved"
+    assert len(Exports(conf.host).known()) == 1  # the running server's export only
+    assert cloud.api.delete(f"/servers/{cut_id}", headers=ALICE).status_code == 204
+    cloud.wait_gone(cut_id)
+    cloud.settle()
+    assert volumes.get(f"/volumes/{cut_root.volume_id}").status_code == 404
