@@ -167,9 +167,11 @@ class API:
         image = self._image(ctx, image_ref) if image_ref else None
         # an image may name volumes to boot with (a volume-backed server's snapshot)
         from_image = boot_volumes.image_defined(image)
+        root_from_image = any(d.boot_index == 0 for d in from_image)
         boot = boot_volumes.plan(
             ctx, boot_volumes.merged(from_image, block_device_mapping or []),
-            image is not None and not any(d.boot_index == 0 for d in from_image), max_count)
+            image is not None and not root_from_image, max_count,
+            image if root_from_image else None)
         if boot.boot_image is None:
             assert image is not None  # plan wants a boot index 0 otherwise
             self._check_flavor_fits_image(flavor, image)

@@ -224,9 +224,10 @@ class Plan:
 
 
 def plan(ctx: RequestContext, devices: list[Requested], image_booted: bool,
-         count: int) -> Plan:
+         count: int, image: ImageMeta | None = None) -> Plan:
     """Nova's _validate_bdm and _check_and_transform_bdm for the request's devices
-    (`image_booted`: the server boots from an imageRef, whose disk is boot index 0)."""
+    (`image_booted`: the server boots from an imageRef, whose disk is boot index 0;
+    an imageRef whose image maps the boot volume is the `image` it boots as)."""
     boot_indexes = sorted([d.boot_index for d in devices
                            if d.boot_index is not None and d.boot_index >= 0]
                           + ([0] if image_booted else []))
@@ -244,7 +245,7 @@ def plan(ctx: RequestContext, devices: list[Requested], image_booted: bool,
     for device in devices:
         _check_source(ctx, volumes, device)
         if device.boot_index == 0:
-            found.boot_image = _boot_image(ctx, volumes, device)
+            found.boot_image = image or _boot_image(ctx, volumes, device)
     return found
 
 
