@@ -2,7 +2,9 @@
 InstanceMetadata): `meta_data.json` (its uuid, name, hostname, keys, metadata),
 `network_data.json` (its NICs and how each is addressed), and the user data as given.
 It is written on a config drive by the virt driver and, in the same shape, served by
-the metadata service, so cloud-init finds one tree either way."""
+the metadata service, so cloud-init finds one tree either way. What a metadata version
+added is left out of older versions' meta_data.json, as Nova does: the tagged devices
+(`devices`) from 2016-06-30, each NIC's `vf_trusted` (never, here) from 2018-08-27."""
 
 from __future__ import annotations
 
@@ -14,10 +16,19 @@ import ipaddress
 import json
 from typing import Any
 
+from novalite.objects.device_metadata import NIC, DeviceMetadata
 from novalite.objects.instance import Instance
 from novalite.objects.network_info import VIF
 
 ROOT = "openstack/latest"
+LATEST = "latest"
+DEVICES_SINCE = "2016-06-30"  # Nova's NEWTON_ONE
+VF_TRUSTED_SINCE = "2018-08-27"  # Nova's ROCKY
+
+
+def _since(version: str, first: str) -> bool:
+    """Versions are dates, which sort as strings; "latest" is after them all."""
+    return version == LATEST or version >= first
 
 
 def sign(instance_id: str, secret: str) -> str:
@@ -25,12 +36,28 @@ def sign(instance_id: str, secret: str) -> str:
     return hmac.new(secret.encode(), instance_id.encode(), hashlib.sha256).hexdigest()
 
 
-def meta_data(instance: Instance) -> dict[str, Any]:
+def _device(device: DeviceMetadata, version: str) -> dict[str, Any]:
+    """One tagged device as Nova's metadata API words it."""
+    found: dict[str, Any] = {"type": device.type, "bus": device.bus,
+                             "address": device.address}
+    if device.type == NIC:
+        found["mac"] = device.mac
+        if _since(version, VF_TRUSTED_SINCE):
+            found["vf_trusted"] = False  # novalite passes no VFs through
+    elif device.serial is not None:
+        found["serial"] = device.serial
+    found["tags"] = list(device.tags)
+    return found
+
+
+def meta_data(instance: Instance, version: str = LATEST) -> dict[str, Any]:
     found: dict[str, Any] = {
         "uuid": instance.uuid, "name": instance.display_name or "",
         "hostname": instance.hostname or "", "launch_index": instance.launch_index or 0,
         "availability_zone": instance.availability_zone, "project_id": instance.project_id,
-        "meta": dict(instance.metadata), "devices": []}
+        "meta": dict(instance.metadata)}
+    if _since(version, DEVICES_SINCE):
+        found["devices"] = [_device(d, version) for d in instance.device_metadata]
     if instance.key_name and instance.key_data:
         found["public_keys"] = {instance.key_name: instance.key_data}
         found["keys"] = [{"name": instance.key_name, "type": "ssh",
@@ -80,9 +107,9 @@ def user_data(instance: Instance) -> bytes | None:
         return None
 
 
-def files(instance: Instance) -> dict[str, bytes]:
-    """The tree, as paths under its root and their contents."""
-    tree = {f"{ROOT}/meta_data.json": json.dumps(meta_data(instance)).encode(),
+def files(instance: Instance, version: str = LATEST) -> dict[str, bytes]:
+    """The tree, as paths under its root and their contents (as `version` has them)."""
+    tree = {f"{ROOT}/meta_data.json": json.dumps(meta_data(instance, version)).encode(),
             f"{ROOT}/network_data.json": json.dumps(network_data(instance)).encode(),
             f"{ROOT}/vendor_data.json": b"{}", f"{ROOT}/vendor_data2.json": b"{}"}
     data = user_data(instance)

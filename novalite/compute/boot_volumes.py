@@ -13,8 +13,11 @@ hold a user's token, and the volume must be the user's (their project, their quo
 refused at once when over it); the compute that builds the server waits for it and
 reserves it (novalite.compute.volume_steps).
 
+A volume's `tag` (2.32, 2.42+) is kept on its mapping, for the guest's device metadata.
+
 Not served, refused by name: local disks other than the image's root (ephemeral and
-swap disks: source `blank` to `local`), which novalite's flavors never give."""
+swap disks: source `blank` to `local`), which novalite's flavors never give, and a tag
+on the image's root (novalite keeps no mapping for it to hold the tag)."""
 
 from __future__ import annotations
 
@@ -92,6 +95,7 @@ class Requested:
     disk_bus: str | None = None
     device_type: str | None = None
     volume_type: str | None = None
+    tag: str | None = None
 
     @property
     def is_image_root(self) -> bool:
@@ -108,7 +112,7 @@ class Requested:
             "volume_size": self.volume_size, "device_name": self.device_name,
             "delete_on_termination": self.delete_on_termination,
             "disk_bus": self.disk_bus, "device_type": self.device_type,
-            "volume_type": self.volume_type}
+            "volume_type": self.volume_type, "tag": self.tag}
         if self.source_type in source_id:
             values[source_id[self.source_type]] = self.uuid
         return values
@@ -151,9 +155,14 @@ def _entry(api: dict[str, Any]) -> Requested:
         delete_on_termination=strutils.parse_bool(
             str(api.get("delete_on_termination", ""))) is True,
         device_name=device_name, disk_bus=api.get("disk_bus"),
-        device_type=api.get("device_type"), volume_type=api.get("volume_type"))
+        device_type=api.get("device_type"), volume_type=api.get("volume_type"),
+        tag=api.get("tag"))
     if source == IMAGE and destination == LOCAL and not entry.is_image_root:
         raise InvalidBDMFormat(details="Mapping image to local is not supported.")
+    if entry.is_image_root and entry.tag:
+        raise exception.Invalid(
+            "block_device_mapping_v2 tag on the image's root disk (source_type 'image', "
+            "destination_type 'local') is not supported by novalite; tag volumes only")
     if destination == LOCAL and entry.volume_type:
         raise InvalidBDMFormat(details="Specifying a volume_type with "
                                        "destination_type=local is not supported.")

@@ -22,6 +22,7 @@ from novalite import exception
 from novalite.clients import glance
 from novalite.clients import placement as placement_client
 from novalite.compute import group_policy, host_boot, neutron, power_sync
+from novalite.compute.device_tags import DeviceTagSteps
 from novalite.compute.live_moves import LiveMoveSteps
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
@@ -38,6 +39,7 @@ from novalite.objects import states
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
+from novalite.objects.network_info import with_tags
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.periodic import periodic_task
 from novalite.rpc import Target
@@ -90,13 +92,15 @@ def _sync_power_interval() -> float:
     return CONF.sync_power_state_interval or 60
 
 
-class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager):
+class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTagSteps,
+                     Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves), the reaping of
     deleted servers' guests from RunningDeletedCleanup (novalite.compute.running_deleted),
-    attaching and detaching volumes from VolumeSteps (novalite.compute.volume_steps)."""
+    attaching and detaching volumes from VolumeSteps (novalite.compute.volume_steps), the
+    guest's tagged devices from DeviceTagSteps (novalite.compute.device_tags)."""
 
-    target = Target(version="1.22")
+    target = Target(version="1.23")
 
     def __init__(self, host: str, driver_name: str | None = None,
                  driver_args: dict[str, str] | None = None) -> None:
@@ -277,7 +281,8 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager)
             self.driver.spawn(ctx, instance, spec.image, block_device_info=devices)
             spawned = True
             self._update(ctx, instance, [states.SPAWNING], vm_state=states.ACTIVE,
-                         task_state=None, power_state=states.RUNNING, launched_at=utcnow())
+                         task_state=None, power_state=states.RUNNING, launched_at=utcnow(),
+                         device_metadata=self._tagged_devices(ctx, instance))
         except _GONE:
             self._undo(ctx, instance, spawned)
             return BuildResult.ABORTED
@@ -301,8 +306,9 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager)
         if not instance.network_info:
             return
         zone = instance.availability_zone or CONF.default_availability_zone
-        instance.network_info = self.network_api.bind(ctx, instance.uuid, self.host, zone,
-                                                      instance.preserved_ports())
+        instance.network_info = with_tags(
+            self.network_api.bind(ctx, instance.uuid, self.host, zone,
+                                  instance.preserved_ports()), instance.port_tags())
         self.conductor.instance_info_cache_update(ctx, instance.uuid, instance.network_info)
 
     def _undo(self, ctx: RequestContext, instance: Instance, spawned: bool) -> None:

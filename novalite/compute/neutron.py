@@ -23,7 +23,7 @@ from typing import Any
 from novalite.clients.neutron import Client, NeutronError
 from novalite.compute import network_errors as errors
 from novalite.context import RequestContext
-from novalite.objects.network_info import IP, VIF, Network, Subnet
+from novalite.objects.network_info import IP, VIF, Network, Subnet, with_tags
 
 LOG = logging.getLogger(__name__)
 PORTS, NETWORKS = "ports", "networks"
@@ -156,7 +156,7 @@ class API:
     def _ports_for(self, ctx: RequestContext, client: Client, uuid: str,
                    requests: list[NetworkRequest], groups: list[str] | None,
                    made: list[str], claimed: list[str]) -> list[VIF]:
-        ports, preserve = [], set()
+        ports, preserve, tags = [], set(), {}
         for request in requests:
             try:
                 if request.port_id:
@@ -176,7 +176,9 @@ class API:
             except NeutronError as exc:
                 raise _mapped(exc, request) from None
             ports.append(port)
-        return network_info(client, ports, preserve)
+            if request.tag:
+                tags[port["id"]] = request.tag
+        return with_tags(network_info(client, ports, preserve), tags)
 
     @staticmethod
     def _undo(client: Client, made: list[str], claimed: list[str]) -> None:

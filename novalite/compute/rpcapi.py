@@ -23,6 +23,7 @@ Version history:
   1.20: backup_instance
   1.21: pre_live_migration, rollback_live_migration_at_destination
   1.22: attach_volume, detach_volume
+  1.23: refresh_device_metadata (the API attached or detached an interface)
 """
 
 from __future__ import annotations
@@ -259,3 +260,10 @@ class ComputeAPI:
                       bdm: BlockDeviceMapping) -> None:
         self.client.prepare(server=host, version="1.22").cast(
             ctx, "detach_volume", instance=instance, bdm=bdm)
+
+    def refresh_device_metadata(self, ctx: RequestContext, host: str, instance: Instance
+                                ) -> None:
+        """A call, so that the interface attach or detach the API answers is in the
+        guest's device metadata by then."""
+        self.client.prepare(server=host, version="1.23").call(
+            ctx, "refresh_device_metadata", instance=instance)

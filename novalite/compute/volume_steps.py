@@ -72,6 +72,7 @@ class VolumeSteps:
     conductor: ConductorAPI
     _locks: KeyedLocks
     _record_failure: Callable[..., None]  # what `tracked` needs of its host
+    _save_device_metadata: Callable[[RequestContext, Instance], None]  # DeviceTagSteps
 
     def _mapping(self, ctx: RequestContext, bdm: BlockDeviceMapping
                  ) -> BlockDeviceMapping | None:
@@ -103,6 +104,7 @@ class VolumeSteps:
             connected = connection
             self.conductor.block_device_mapping_update(ctx, found.uuid,
                                                        {"connection_info": connection})
+            self._save_device_metadata(ctx, instance)  # before the volume shows in-use
             volumes.attachment_complete(attachment_id)
         except Exception:
             self._remove_volume(ctx, instance, found, connected)
@@ -139,6 +141,7 @@ class VolumeSteps:
                 cinder.Client(ctx, admin=True).roll_detaching(found.volume_id or "")
             raise
         self._forget(ctx, found)
+        self._save_device_metadata(ctx, instance)
         LOG.info("Detached volume %s from instance %s", found.volume_id, instance.uuid)
 
     def _cleanup_volumes(self, ctx: RequestContext, instance: Instance) -> None:
@@ -227,7 +230,8 @@ class VolumeSteps:
         """The volumes a guest is made again with, as they are connected (a rebuild)."""
         return [virt_driver.VolumeDevice(
             connection_info=_device(bdm), mount_device=bdm.device_name or "",
-            boot_index=bdm.boot_index, disk_bus=bdm.disk_bus, device_type=bdm.device_type)
+            boot_index=bdm.boot_index, disk_bus=bdm.disk_bus, device_type=bdm.device_type,
+            tag=bdm.tag)
             for bdm in mappings if bdm.connection_info]
 
     def _reattach_volumes(self, ctx: RequestContext, instance: Instance,

@@ -6,6 +6,7 @@ import dataclasses
 import datetime
 
 from novalite.objects import base
+from novalite.objects.device_metadata import DeviceMetadata
 from novalite.objects.flavor import Flavor
 from novalite.objects.network_info import VIF
 
@@ -17,7 +18,8 @@ class Instance(base.NovaliteObject):
     # 1.3: system_metadata (what a shelve remembers: its image, when and where);
     # 1.4: deleted_at (when a soft delete began: the reclaim's clock);
     # 1.5: hostname, key_data, user_data, config_drive (what the guest is told of itself)
-    VERSION = "1.5"
+    # 1.6: device_metadata (where the guest finds its tagged devices)
+    VERSION = "1.6"
 
     uuid: str
     display_name: str | None = None
@@ -46,6 +48,8 @@ class Instance(base.NovaliteObject):
     key_data: str | None = None
     user_data: str | None = None  # base64, as the API took it
     config_drive: str = ""  # "True" when the server has one, as Nova stores it
+    # its tagged devices as its virt driver last reported them
+    device_metadata: list[DeviceMetadata] = dataclasses.field(default_factory=list)
 
     @property
     def is_volume_backed(self) -> bool:
@@ -56,3 +60,11 @@ class Instance(base.NovaliteObject):
     def preserved_ports(self) -> set[str]:
         """The ports the user brought, released rather than deleted with the server."""
         return {vif.id for vif in self.network_info if vif.preserve_on_delete}
+
+    def port_tags(self) -> dict[str, str]:
+        """The device tags of its ports, by port id, which only the cache keeps."""
+        return {vif.id: vif.tag for vif in self.network_info if vif.tag}
+
+    def nic_tags(self) -> dict[str, str | None]:
+        """Each NIC's tag by its MAC (how a guest's device names its port)."""
+        return {vif.address: vif.tag for vif in self.network_info}

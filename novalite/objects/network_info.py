@@ -57,6 +57,9 @@ class VIF(base.NovaliteObject):
     # a port the user brought: unbound, not deleted, when the server goes
     preserve_on_delete: bool = False
     security_groups: list[str] = dataclasses.field(default_factory=list)  # their names
+    # the user's device tag (Nova's VirtualInterface.tag): not the network service's, so
+    # each refresh from the ports keeps it (with_tags)
+    tag: str | None = None
 
     @property
     def devname(self) -> str:
@@ -83,6 +86,7 @@ def vif_to_json(vif: VIF) -> dict[str, Any]:
         "qbg_params": None, "active": vif.active, "vnic_type": vif.vnic_type,
         "profile": vif.profile, "preserve_on_delete": vif.preserve_on_delete,
         "delegate_create": True, "meta": {"security_groups": vif.security_groups},
+        "tag": vif.tag,
         "network": {
             "id": net.id, "bridge": net.bridge, "label": net.label,
             "meta": {"injected": False, "tenant_id": net.project_id, "mtu": net.mtu,
@@ -118,6 +122,7 @@ def vif_from_json(data: dict[str, Any]) -> VIF:
         profile=data.get("profile") or {}, active=bool(data.get("active")),
         preserve_on_delete=bool(data.get("preserve_on_delete")),
         security_groups=list((data.get("meta") or {}).get("security_groups", [])),
+        tag=data.get("tag"),
         network=Network(
             id=net["id"], label=net["label"], bridge=net.get("bridge", ""),
             mtu=meta.get("mtu"), project_id=meta.get("tenant_id"),
@@ -131,6 +136,14 @@ def vif_from_json(data: dict[str, Any]) -> VIF:
                             routes=s.get("routes", []),
                             dhcp_enabled=s.get("meta", {}).get("enable_dhcp", True))
                      for s in net.get("subnets", [])]))
+
+
+def with_tags(vifs: list[VIF], tags: dict[str, str]) -> list[VIF]:
+    """`vifs` as read from the network service, with the device tags (by port id) the
+    cloud kept for them: a refresh of the cache, a move's binding, must not lose them."""
+    for vif in vifs:
+        vif.tag = tags.get(vif.id, vif.tag)
+    return vifs
 
 
 def to_json(vifs: list[VIF]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from novalite import exception, plugins
 from novalite.conf import CONF
+from novalite.objects.device_metadata import DeviceMetadata
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -70,6 +71,7 @@ class VolumeDevice:
     boot_index: int | None = None
     disk_bus: str | None = None
     device_type: str | None = None
+    tag: str | None = None  # the user's device tag, for the config drive's device list
 
     @property
     def serial(self) -> str:
@@ -134,6 +136,12 @@ class ComputeDriver(abc.ABC):
         one made from the image (`image_meta` is then the volume's image metadata:
         what kernel, ramdisk and properties it boots with); the others are attached as
         attach_volume would, and kept in what any later start is made from."""
+
+    def guest_devices(self, instance: Instance) -> list[DeviceMetadata]:
+        """The guest's NICs and disks where the guest sees them (untagged: the compute
+        adds the users' tags); none from a driver that cannot tell, which leaves the
+        guest's device metadata empty rather than wrong."""
+        return []
 
     @abc.abstractmethod
     def destroy(self, ctx: Any, instance: Instance, destroy_disks: bool = True) -> None:

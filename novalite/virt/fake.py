@@ -3,7 +3,9 @@
 It runs the embedded default, the tests and scale runs, many hosts per process. Each guest
 has a console log of what happened to it, and `crash` simulates a guest dying on its own
 (as a QEMU process that exits would), with the lifecycle event a real driver emits. Each
-guest records the volumes attached to it (their connection info, by volume id). With
+guest records the volumes attached to it (their connection info, by volume id) and the
+PCIe root port each sits on, so that it reports its devices where a qemu guest would
+have them (novalite.virt.pci_layout), its NICs after them in its ports' order. With
 [fake_driver] persist_guests the guests of a host are kept in a file under the state
 directory, so that, as real guests, they outlive a restart of their compute service.
 """
@@ -24,6 +26,7 @@ from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.hardware import numa
 from novalite.objects import states
+from novalite.objects.device_metadata import DeviceMetadata
 from novalite.objects.diagnostics import (
     CpuDiagnostics,
     Diagnostics,
@@ -35,6 +38,7 @@ from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
 from novalite.timeutils import utcnow
+from novalite.virt import pci_layout
 from novalite.virt.driver import (
     EVENT_LIFECYCLE_STOPPED,
     ComputeDriver,
@@ -42,6 +46,7 @@ from novalite.virt.driver import (
     LifecycleEvent,
     VolumeDevice,
     network_connector,
+    root_volume,
 )
 
 _NODE_NAMESPACE = uuid.UUID("7b6a2f4e-3c4d-4f5e-8a9b-0c1d2e3f4a5b")
@@ -68,6 +73,8 @@ class FakeDriver(ComputeDriver):
         self.consoles: dict[str, list[str]] = {}
         # instance uuid -> volume id -> the connection info it was attached with
         self.volumes: dict[str, dict[str, dict[str, Any]]] = {}
+        # instance uuid -> volume id -> its root port; the root volume is on none
+        self.ports: dict[str, dict[str, int | None]] = {}
         # guests a resize or migration took from here: (power state, console) kept for a
         # revert until the move is confirmed (a real driver's "_resize" copy of the disks)
         self.resized: dict[str, tuple[int, list[str]]] = {}
@@ -97,6 +104,7 @@ class FakeDriver(ComputeDriver):
                 self.consoles[uuid_] = guest["console"]
                 if guest.get("volumes"):
                     self.volumes[uuid_] = guest["volumes"]
+                    self.ports[uuid_] = guest.get("ports", {})
 
     def _save(self) -> None:
         """Write the host's guests (caller holds the lock): to a new file renamed over
@@ -106,7 +114,7 @@ class FakeDriver(ComputeDriver):
             return
         os.makedirs(os.path.dirname(path), exist_ok=True)
         guests = {u: {"power_state": state, "console": self.consoles.get(u, []),
-                      "volumes": self.volumes.get(u, {})}
+                      "volumes": self.volumes.get(u, {}), "ports": self.ports.get(u, {})}
                   for u, state in self.instances.items()}
         with open(f"{path}.tmp", "w") as f:
             json.dump(guests, f)
@@ -176,6 +184,11 @@ class FakeDriver(ComputeDriver):
             if block_device_info:
                 self.volumes[instance.uuid] = {device.serial: device.connection_info
                                                for device in block_device_info}
+                root = root_volume(block_device_info)
+                ports = self.ports[instance.uuid] = {root.serial: None} if root else {}
+                for device in block_device_info:
+                    if device is not root:
+                        ports[device.serial] = _free_port(ports)
             self.consoles[instance.uuid] = []
             self._log(instance.uuid, f"novalite fake guest {instance.uuid} created on "
                                      f"{self.host}")
@@ -341,6 +354,9 @@ class FakeDriver(ComputeDriver):
             if state is None:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
             self.volumes.setdefault(instance.uuid, {})[serial] = connection_info
+            ports = self.ports.setdefault(instance.uuid, {})
+            if serial not in ports:
+                ports[serial] = _free_port(ports)
             if state == states.RUNNING:
                 self._log(instance.uuid, f"virtio_blk: [{mountpoint}] disk {serial} attached")
             self._save()
@@ -353,9 +369,22 @@ class FakeDriver(ComputeDriver):
             if attached.pop(serial, None) is not None and \
                     self.instances.get(instance.uuid) == states.RUNNING:
                 self._log(instance.uuid, f"virtio_blk: [{mountpoint}] disk {serial} removed")
+            self.ports.get(instance.uuid, {}).pop(serial, None)
             if not attached:
                 self.volumes.pop(instance.uuid, None)
+                self.ports.pop(instance.uuid, None)
             self._save()
+
+    def guest_devices(self, instance: Instance) -> list[DeviceMetadata]:
+        """Where a qemu guest would have them: its NICs are its ports, in their order."""
+        with self._lock:
+            if instance.uuid not in self.instances:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            ports = dict(self.ports.get(instance.uuid, {}))
+        root = next((serial for serial, port in ports.items() if port is None), None)
+        return pci_layout.devices([vif.address for vif in instance.network_info], root,
+                                  {serial: port for serial, port in ports.items()
+                                   if port is not None})
 
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
         with self._lock:
@@ -479,4 +508,11 @@ class FakeDriver(ComputeDriver):
             self.instances.pop(instance.uuid, None)
             self.consoles.pop(instance.uuid, None)
             self.volumes.pop(instance.uuid, None)
+            self.ports.pop(instance.uuid, None)
             self._save()
+
+
+def _free_port(ports: dict[str, int | None]) -> int:
+    """The first root port no volume sits on, as the qemu driver picks it."""
+    used = set(ports.values())
+    return next(index for index in range(len(ports) + 1) if index not in used)

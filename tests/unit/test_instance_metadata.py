@@ -43,3 +43,31 @@ def test_user_data_is_handed_over_decoded_and_only_when_given():
     assert tree["openstack/latest/user_data"] == script
     assert json.loads(tree["openstack/latest/meta_data.json"])["uuid"] == "u-1"
     assert "openstack/latest/user_data" not in instance_metadata.files(_instance())
+
+
+def _tagged() -> Instance:
+    from novalite.objects.device_metadata import DeviceMetadata
+    return _instance(device_metadata=[
+        DeviceMetadata(type="nic", bus="pci", address="0000:00:01.0",
+                       mac="fa:16:3e:00:00:05", tags=["data"]),
+        DeviceMetadata(type="disk", bus="pci", address="0000:01:00.0", serial="vol-1",
+                       tags=["db"])])
+
+
+def test_devices_are_listed_in_novas_words():
+    assert instance_metadata.meta_data(_tagged())["devices"] == [
+        {"type": "nic", "bus": "pci", "address": "0000:00:01.0", "mac": "fa:16:3e:00:00:05",
+         "vf_trusted": False, "tags": ["data"]},
+        {"type": "disk", "bus": "pci", "address": "0000:01:00.0", "serial": "vol-1",
+         "tags": ["db"]}]
+    assert instance_metadata.meta_data(_instance())["devices"] == []
+
+
+def test_a_metadata_version_shows_what_it_had():
+    assert "devices" not in instance_metadata.meta_data(_tagged(), "2016-06-29")
+    newton = instance_metadata.meta_data(_tagged(), "2016-06-30")["devices"]
+    assert "vf_trusted" not in newton[0] and newton[0]["tags"] == ["data"]
+    assert instance_metadata.meta_data(_tagged(), "2018-08-27")["devices"][0]["vf_trusted"] \
+        is False
+    written = json.loads(instance_metadata.files(_tagged())["openstack/latest/meta_data.json"])
+    assert [d["tags"] for d in written["devices"]] == [["data"], ["db"]]

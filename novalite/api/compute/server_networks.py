@@ -43,33 +43,39 @@ def ips_show(req: ApiRequest) -> ApiResponse:
     return ApiResponse(200, {network: found[network]})
 
 
-def _attachment(port: dict[str, Any], req: ApiRequest) -> dict[str, Any]:
+def _attachment(port: dict[str, Any], req: ApiRequest, tags: dict[str, str]
+                ) -> dict[str, Any]:
+    """A port as os-interface shows it; from 2.70 with its device tag (`tags` by port
+    id: the instance's network info keeps them, the network service does not)."""
     found = {"net_id": port["network_id"], "port_id": port["id"],
              "mac_addr": port["mac_address"], "port_state": port["status"],
              "fixed_ips": [{"subnet_id": ip["subnet_id"], "ip_address": ip["ip_address"]}
                            for ip in port["fixed_ips"]]}
     if req.at_least("2.70"):
-        found["tag"] = None
+        found["tag"] = tags.get(port["id"])
     return found
 
 
 def interfaces(req: ApiRequest) -> ApiResponse:
     instance = _server(req, "os-attach-interfaces:list")
     ports = neutron.ServerNetworking(req.ctx, instance.uuid).ports()
-    return ApiResponse(200, {"interfaceAttachments": [_attachment(p, req) for p in ports]})
+    tags = instance.port_tags()
+    return ApiResponse(200, {"interfaceAttachments": [_attachment(p, req, tags)
+                                                      for p in ports]})
 
 
 def interface_show(req: ApiRequest) -> ApiResponse:
     instance = _server(req, "os-attach-interfaces:show")
     for port in neutron.ServerNetworking(req.ctx, instance.uuid).ports():
         if port["id"] == req.params["port_id"]:
-            return ApiResponse(200, {"interfaceAttachment": _attachment(port, req)})
+            return ApiResponse(200, {"interfaceAttachment": _attachment(
+                port, req, instance.port_tags())})
     raise HTTPFault(404, f"Network interface {req.params['port_id']} could not be found for "
                          f"instance {instance.uuid}.")
 
 
 def interface_attach(req: ApiRequest) -> ApiResponse:
-    validate(schema.attach, req.body)
+    validate(schema.attach_for(req.version), req.body)
     instance = _server(req, "os-attach-interfaces:create")
     body = req.body.get("interfaceAttachment") or {}
     fixed = [ip.get("ip_address") for ip in body.get("fixed_ips", [])]
@@ -84,15 +90,17 @@ def interface_attach(req: ApiRequest) -> ApiResponse:
     zone = instance.availability_zone or CONF.default_availability_zone
     port = neutron.ServerNetworking(req.ctx, instance.uuid).attach(
         requests[0], instance.host, zone)
-    API().refresh_network_info(req.ctx, instance, port["id"] if body.get("port_id") else None)
-    return ApiResponse(200, {"interfaceAttachment": _attachment(port, req)})
+    tags = {port["id"]: body["tag"]} if body.get("tag") else {}
+    API().interfaces_changed(req.ctx, instance,
+                             port["id"] if body.get("port_id") else None, tags)
+    return ApiResponse(200, {"interfaceAttachment": _attachment(port, req, tags)})
 
 
 def interface_detach(req: ApiRequest) -> ApiResponse:
     instance = _server(req, "os-attach-interfaces:delete")
     neutron.ServerNetworking(req.ctx, instance.uuid).detach(req.params["port_id"],
                                                             instance.preserved_ports())
-    API().refresh_network_info(req.ctx, instance)
+    API().interfaces_changed(req.ctx, instance)
     return ApiResponse(202)
 
 

@@ -15,7 +15,7 @@ from novalite.conf import CONF
 from novalite.db.api import instances
 from novalite.objects.instance import Instance
 
-# the versions Nova lists; every one answers the same tree as latest
+# the versions Nova lists; each answers latest's tree less what later versions added
 OPENSTACK_VERSIONS = ("2012-08-10", "2013-04-04", "2013-10-17", "2015-10-15", "2016-06-30",
                       "2016-10-06", "2017-02-22", "2018-08-27", "2020-10-14", "latest")
 EC2_VERSIONS = ("1.0", "2007-01-19", "2007-03-01", "2007-08-29", "2007-10-10",
@@ -73,7 +73,7 @@ def openstack_files(req: ApiRequest) -> ApiResponse:
 def openstack_file(req: ApiRequest) -> ApiResponse:
     instance = _instance(req)
     _version(req)
-    found = instance_metadata.files(instance).get(
+    found = instance_metadata.files(instance, req.params["version"]).get(
         f"{instance_metadata.ROOT}/{req.params['name']}")
     if found is None:
         raise HTTPFault(404, "The resource could not be found.")

@@ -13,7 +13,7 @@ from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.api import block_devices, server_groups
 from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
-from novalite.objects import network_info, states
+from novalite.objects import device_metadata, network_info, states
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
 
@@ -38,6 +38,7 @@ def _to_obj(row: models.Instance) -> Instance:
                                             if row.info_cache else None),
         hostname=row.hostname, key_data=row.key_data, user_data=row.user_data,
         config_drive=row.config_drive or "",
+        device_metadata=device_metadata.from_json(row.device_metadata),
     )
 
 

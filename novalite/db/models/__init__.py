@@ -209,6 +209,8 @@ class Instance(Base, TimestampMixin, SoftDeleteMixin):
     locked: Mapped[bool] = mapped_column(Boolean, default=False)
     locked_by: Mapped[str | None] = mapped_column(String(20))
     system_metadata: Mapped[dict | None] = mapped_column(JSON)  # e.g. locked_reason
+    # the guest's tagged devices (Nova's instance_extra.device_metadata)
+    device_metadata: Mapped[list | None] = mapped_column(JSON)
     launch_index: Mapped[int | None] = mapped_column(Integer)
     reservation_id: Mapped[str | None] = mapped_column(String(255))
     access_ip_v4: Mapped[str | None] = mapped_column(String(39))

@@ -14,6 +14,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from novalite.objects.device_metadata import DeviceMetadata
+from novalite.virt import pci_layout
 from novalite.virt.qemu import volumes as guest_volumes
 
 # Always on a direct-boot kernel's command line: the serial console we log, and no timer
@@ -130,7 +132,9 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     memory from that migration URI ("defer": a URI given later over QMP, for a live
     migration's destination, which starts paused and runs only when told: its disk is in
     use until then). Each NIC is a virtio-net on the open tap of the same position in
-    `tap_fds`; the volumes are on their PCIe root ports (novalite.virt.qemu.volumes)."""
+    `tap_fds`, at its slot of novalite.virt.pci_layout (the slot QEMU would pick, fixed so
+    that the address reported to the guest is its own); the volumes are on their PCIe
+    root ports (novalite.virt.qemu.volumes)."""
     argv = [
         emulator, "-name", f"guest={config.uuid}", "-uuid", config.uuid,
         "-accel", config.accel, "-machine", config.machine,
@@ -152,9 +156,12 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
         argv += ["-drive", f"file={paths.disk},format=qcow2,if=virtio"]
     if config.config_drive:
         argv += ["-drive", f"file={paths.config_drive},format=raw,if=virtio,readonly=on"]
+    volume_backed = config.root_volume is not None
     for index, (nic, fd) in enumerate(zip(config.nics, tap_fds, strict=True)):
+        slot = pci_layout.nic_slot(index, volume_backed)
         argv += ["-netdev", f"tap,id=net{index},fd={fd}",
-                 "-device", f"virtio-net-pci,netdev=net{index},mac={nic['mac']}"]
+                 "-device", f"virtio-net-pci,netdev=net{index},mac={nic['mac']},"
+                            f"addr={slot:#x}"]
     argv += guest_volumes.command_line(config.pcie_ports, config.volumes)
     if config.kernel:
         argv += ["-kernel", config.kernel, "-append", kernel_command_line(config.kernel_args)]
@@ -165,3 +172,10 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     if incoming == "defer":
         argv.append("-S")
     return argv
+
+
+def guest_devices(config: GuestConfig) -> list[DeviceMetadata]:
+    """Where the guest `config` launches has its NICs and volumes."""
+    root = config.root_volume["serial"] if config.root_volume is not None else None
+    return pci_layout.devices([nic["mac"] for nic in config.nics], root,
+                              {kept["serial"]: kept["port"] for kept in config.volumes})

@@ -35,7 +35,7 @@ from novalite import exception
 from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.datapath import bridges, names
-from novalite.objects import states
+from novalite.objects import device_metadata, states
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -44,6 +44,7 @@ from novalite.objects.migration import Migration
 from novalite.objects.network_info import VIF
 from novalite.virt import driver
 from novalite.virt.qemu import accel, config_drive, diagnostics, disk, guest_image, images, nbd
+from novalite.virt.qemu import config as config_module
 from novalite.virt.qemu import live_migration as migrating
 from novalite.virt.qemu import volumes as guest_volumes
 from novalite.virt.qemu.config import GuestConfig, GuestPaths
@@ -190,6 +191,11 @@ class QemuDriver(driver.ComputeDriver):
     def get_info(self, instance: Instance) -> driver.InstanceInfo:
         return driver.InstanceInfo(state=self._existing(instance).power_state())
 
+    def guest_devices(self, instance: Instance) -> list[device_metadata.DeviceMetadata]:
+        """Read from the launch configuration, which puts each device where it says."""
+        guest = self._existing(instance)
+        return config_module.guest_devices(GuestConfig.load(guest.paths.config))
+
     @contextlib.contextmanager
     def _new_guest(self, ctx: Any, instance: Instance) -> Iterator[Guest]:
         """A directory made for the instance's guest on this host (a spawn, or one
@@ -222,6 +228,9 @@ class QemuDriver(driver.ComputeDriver):
                 config = self._prepare(ctx, instance, image_meta, guest)
             _add_volumes(instance, config,
                          [device for device in block_device_info or () if device is not root])
+            instance.device_metadata = device_metadata.tagged(
+                config_module.guest_devices(config), instance.nic_tags(),
+                {device.serial: device.tag for device in block_device_info or ()})
             self._configure(instance, guest, config)
             if power_on:
                 self._launch(guest)

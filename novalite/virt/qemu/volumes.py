@@ -16,7 +16,8 @@ configuration can still be found and removed.
 A volume-backed guest's root disk is a volume too, the same node under a device on pcie.0
 instead of a root port: QEMU places the command line's devices before the `-drive`s it
 makes virtio disks of, so the root is the guest's first virtio disk (/dev/vda), and it
-is first in the boot order for a volume the BIOS boots."""
+is first in the boot order for a volume the BIOS boots; it is at a fixed slot of the root
+bus (novalite.virt.pci_layout), so its address in the guest is known."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from novalite import exception
+from novalite.virt import pci_layout
 from novalite.virt.qemu.qmp import QMPClient, QMPError
 
 if TYPE_CHECKING:
@@ -83,7 +85,8 @@ class Volume:
                 "reconnect-delay": RECONNECT_DELAY}
 
     def device_args(self) -> dict[str, Any]:
-        where = {"bootindex": 1} if self.port is None else {"bus": port_id(self.port)}
+        where = ({"bootindex": 1, "addr": f"{pci_layout.root_volume_slot():#x}"}
+                 if self.port is None else {"bus": port_id(self.port)})
         return {"driver": "virtio-blk-pci", "drive": self.node, "id": self.device,
                 "serial": self.serial, **where}
 

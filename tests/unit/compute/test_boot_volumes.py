@@ -73,3 +73,11 @@ def test_devices_are_named_after_the_root():
     image_booted = boot_volumes.from_api([_entry()])
     boot_volumes._name_devices(image_booted, image_booted=True)
     assert image_booted[0].device_name == "/dev/vdb"
+
+
+def test_a_volumes_tag_is_kept_on_its_mapping_but_the_image_roots_is_refused():
+    (device,) = boot_volumes.from_api([_entry(tag="db")])
+    assert device.mapping("i-1")["tag"] == "db"
+    with pytest.raises(exception.Invalid, match="tag on the image's root disk"):
+        boot_volumes.from_api([{"source_type": "image", "destination_type": "local",
+                                "uuid": "img", "boot_index": 0, "tag": "root"}])

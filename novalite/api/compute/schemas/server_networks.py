@@ -4,10 +4,13 @@ take them."""
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 _uuid = {"type": "string", "format": "uuid"}
 _ip = {"type": "string", "oneOf": [{"format": "ipv4"}, {"format": "ipv6"}]}
 
-attach = {
+attach: dict[str, Any] = {
     "type": "object",
     "properties": {"interfaceAttachment": {
         "type": "object",
@@ -16,11 +19,19 @@ attach = {
             "fixed_ips": {"type": "array", "minItems": 1, "maxItems": 1, "items": {
                 "type": "object", "properties": {"ip_address": _ip},
                 "required": ["ip_address"], "additionalProperties": False}},
-            "tag": {"type": "string", "minLength": 1, "maxLength": 60},
         },
         "additionalProperties": False}},
     "additionalProperties": False,
 }
+_tag = {"type": "string", "pattern": "^[^,/]*$", "minLength": 1, "maxLength": 60}
+
+
+def attach_for(version: tuple[int, int]) -> dict:
+    """The attach body at `version`: a device tag for the new NIC from 2.49."""
+    body = copy.deepcopy(attach)
+    if version >= (2, 49):
+        body["properties"]["interfaceAttachment"]["properties"]["tag"] = _tag
+    return body
 
 add_floating_ip = {
     "type": "object",

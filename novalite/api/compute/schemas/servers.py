@@ -72,15 +72,22 @@ create: dict[str, Any] = {
 _description = {"type": ["string", "null"], "minLength": 0, "maxLength": 255,
                 "pattern": r"^[^\x00-\x08\x0b\x0c\x0e-\x1f]*$"}
 _fqdn = {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[a-zA-Z0-9-._]*$"}
-_network = {"type": "object", "properties": {
+_network: dict[str, Any] = {"type": "object", "properties": {
     "uuid": {"type": "string"}, "port": {"type": ["string", "null"]},
-    "fixed_ip": {"type": "string", "oneOf": [{"format": "ipv4"}, {"format": "ipv6"}]},
-    "tag": {"type": "string", "minLength": 1, "maxLength": 60}},
+    "fixed_ip": {"type": "string", "oneOf": [{"format": "ipv4"}, {"format": "ipv6"}]}},
     "additionalProperties": False}
 
 
 TAG = {"type": "string", "pattern": "^[^,/]*$", "minLength": 1, "maxLength": 60}
 MAX_TAGS = 50
+
+
+def _device_tags(version: tuple[int, int]) -> tuple[bool, bool]:
+    """Whether a NIC and a block device may carry a device tag at `version`, as in
+    Nova: both from 2.32, but 2.33 dropped the block device's by mistake and 2.37 the
+    NIC's; 2.42 gave both back."""
+    return ((2, 32) <= version < (2, 37) or version >= (2, 42),
+            version == (2, 32) or version >= (2, 42))
 
 
 def create_for(version: tuple[int, int]) -> dict:
@@ -89,19 +96,25 @@ def create_for(version: tuple[int, int]) -> dict:
     server = body["properties"]["server"]
     if version >= (2, 19):
         server["properties"]["description"] = _description
-    server["properties"]["networks"] = {"type": "array", "items": _network}
+    nic_tag, bdm_tag = _device_tags(version)
+    network = copy.deepcopy(_network)
+    if nic_tag:
+        network["properties"]["tag"] = TAG
+    server["properties"]["networks"] = {"type": "array", "items": network}
     if version >= (2, 37):
         server["properties"]["networks"] = {"oneOf": [
-            {"type": "array", "items": _network},
+            {"type": "array", "items": network},
             {"type": "string", "enum": ["none", "auto"]}]}
         server["required"].append("networks")
+    bdm: dict[str, Any] = copy.deepcopy(_bdm_v2)
+    if bdm_tag:
+        bdm["properties"]["tag"] = TAG
     if version >= (2, 52):
         server["properties"]["tags"] = {"type": "array", "items": TAG,
                                         "maxItems": MAX_TAGS}
     if version >= (2, 67):
-        bdm: dict[str, Any] = copy.deepcopy(_bdm_v2)
         bdm["properties"]["volume_type"] = _volume_type
-        server["properties"]["block_device_mapping_v2"] = {"type": "array", "items": bdm}
+    server["properties"]["block_device_mapping_v2"] = {"type": "array", "items": bdm}
     if version >= (2, 74):
         server["properties"]["host"] = _fqdn
         server["properties"]["hypervisor_hostname"] = _fqdn

@@ -71,8 +71,27 @@ def test_each_nic_is_a_virtio_net_on_its_open_tap_with_the_ports_mac():
     netdevs = [argv[i + 1] for i, arg in enumerate(argv) if arg == "-netdev"]
     devices = [argv[i + 1] for i, arg in enumerate(argv) if arg == "-device"]
     assert netdevs == ["tap,id=net0,fd=7", "tap,id=net1,fd=9"]
-    assert devices == ["virtio-net-pci,netdev=net0,mac=fa:16:3e:00:00:05",
-                       "virtio-net-pci,netdev=net1,mac=fa:16:3e:00:00:06"]
+    # at the slots QEMU would give them, fixed so the guest's device metadata is true
+    assert devices == ["virtio-net-pci,netdev=net0,mac=fa:16:3e:00:00:05,addr=0x1",
+                       "virtio-net-pci,netdev=net1,mac=fa:16:3e:00:00:06,addr=0x2"]
+
+
+def test_a_volume_backed_guests_nics_come_after_its_root_volume():
+    argv = config.command("qemu", _config(nics=[NIC], root_volume=ROOT),
+                          config.GuestPaths("/d"), tap_fds=[7])
+    devices = [argv[i + 1] for i, arg in enumerate(argv) if arg == "-device"]
+    assert devices[0].endswith(",bootindex=1,addr=0x1")
+    assert devices[1] == "virtio-net-pci,netdev=net0,mac=fa:16:3e:00:00:05,addr=0x2"
+
+
+def test_the_guests_devices_are_where_its_command_line_puts_them():
+    volume = {**ROOT, "serial": "v2", "port": 1}
+    found = config.guest_devices(_config(nics=[NIC], root_volume=ROOT, pcie_ports=2,
+                                         volumes=[volume]))
+    assert [(d.type, d.address, d.mac or d.serial) for d in found] == [
+        ("disk", "0000:00:01.0", ROOT["serial"]), ("nic", "0000:00:02.0", NIC["mac"]),
+        ("disk", "0000:02:00.0", "v2")]
+    assert all(d.bus == "pci" and d.tags == [] for d in found)
 
 
 def test_a_configuration_saved_before_nics_existed_loads_without_any(tmp_path):
@@ -108,7 +127,7 @@ def test_a_volume_backed_guest_boots_from_its_volume_where_the_disk_would_be():
     # before the -drive's, so it is the guest's first virtio disk, before the config drive
     assert devices[0] == ("virtio-blk-pci,drive=n0b7e4c1a2f3d4e5f8a9b0c1d2e3f4a,"
                           "id=d0b7e4c1a2f3d4e5f8a9b0c1d2e3f4a,"
-                          f"serial={ROOT['serial']},bootindex=1")
+                          f"serial={ROOT['serial']},bootindex=1,addr=0x1")
     assert _option(argv, "-drive") == "file=/d/disk.config,format=raw,if=virtio,readonly=on"
 
 

@@ -128,7 +128,7 @@ def test_a_plug_that_fails_leaves_no_node_behind():
 
 def test_a_root_volume_is_on_pcie0_first_to_boot():
     device = volumes.Volume.of(CONNECTION, None).device_args()
-    assert "bus" not in device and device["bootindex"] == 1
+    assert "bus" not in device and device["bootindex"] == 1 and device["addr"] == "0x1"
 
 
 def test_qemu_img_reads_a_volume_through_a_connection_of_its_own():
