@@ -476,6 +476,13 @@ class API:
         actions.action_start(ctx, instance.uuid, action)
         self.compute.power_update(ctx, guards.check_host(instance), instance, target)
 
+    def extend_volume(self, ctx: RequestContext, instance: Instance, volume_id: str
+                      ) -> None:
+        """The volume-extended event: recorded as Nova's extend_volume action, then its
+        compute shows the guest the new size."""
+        actions.action_start(ctx, instance.uuid, "extend_volume")
+        self.compute.extend_volume(ctx, guards.check_host(instance), instance, volume_id)
+
     def get_instance_diagnostics(self, ctx: RequestContext, instance: Instance
                                  ) -> Diagnostics:
         return self.compute.get_instance_diagnostics(ctx, guards.check_host(instance),

@@ -24,6 +24,7 @@ Version history:
   1.21: pre_live_migration, rollback_live_migration_at_destination
   1.22: attach_volume, detach_volume
   1.23: refresh_device_metadata (the API attached or detached an interface)
+  1.24: extend_volume (the 2.51 volume-extended external event)
 """
 
 from __future__ import annotations
@@ -260,6 +261,11 @@ class ComputeAPI:
                       bdm: BlockDeviceMapping) -> None:
         self.client.prepare(server=host, version="1.22").cast(
             ctx, "detach_volume", instance=instance, bdm=bdm)
+
+    def extend_volume(self, ctx: RequestContext, host: str, instance: Instance,
+                      volume_id: str) -> None:
+        self.client.prepare(server=host, version="1.24").cast(
+            ctx, "extend_volume", instance=instance, volume_id=volume_id)
 
     def refresh_device_metadata(self, ctx: RequestContext, host: str, instance: Instance
                                 ) -> None:

@@ -46,6 +46,8 @@ LOG = logging.getLogger(__name__)
 
 ATTACH_VOLUME_EVENT = "compute_attach_volume"
 DETACH_VOLUME_EVENT = "compute_detach_volume"
+EXTEND_VOLUME_EVENT = "compute_extend_volume"
+GiB = 1024 ** 3
 
 
 @contextlib.contextmanager
@@ -143,6 +145,23 @@ class VolumeSteps:
         self._forget(ctx, found)
         self._save_device_metadata(ctx, instance)
         LOG.info("Detached volume %s from instance %s", found.volume_id, instance.uuid)
+
+    @tracked(EXTEND_VOLUME_EVENT)
+    def extend_volume(self, ctx: RequestContext, instance: Instance, volume_id: str
+                      ) -> None:
+        """Nova's volume-extended event: the volume service grew the volume (and its
+        export serves the new size); the guest is shown it, and the mapping records it."""
+        found = next((bdm for bdm in self.conductor.block_device_mapping_get_all_by_instance(
+            ctx, instance.uuid) if bdm.volume_id == volume_id), None)
+        if found is None or not found.connection_info:
+            LOG.info("Volume %s is not attached to instance %s: its extension is not "
+                     "the guest's", volume_id, instance.uuid)
+            return
+        size = int(cinder.Client(ctx, admin=True).get(volume_id)["size"])
+        self.driver.extend_volume(ctx, _device(found), instance, size * GiB)
+        self.conductor.block_device_mapping_update(ctx, found.uuid, {"volume_size": size})
+        LOG.info("Volume %s of instance %s extended to %d GB", volume_id, instance.uuid,
+                 size)
 
     def _cleanup_volumes(self, ctx: RequestContext, instance: Instance) -> None:
         """A deleted server's volumes, once its guest is gone: each detached (and deleted

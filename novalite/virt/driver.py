@@ -245,6 +245,14 @@ class ComputeDriver(abc.ABC):
         it in time."""
         raise NotImplementedError()
 
+    def extend_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
+                      requested_size: int) -> None:
+        """Show the guest its volume (connection_info['serial']) grown to
+        `requested_size` bytes, the volume service having grown it (Nova's
+        volume-extended event). A guest that is not running sees the size at its next
+        start."""
+        raise NotImplementedError()
+
     def resume_state_on_host_boot(self, ctx: Any, instance: Instance) -> None:
         """Bring back a guest that should run but whose hypervisor process is gone
         (after a host reboot), from its disks; Nova calls this from init_host when

@@ -361,6 +361,18 @@ class FakeDriver(ComputeDriver):
                 self._log(instance.uuid, f"virtio_blk: [{mountpoint}] disk {serial} attached")
             self._save()
 
+    def extend_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
+                      requested_size: int) -> None:
+        """Logged on the console as a guest's kernel does (the size in 512-byte sectors)."""
+        serial = connection_info["serial"]
+        with self._lock:
+            if serial not in self.volumes.get(instance.uuid, {}):
+                raise exception.VolumeNotFound(volume_id=serial)
+            if self.instances.get(instance.uuid) == states.RUNNING:
+                self._log(instance.uuid, f"virtio_blk: disk {serial}: new size "
+                                         f"{requested_size // 512} 512-byte logical blocks")
+            self._save()
+
     def detach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
                       mountpoint: str | None) -> None:
         serial = connection_info["serial"]

@@ -173,7 +173,10 @@ def delete(ctx: RequestContext, project_id: str | None, volume_id: str) -> None:
 
 
 def extend(ctx: RequestContext, project_id: str | None, volume_id: str,
-           new_size: int) -> None:
+           new_size: int, in_use: bool = False) -> None:
+    """`extending` and a cast to the volume's manager; an attached volume too when
+    `in_use` (3.42: the manager then has its servers' computes grow their disks)."""
+    allowed = [states.AVAILABLE, states.IN_USE] if in_use else [states.AVAILABLE]
     with session.writer() as s:
         volume = volumes.get(s, volume_id, project_id)
         if new_size <= volume.size:
@@ -182,9 +185,10 @@ def extend(ctx: RequestContext, project_id: str | None, volume_id: str,
                 f"{volume.size}, extended: {new_size})."))
         quotas.check(s, volume.project_id, gigabytes=new_size - volume.size)
         if volume.host is None or not volumes.swap_status(
-                s, volume_id, [states.AVAILABLE], {"status": states.EXTENDING}):
+                s, volume_id, allowed, {"status": states.EXTENDING}):
             raise errors.InvalidVolume(reason=(
-                f"Volume {volume_id} status must be 'available' to extend, currently "
+                f"Volume {volume_id} status must be "
+                f"{' or '.join(repr(status) for status in allowed)} to extend, currently "
                 f"{volume.status}."))
     VolumeAPI().extend_volume(ctx, volume.host, volume_id, new_size)
 

@@ -32,6 +32,7 @@ from novalite.volume import (
     capacity,
     errors,
     messages,
+    nova_events,
     snapshots,
     states,
     volumes,
@@ -87,10 +88,7 @@ class VolumeManager(Manager):
                     continue
                 kept.add(attachment_id)
                 if connection and not self.exports.running(attachment_id):
-                    self.exports.start(attachment_id, self.backend.path(volume_id),
-                                       connection["export"],
-                                       connection["access_mode"] == "ro",
-                                       connection["port"])
+                    self._export(attachment_id, volume_id, connection)
             except (errors.BackendError, OSError) as exc:
                 LOG.error("Attachment %s of volume %s could not be recovered: %s",
                           attachment_id, volume_id, exc)
@@ -219,15 +217,24 @@ class VolumeManager(Manager):
             volumes.remove(s, volume_id)
 
     def extend_volume(self, ctx: RequestContext, volume_id: str, new_size: int) -> None:
+        """The volume's file grown; an attached volume's exports are stopped for it
+        (qemu-nbd holds the file's lock and serves a fixed size) and started again on
+        their ports, where the guests' NBD clients reconnect, and its servers' computes
+        are told (Nova's volume-extended event) to grow the disks the guests see. The
+        volume then takes the status its attachments make."""
         with session.writer() as s:
             volume = volumes.get(s, volume_id, None)
             if not self._capacity(s).fits(new_size - volume.size):
-                volumes.swap_status(s, volume_id, [states.EXTENDING],
-                                    {"status": states.AVAILABLE})
+                attachments.settle(s, volume_id)
                 messages.create(s, volume.project_id, ctx.request_id, volume_id,
                                 messages.EXTEND_VOLUME, messages.NO_BACKEND_AVAILABLE)
                 return
+            connected = [(a.id, a.instance_uuid, a.connection_info)
+                         for a in volume.attachments if a.connection_info]
+        exported = [a for a in connected if self.exports.running(a[0])]
         try:
+            for attachment_id, _, _ in exported:
+                self.exports.stop(attachment_id)
             self.backend.extend(volume_id, new_size)
         except (errors.BackendError, OSError) as exc:
             LOG.error("Volume %s could not be extended: %s", volume_id, exc)
@@ -237,9 +244,24 @@ class VolumeManager(Manager):
                 messages.create(s, volume.project_id, ctx.request_id, volume_id,
                                 messages.EXTEND_VOLUME, messages.DRIVER_FAILED_EXTEND)
             return
+        finally:
+            for attachment_id, _, connection in exported:
+                self._export(attachment_id, volume_id, connection)
         with session.writer() as s:
-            volumes.swap_status(s, volume_id, [states.EXTENDING],
-                                {"status": states.AVAILABLE, "size": new_size})
+            volumes.get_row(s, volume_id, None).size = new_size
+            attachments.settle(s, volume_id)
+        servers = sorted({uuid for _, uuid, _ in connected if uuid})
+        if servers and not nova_events.volume_extended(servers, volume_id):
+            with session.writer() as s:
+                messages.create(s, volume.project_id, ctx.request_id, volume_id,
+                                messages.EXTEND_VOLUME,
+                                messages.NOTIFY_COMPUTE_SERVICE_FAILED)
+
+    def _export(self, attachment_id: str, volume_id: str, connection: dict[str, Any]
+                ) -> None:
+        """The attachment's export (again) where its consumer connects: same port."""
+        self.exports.start(attachment_id, self.backend.path(volume_id), connection["export"],
+                           connection["access_mode"] == "ro", connection["port"])
 
     def create_snapshot(self, ctx: RequestContext, snapshot_id: str) -> None:
         with session.reader() as s:

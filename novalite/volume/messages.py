@@ -42,6 +42,7 @@ DETAILS = {
     "003": "Could not find any available weighted backend.",
     "004": "Failed to upload volume to image at backend.",
     "007": "Image used for creating volume exceeds available space.",
+    "009": "Compute service failed to extend volume.",
     "010": "Volume Driver failed to extend volume.",
     "012": "Driver failed to create the volume.",
     "013": "Snapshot failed to create.",
@@ -50,6 +51,7 @@ UNKNOWN_ERROR = "001"
 NO_BACKEND_AVAILABLE = "003"
 FAILED_TO_UPLOAD_VOLUME = "004"
 NOT_ENOUGH_SPACE_FOR_IMAGE = "007"
+NOTIFY_COMPUTE_SERVICE_FAILED = "009"
 DRIVER_FAILED_EXTEND = "010"
 DRIVER_FAILED_CREATE = "012"
 SNAPSHOT_CREATE_ERROR = "013"

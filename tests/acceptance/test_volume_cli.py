@@ -122,6 +122,12 @@ def test_a_volume_attached_to_a_server_and_detached_with_the_cli(cloud):
         volume["id"], server["id"], "/dev/vdb")
     attached = demo.json("server", "show", "vol-vm")["volumes_attached"]
     assert [v["id"] for v in attached] == [volume["id"]]
+    # extended while attached (3.42): the server's compute is told
+    demo.ok("--os-volume-api-version", "3.42", "volume", "set", "--size", "2", "attached")
+    wait_for(lambda: (v := demo.json("volume", "show", "attached"))["size"] == 2
+             and v["status"] == "in-use", timeout=60, interval=0.5, what="extended")
+    wait_for(lambda: "extend_volume" in demo.ok("server", "event", "list", "vol-vm"),
+             timeout=60, interval=0.5, what="the extend_volume action")
 
     demo.ok("server", "remove", "volume", "vol-vm", "attached")
     assert _status(demo, "attached", "available")["attachments"] == []

@@ -3,8 +3,9 @@ os-server-external-events, admin/service only). `network-changed` and
 `network-vif-deleted` refresh the server's cached network info; `network-vif-plugged`
 and `-unplugged` are acknowledged (a real guest's compute waits for the network
 service's answer to its own report that it wired the ports, not for this event);
-from 2.76 `power-update` (tag POWER_ON or POWER_OFF) is a start or stop action its
-compute carries out through the driver, as Nova's.
+from 2.51 `volume-extended` (tag: the volume's id) has the server's compute show the
+guest its grown volume; from 2.76 `power-update` (tag POWER_ON or POWER_OFF) is a start
+or stop action its compute carries out through the driver, as Nova's.
 Each event answers its own code: 200 done, 404 no such server, 422 not accepted; the
 response is 200 when all were done, 207 when some were not, 404 when none was."""
 
@@ -29,10 +30,23 @@ NAMES = ("network-changed", "network-vif-plugged", "network-vif-unplugged",
 REFRESHING = ("network-changed", "network-vif-deleted")
 POWER_UPDATE = "power-update"  # 2.76
 POWER_TAGS = (states.POWER_ON_TAG, states.POWER_OFF_TAG)
+VOLUME_EXTENDED = "volume-extended"  # 2.51
 
 
 def _names(req: ApiRequest) -> tuple[str, ...]:
-    return (*NAMES, POWER_UPDATE) if req.at_least("2.76") else NAMES
+    return (*NAMES, *((VOLUME_EXTENDED,) if req.at_least("2.51") else ()),
+            *((POWER_UPDATE,) if req.at_least("2.76") else ()))
+
+
+def _volume_extended(req: ApiRequest, instance: Instance, event: dict[str, Any]) -> int:
+    """The event's code: 400 without the volume's id as its tag, 422 for a server on no
+    host or a compute too old for it."""
+    if not event.get("tag"):
+        return 400
+    if not instance.host or not API().compute.client.can_send_version("1.24"):
+        return 422
+    API().extend_volume(req.ctx, instance, event["tag"])
+    return 200
 
 
 def _power_update(req: ApiRequest, instance: Instance, event: dict[str, Any]) -> int:
@@ -50,6 +64,9 @@ def _power_update(req: ApiRequest, instance: Instance, event: dict[str, Any]) ->
         LOG.warning("Invalid power state %s in a power-update event for %s; skipped",
                     tag, instance.uuid)
     return 200
+
+
+_HANDLERS = {POWER_UPDATE: _power_update, VOLUME_EXTENDED: _volume_extended}
 
 
 def _events(req: ApiRequest) -> list[dict[str, Any]]:
@@ -78,8 +95,8 @@ def create(req: ApiRequest) -> ApiResponse:
         except exception.InstanceNotFound:
             result.update(status="failed", code=404)
         else:
-            if event["name"] == POWER_UPDATE:
-                result["code"] = _power_update(req, instance, event)
+            if event["name"] in _HANDLERS:
+                result["code"] = _HANDLERS[event["name"]](req, instance, event)
                 if result["code"] != 200:
                     result["status"] = "failed"
             elif event["name"] in REFRESHING and instance.uuid not in refreshed:

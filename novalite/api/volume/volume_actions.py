@@ -1,7 +1,8 @@
 """POST /volumes/{id}/action: dispatched on the body's one key, as Cinder does. Served:
-`os-extend`, `os-set_bootable`, `os-volume_upload_image`, and `os-begin_detaching` /
-`os-roll_detaching` (Nova's steps around a detach); Cinder's other actions answer 501
-naming the action, an unknown one 400."""
+`os-extend` (of an attached volume too from 3.42), `os-set_bootable`,
+`os-volume_upload_image`, and `os-begin_detaching` / `os-roll_detaching` (Nova's steps
+around a detach); Cinder's other actions answer 501 naming the action, an unknown one
+400."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ UNSERVED = frozenset({
 def extend(req: ApiRequest) -> ApiResponse:
     validate(schemas.EXTEND, req.body)
     volume = found(req, "volume:extend")
-    volume_api.extend(req.ctx, scope(req), volume.id, int(req.body["os-extend"]["new_size"]))
+    volume_api.extend(req.ctx, scope(req), volume.id, int(req.body["os-extend"]["new_size"]),
+                      in_use=req.at_least("3.42"))
     return ApiResponse(202)
 
 

@@ -604,6 +604,16 @@ class QemuDriver(driver.ComputeDriver):
         LOG.info("Volume %s attached to guest %s on %s", volume.serial, guest.uuid,
                  guest_volumes.port_id(port))
 
+    def extend_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
+                      requested_size: int) -> None:
+        """Grown in a running guest (novalite.virt.qemu.volumes.grow); a guest that is
+        off opens the export, with its new size, when it starts."""
+        guest = self._existing(instance)
+        if guest.alive():
+            guest_volumes.grow(guest, connection_info["serial"], requested_size)
+        LOG.info("Volume %s of guest %s extended to %d bytes", connection_info["serial"],
+                 guest.uuid, requested_size)
+
     def detach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
                       mountpoint: str | None) -> None:
         """Unplugged from a running guest once it released it (whether or not the

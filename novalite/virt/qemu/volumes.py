@@ -152,6 +152,22 @@ def plug(guest: Guest, volume: Volume) -> None:
         raise
 
 
+def grow(guest: Guest, serial: str, size: int) -> None:
+    """The running guest's disk of the volume shown `size` bytes (virtio-blk tells the
+    guest's kernel). QEMU's NBD client takes an export's new size when it reconnects
+    to it, which it does on its next request once the export restarted: a read through
+    the node (HMP's qemu-io) makes that request if none came yet."""
+    node = node_name(serial)
+    try:
+        guest.qmp("block_resize", **{"node-name": node, "size": size})
+    except QMPError as exc:
+        if "Cannot grow NBD nodes" not in str(exc):
+            raise
+        guest.qmp("human-monitor-command",
+                  **{"command-line": f'qemu-io {node} "read 0 512"'})
+        guest.qmp("block_resize", **{"node-name": node, "size": size})
+
+
 def unplug(guest: Guest, serial: str, timeout: float) -> None:
     """Out of the running guest, once it let go; a device or node already gone is fine
     (a detach retried, or one of a volume never plugged)."""

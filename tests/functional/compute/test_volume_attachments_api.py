@@ -316,3 +316,41 @@ def test_a_rebuilt_server_keeps_its_volumes(cloud, server, volumes):
     cloud.wait_status(server, "ACTIVE")
     assert volume_id in cloud.compute(_host(cloud, server)).driver.volumes[server]
     assert _volume_status(volumes, volume_id) == "in-use"
+
+
+def test_an_attached_volume_extended_grows_in_the_guest(cloud, server, volumes):
+    volume_id = _volume(cloud, volumes)
+    assert _attach(cloud, server, volume_id).status_code == 200
+    cloud.settle()
+    (attachment,) = volumes.get("/attachments/detail").json()["attachments"]
+    port = attachment["connection_info"]["port"]
+    extend = {"os-extend": {"new_size": 2}}
+    refused = volumes.post(f"/volumes/{volume_id}/action", json=extend,
+                           headers={"OpenStack-API-Version": "volume 3.41"})
+    assert _fault(refused, 400) == (f"Invalid volume: Volume {volume_id} status must be "
+                                    "'available' to extend, currently in-use.")
+    assert volumes.post(f"/volumes/{volume_id}/action", json=extend).status_code == 202
+    cloud.wait(lambda: (cloud.settle(), _volume_status(volumes, volume_id))[1] == "in-use"
+               and "new size 4194304" in _console(cloud, server))
+    assert volumes.get(f"/volumes/{volume_id}").json()["volume"]["size"] == 2
+    (attachment,) = volumes.get("/attachments/detail").json()["attachments"]
+    assert attachment["connection_info"]["port"] == port  # the export is back, same port
+    assert len(Exports(CONF.host).known()) == 1
+    (bdm,) = block_devices.bdm_get_all_by_instance(server)
+    assert bdm.volume_size == 2
+    assert any(a["action"] == "extend_volume" for a in actions.actions_get(server))
+
+
+def test_volume_extended_events_need_2_51_and_a_tag(cloud, server):
+    event = {"name": "volume-extended", "server_uuid": server}
+    old = cloud.api.post("/os-server-external-events", headers={MV: "2.50"},
+                         json={"events": [{**event, "tag": "x"}]})
+    assert old.status_code == 400
+    untagged = cloud.api.post("/os-server-external-events", headers={MV: "2.51"},
+                              json={"events": [event]})
+    assert untagged.json()["events"][0]["code"] == 400
+
+
+def _console(cloud, server_id: str) -> str:
+    return str(cloud.api.post(f"/servers/{server_id}/action", headers=ALICE,
+                              json={"os-getConsoleOutput": {}}).json()["output"])

@@ -200,3 +200,49 @@ def test_servers_booted_one_after_the_other_from_one_volume(no_export_left):
     cloud.wait_gone(second)
     cloud.settle()
     assert _status(volumes, volume_id) == "available"
+
+
+# Each virtio disk's size in 512-byte sectors, printed whenever it changes.
+SIZES = """#!/bin/sh
+(
+while true; do
+  for dev in /sys/block/vd*; do
+    size=$(cat "$dev/size")
+    seen=$(cat "/tmp/size-${dev##*/}" 2> /dev/null)
+    [ "$size" = "$seen" ] && continue
+    echo "$size" > "/tmp/size-${dev##*/}"
+    echo "NOVALITE-SIZE $(cat "$dev/serial" 2> /dev/null) $size"
+  done
+  sleep 1
+done
+) &
+"""
+
+
+def test_an_attached_volume_grows_in_the_running_guest(no_export_left):
+    cloud = no_export_left
+    volumes = httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=60,
+                           headers={"OpenStack-API-Version": "volume 3.70"})
+    created = cloud.api.post("/servers", headers={"OpenStack-API-Version": "compute 2.37"},
+                             json={"server": {
+                                 "name": "growing", "flavorRef": NANO,
+                                 "imageRef": images.DEFAULT_IMAGE_ID, "networks": "none",
+                                 "config_drive": True,
+                                 "user_data": base64.b64encode(SIZES.encode()).decode()}})
+    server_id = created.json()["server"]["id"]
+    volume_id = volumes.post("/volumes", json={"volume": {"size": 1}}).json()["volume"]["id"]
+    cloud.settle()
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    wait_console(cloud, server_id, f"{USERDATA_MARKER} rc=0")
+    attached = cloud.api.post(f"/servers/{server_id}/os-volume_attachments",
+                              json={"volumeAttachment": {"volumeId": volume_id}})
+    assert attached.status_code == 200, attached.text
+    cloud.settle()
+    wait_console(cloud, server_id, f"NOVALITE-SIZE {volume_id[:20]} 2097152")
+
+    grown = volumes.post(f"/volumes/{volume_id}/action",
+                         json={"os-extend": {"new_size": 2}})
+    assert grown.status_code == 202, grown.text
+    cloud.settle()
+    wait_console(cloud, server_id, f"NOVALITE-SIZE {volume_id[:20]} 4194304")
+    assert _status(volumes, volume_id) == "in-use"
