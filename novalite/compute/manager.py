@@ -308,7 +308,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager)
     def _undo(self, ctx: RequestContext, instance: Instance, spawned: bool) -> None:
         if spawned:
             self.driver.destroy(ctx, instance)
-        self._hand_back_volumes(ctx, instance)
+        self._terminate_volume_connections(ctx, instance, lenient=True)
         self.rt.release(ctx, instance.uuid)
         if instance.network_info:  # the next host (or the delete) takes the ports over
             self.network_api.unbind(ctx, instance.uuid)
@@ -809,7 +809,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Manager)
         self.conductor.instance_fault_create(ctx, instance.uuid, 500, fault_message(exc),
                                              None, self.host)
         self.driver.destroy(ctx, instance)  # whatever the interrupted spawn left
-        self._hand_back_volumes(ctx, instance)
+        self._terminate_volume_connections(ctx, instance, lenient=True)
         self.rt.release(ctx, instance.uuid)
         placement_client.free_allocations(ctx, instance.uuid)
         # on no host, as a build the watchdog ends: none holds a share of this one

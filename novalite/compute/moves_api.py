@@ -73,7 +73,6 @@ class MoveAPI:
         guards.check_lock(ctx, instance)
         guards.check_host(instance)
         guards.check_state(instance, action, states.ALLOW_RESIZE)
-        volumes_api.refuse_move(instance, action)
         if instance.flavor is None:
             raise exception.Invalid(f"Instance {instance.uuid} has no flavor.")
         return instance.flavor

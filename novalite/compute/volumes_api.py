@@ -5,9 +5,10 @@ user cannot see is not found), the block device mapping recorded, the action rec
 and the work cast to the instance's compute (novalite.compute.volume_steps). A request
 refused or failed on the way leaves no reservation and no mapping behind.
 
-Servers in VERIFY_RESIZE or shelved take no volumes (Nova's do), and a server with
-volumes does not move (resize, migrate, live-migrate, evacuate, shelve: `refuse_move`):
-novalite does not carry attachments to another host yet."""
+Servers in VERIFY_RESIZE or shelved take no volumes (Nova's do). A server with volumes
+resizes and migrates as Nova's does (novalite.compute.moves carries its attachments);
+it does not live-migrate, evacuate or shelve (`refuse_move`): novalite does not carry
+attachments through those yet."""
 
 from __future__ import annotations
 
@@ -27,8 +28,6 @@ from novalite.objects.instance import Instance
 
 LOG = logging.getLogger(__name__)
 
-# Nova's states for attach and detach, less RESIZED and the shelved ones (see above)
-ATTACH_STATES = (states.ACTIVE, states.PAUSED, states.STOPPED, states.SOFT_DELETED)
 ROOT_DEVICE = "/dev/vda"  # the image's disk; volumes get the next names
 _DEVICE_LETTERS = string.ascii_lowercase[1:]
 
@@ -70,7 +69,7 @@ class VolumeAttachAPI:
         if not self.compute.client.can_send_version("1.22"):
             raise VolumeAttachNotAvailable()
         guards.check_lock(ctx, instance)
-        guards.check_state(instance, action, ATTACH_STATES)
+        guards.check_state(instance, action, states.ALLOW_ATTACH_VOLUME)
         return guards.check_host(instance)
 
     @staticmethod

@@ -173,9 +173,7 @@ class FakeDriver(ComputeDriver):
             if instance.uuid in self.instances:
                 raise exception.InstanceExists(name=instance.uuid)
             self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
-            if block_device_info:
-                self.volumes[instance.uuid] = {device.serial: device.connection_info
-                                               for device in block_device_info}
+            self._connected(instance, block_device_info)
             self.consoles[instance.uuid] = []
             self._log(instance.uuid, f"novalite fake guest {instance.uuid} created on "
                                      f"{self.host}")
@@ -387,16 +385,20 @@ class FakeDriver(ComputeDriver):
             self._log(instance.uuid, "reboot: Power down")
             self.resized[instance.uuid] = (self.instances.pop(instance.uuid),
                                            self.consoles.pop(instance.uuid))
+            self.volumes.pop(instance.uuid, None)  # disconnected: the manager hands them over
             self._save()
         return json.dumps({"source": self.host, "root_gb": flavor.root_gb})
 
     def finish_migration(self, ctx: Any, migration: Migration, instance: Instance,
                          disk_info: str, image_meta: ImageMeta | None,
-                         resize_instance: bool, power_on: bool = True) -> None:
+                         resize_instance: bool,
+                         block_device_info: list[VolumeDevice] | None = None,
+                         power_on: bool = True) -> None:
         with self._lock:
             kept = self.resized.get(instance.uuid)
             self.consoles[instance.uuid] = list(kept[1]) if kept else []
             self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
+            self._connected(instance, block_device_info)
             flavor = instance.flavor
             self._log(instance.uuid, f"novalite fake guest {instance.uuid} migrated to "
                                      f"{self.host} with flavor "
@@ -410,6 +412,7 @@ class FakeDriver(ComputeDriver):
             self.resized.pop(instance.uuid, None)
 
     def finish_revert_migration(self, ctx: Any, instance: Instance,
+                                block_device_info: list[VolumeDevice] | None = None,
                                 power_on: bool = True) -> None:
         with self._lock:
             kept = self.resized.pop(instance.uuid, None)
@@ -418,6 +421,7 @@ class FakeDriver(ComputeDriver):
             if kept is not None:
                 self.consoles[instance.uuid] = kept[1]
             self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
+            self._connected(instance, block_device_info)
             self._log(instance.uuid, "novalite fake guest reverted to its original flavor")
             if power_on:
                 self._boot_log(instance.uuid)
@@ -463,6 +467,15 @@ class FakeDriver(ComputeDriver):
             if state == states.RUNNING and current in states.POWERED_OFF:
                 self._boot_log(instance.uuid)
             self._save()
+
+    def _connected(self, instance: Instance,
+                   block_device_info: list[VolumeDevice] | None) -> None:
+        """The guest's volumes are those it is made with, as connected to this host
+        (caller holds the lock)."""
+        self.volumes.pop(instance.uuid, None)
+        if block_device_info:
+            self.volumes[instance.uuid] = {device.serial: device.connection_info
+                                           for device in block_device_info}
 
     def _boot_log(self, instance_uuid: str) -> None:
         """What a small Linux guest prints as it comes up (caller holds the lock)."""

@@ -187,9 +187,7 @@ def test_nova_errors(cloud, server, volumes):
                                    headers=ALICE), 400) == "Cannot detach a root device volume"
     block_devices.bdm_destroy(root.uuid)
 
-    for action, name, who in (({"resize": {"flavorRef": "2"}}, "resize", ALICE),
-                              ({"migrate": None}, "migrate", {}),
-                              ({"os-migrateLive": {"host": None, "block_migration": "auto"}},
+    for action, name, who in (({"os-migrateLive": {"host": None, "block_migration": "auto"}},
                                "live_migrate", {MV: "2.25"}),
                               ({"shelve": None}, "shelve", ALICE)):
         refused = _fault(cloud.api.post(f"/servers/{server}/action", json=action,

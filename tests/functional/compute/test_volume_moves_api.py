@@ -1,0 +1,143 @@
+"""Servers with volumes moved through real HTTP on the all-in-one (fake driver, two
+hosts): an attached volume and a volume-backed server's root volume go with the guest as
+Nova's do on Cinder's attachments API. After each move the volume is `in-use` by the
+server, attached on its new host only (the attachment's host and the mapping's
+connection are the new host's, the guest there has it), and the attachments the old host
+held are gone; a revert brings all of it back to the source."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from novalite.db.api import block_devices
+from novalite.image import db as images
+from novalite.volume.exports import Exports
+
+MV = "X-OpenStack-Nova-API-Version"
+ALICE = {"X-Auth-Token": "alice:proj1"}
+VOLUME_API = {"OpenStack-API-Version": "volume 3.70"}
+
+
+@pytest.fixture
+def volumes(cloud):
+    return httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=30,
+                        headers={**ALICE, **VOLUME_API})
+
+
+@pytest.fixture
+def admin_volumes(cloud):
+    """The volume service as an admin sees it: which host each attachment is on."""
+    return httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=30,
+                        headers=VOLUME_API)
+
+
+@pytest.fixture(autouse=True)
+def no_export_left(conf):
+    yield
+    for attachment_id in Exports(conf.host).known():
+        Exports(conf.host).stop(attachment_id)
+
+
+def _volume(cloud, volumes: httpx.Client, **fields) -> str:
+    made = volumes.post("/volumes", json={"volume": {"size": 1, **fields}})
+    assert made.status_code == 202, made.text
+    cloud.settle()
+    return str(made.json()["volume"]["id"])
+
+
+def _server_with_volume(cloud, volumes: httpx.Client, kind: str) -> tuple[str, str]:
+    """A server and its volume: one attached to an image-booted server, or the root
+    volume of a volume-backed one."""
+    if kind == "volume-backed":
+        volume_id = _volume(cloud, volumes, imageRef=images.DEFAULT_IMAGE_ID)
+        body = {"name": "bfv", "flavorRef": "1", "networks": "none",
+                "block_device_mapping_v2": [{"uuid": volume_id, "source_type": "volume",
+                                             "destination_type": "volume",
+                                             "boot_index": 0}]}
+    else:
+        volume_id = _volume(cloud, volumes)
+        body = {"name": "vm", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID,
+                "networks": "none"}
+    created = cloud.api.post("/servers", headers={**ALICE, MV: "2.79"},
+                             json={"server": body})
+    assert created.status_code == 202, created.text
+    server_id = created.json()["server"]["id"]
+    cloud.wait_status(server_id, "ACTIVE")
+    if kind == "attached":
+        attached = cloud.api.post(f"/servers/{server_id}/os-volume_attachments",
+                                  headers=ALICE,
+                                  json={"volumeAttachment": {"volumeId": volume_id}})
+        assert attached.status_code == 200, attached.text
+        cloud.settle()
+    return server_id, volume_id
+
+
+def _act(cloud, server_id: str, body: dict) -> None:
+    response = cloud.api.post(f"/servers/{server_id}/action", json=body)
+    assert response.status_code in (202, 204), response.text
+
+
+def _settled(cloud, server_id: str, status: str) -> dict:
+    cloud.settle()
+    return cloud.wait(lambda: (s := cloud.server(server_id))["status"] == status
+                      and s["OS-EXT-STS:task_state"] is None and s)
+
+
+def _attached_on(cloud, admin_volumes: httpx.Client, server_id: str, volume_id: str,
+                 host: str) -> str:
+    """That the volume is the server's on `host` alone; its attachment's id."""
+    volume = admin_volumes.get(f"/volumes/{volume_id}").json()["volume"]
+    assert volume["status"] == "in-use"
+    (attachment,) = volume["attachments"]
+    assert (attachment["server_id"], attachment["host_name"]) == (server_id, host)
+    (mapping,) = [b for b in block_devices.bdm_get_all_by_instance(server_id)
+                  if b.volume_id == volume_id]
+    assert mapping.attachment_id == attachment["attachment_id"]
+    guests = {name: cloud.compute(name).driver.volumes.get(server_id, {})
+              for name in (s.host for s in cloud.aio.services
+                           if s.binary == "novalite-compute")}
+    assert guests.pop(host)[volume_id] == mapping.connection_info
+    assert all(volume_id not in other for other in guests.values())
+    return str(attachment["attachment_id"])
+
+
+def _gone(admin_volumes: httpx.Client, attachment_id: str) -> None:
+    assert admin_volumes.get(f"/attachments/{attachment_id}").status_code == 404
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_resize_then_confirm_carries_the_volume(cloud, volumes, admin_volumes, kind):
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+
+    _act(cloud, server_id, {"resize": {"flavorRef": "2"}})
+    dest = _settled(cloud, server_id, "VERIFY_RESIZE")["OS-EXT-SRV-ATTR:host"]
+    moved = _attached_on(cloud, admin_volumes, server_id, volume_id, dest)
+    _gone(admin_volumes, before)
+
+    _act(cloud, server_id, {"confirmResize": None})
+    server = _settled(cloud, server_id, "ACTIVE")
+    assert server["OS-EXT-SRV-ATTR:host"] == dest
+    assert _attached_on(cloud, admin_volumes, server_id, volume_id, dest) == moved
+    assert server["os-extended-volumes:volumes_attached"] == [{"id": volume_id}]
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_migrate_then_revert_brings_the_volume_back(cloud, volumes, admin_volumes, kind):
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+
+    _act(cloud, server_id, {"migrate": None})
+    dest = _settled(cloud, server_id, "VERIFY_RESIZE")["OS-EXT-SRV-ATTR:host"]
+    assert dest != source
+    moved = _attached_on(cloud, admin_volumes, server_id, volume_id, dest)
+
+    _act(cloud, server_id, {"revertResize": None})
+    assert _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"] == source
+    back = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    for old in (before, moved):
+        _gone(admin_volumes, old)
+    assert back not in (before, moved)
