@@ -151,9 +151,12 @@ class LiveMoveSteps(MoveSteps):
     def evacuate_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
                           migration: Migration, stopped: bool) -> None:
         """Rebuild here a server whose host is down: claimed by the scheduler for this
-        host, spawned from its image, in its state again (SHUTOFF if it was, or if 2.95
-        asked); the failed host's resources stay its evacuation's until it comes back
-        (_destroy_evacuated_instances)."""
+        host, spawned from its image (a volume-backed one from its root volume) with
+        its volumes, in its state again (SHUTOFF if it was, or if 2.95 asked); the
+        failed host's resources stay its evacuation's until it comes back
+        (_destroy_evacuated_instances). Each volume's attachment to the failed host is
+        handed over to a fresh reservation (Nova's rebuild on evacuate: never free in
+        between), then connected here."""
         def failed(exc: Exception) -> None:
             self._evacuation_failed(ctx, instance, migration, exc)
 
@@ -166,7 +169,9 @@ class LiveMoveSteps(MoveSteps):
                 expected_task_state=[states.REBUILDING])
             self.rt.instance_claim(ctx, instance, node)
             self._bind_ports(ctx, instance)
-            self.driver.spawn(ctx, instance, image, power_on=power_on)
+            self._terminate_volume_connections(ctx, instance)  # the failed host's
+            self.driver.spawn(ctx, instance, image, power_on=power_on,
+                              block_device_info=self._connect_volumes(ctx, instance))
             self.conductor.instance_update(
                 ctx, instance.uuid, {"vm_state": states.ACTIVE if power_on
                                      else states.STOPPED, "task_state": None,
@@ -177,10 +182,12 @@ class LiveMoveSteps(MoveSteps):
 
     def _evacuation_failed(self, ctx: RequestContext, instance: Instance,
                            migration: Migration, exc: Exception) -> None:
-        """Nothing of the server stays here: its claim goes back to the evacuation's
-        allocation holder (the instance again, on its failed host), ERROR, the reason."""
+        """Nothing of the server stays here: its volumes handed over (reserved for it),
+        its claim goes back to the evacuation's allocation holder (the instance again,
+        on its failed host), ERROR, the reason."""
         with contextlib.suppress(Exception):
             self.driver.destroy(ctx, instance)
+        self._terminate_volume_connections(ctx, instance, lenient=True)
         self.rt.release(ctx, instance.uuid)
         self._status(ctx, migration, mig.ERROR)
         placement_client.report_client().move_allocations(

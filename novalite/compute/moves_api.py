@@ -180,7 +180,6 @@ class MoveAPI:
             raise MovesNotAvailable()
         source = guards.check_host(instance)
         guards.check_state(instance, "evacuate", states.ALLOW_EVACUATE)
-        volumes_api.refuse_move(instance, "evacuate")
         try:
             service = services.service_get_by_host_and_binary(source, "novalite-compute")
         except exception.ComputeHostNotFound:

@@ -6,9 +6,9 @@ and the work cast to the instance's compute (novalite.compute.volume_steps). A r
 refused or failed on the way leaves no reservation and no mapping behind.
 
 Servers in VERIFY_RESIZE or shelved take no volumes (Nova's do). A server with volumes
-resizes and migrates as Nova's does (novalite.compute.moves carries its attachments);
-it does not live-migrate, evacuate or shelve (`refuse_move`): novalite does not carry
-attachments through those yet."""
+resizes, migrates, evacuates and shelves as Nova's does (the compute carries its
+attachments); it does not live-migrate (`refuse_move`): novalite does not carry
+attachments through that yet."""
 
 from __future__ import annotations
 

@@ -188,8 +188,7 @@ def test_nova_errors(cloud, server, volumes):
     block_devices.bdm_destroy(root.uuid)
 
     for action, name, who in (({"os-migrateLive": {"host": None, "block_migration": "auto"}},
-                               "live_migrate", {MV: "2.25"}),
-                              ({"shelve": None}, "shelve", ALICE)):
+                               "live_migrate", {MV: "2.25"}),):
         refused = _fault(cloud.api.post(f"/servers/{server}/action", json=action,
                                         headers=who), 409)
         assert refused == (f"Cannot '{name}' instance {server} while it has volumes "

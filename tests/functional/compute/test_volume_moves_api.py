@@ -3,13 +3,18 @@ hosts): an attached volume and a volume-backed server's root volume go with the 
 Nova's do on Cinder's attachments API. After each move the volume is `in-use` by the
 server, attached on its new host only (the attachment's host and the mapping's
 connection are the new host's, the guest there has it), and the attachments the old host
-held are gone; a revert brings all of it back to the source."""
+held are gone; a revert brings all of it back to the source. An offloaded server's
+volume is reserved for it on no host; a volume-backed server shelves without an image.
+An evacuation takes the volume from the failed host."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
+from sqlalchemy import update
 
+from novalite.context import get_admin_context
+from novalite.db import models, session
 from novalite.db.api import block_devices
 from novalite.image import db as images
 from novalite.volume.exports import Exports
@@ -141,3 +146,59 @@ def test_migrate_then_revert_brings_the_volume_back(cloud, volumes, admin_volume
     for old in (before, moved):
         _gone(admin_volumes, old)
     assert back not in (before, moved)
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_shelve_offload_then_unshelve_elsewhere(cloud, volumes, admin_volumes, kind):
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    images_before = cloud.api.get("/images").json()["images"]
+
+    _act(cloud, server_id, {"shelve": None})  # offloaded at once: shelved_offload_time 0
+    shelved = _settled(cloud, server_id, "SHELVED_OFFLOADED")
+    assert shelved["OS-EXT-SRV-ATTR:host"] is None
+    volume = admin_volumes.get(f"/volumes/{volume_id}").json()["volume"]
+    assert volume["status"] == "reserved"  # the server's, on no host
+    (mapping,) = block_devices.bdm_get_all_by_instance(server_id)
+    assert mapping.connection_info is None
+    assert admin_volumes.get(f"/attachments/{mapping.attachment_id}").json()[
+        "attachment"]["instance"] == server_id
+    _gone(admin_volumes, before)
+    assert not any(server_id in cloud.compute(s.host).driver.volumes
+                   for s in cloud.aio.services if s.binary == "novalite-compute")
+    if kind == "volume-backed":  # no shelve image: its disk is the volume
+        assert cloud.api.get("/images").json()["images"] == images_before
+
+    other = "compute2" if source == "compute1" else "compute1"
+    unshelved = cloud.api.post(f"/servers/{server_id}/action", headers={MV: "2.91"},
+                               json={"unshelve": {"host": other}})
+    assert unshelved.status_code == 202, unshelved.text
+    assert _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"] == other
+    _attached_on(cloud, admin_volumes, server_id, volume_id, other)
+    assert cloud.api.get("/images").json()["images"] == images_before
+
+
+def _force_down(host: str, down: bool = True) -> None:
+    with session.writer() as s:
+        s.execute(update(models.Service).where(models.Service.host == host)
+                  .values(forced_down=down))
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_evacuate_takes_the_volume_from_the_failed_host(cloud, volumes, admin_volumes,
+                                                         kind):
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    _force_down(source)
+    answered = cloud.api.post(f"/servers/{server_id}/action", json={"evacuate": {}},
+                              headers={MV: "2.14"})
+    assert answered.status_code == 200, answered.text
+    target = _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+    assert target != source
+    _gone(admin_volumes, before)
+
+    _force_down(source, False)
+    cloud.compute(source)._destroy_evacuated_instances(get_admin_context())
+    _attached_on(cloud, admin_volumes, server_id, volume_id, target)
