@@ -410,13 +410,15 @@ class DeviceDetachFailed(NovaliteException):
     msg_fmt = "Device detach failed for %(device)s: %(reason)s"
 
 
-class VolumesNotMovable(Conflict):
-    """A server with volumes attached cannot be moved: novalite does not carry
-    attachments to another host (or through a shelve) yet."""
+class VolumesNotLiveMigratable(Conflict):
+    """The qemu driver does not live-migrate a guest with volumes (see
+    novalite.virt.qemu.driver.NO_LIVE_VOLUMES)."""
 
-    msg_fmt = ("Cannot '%(action)s' instance %(instance_uuid)s while it has volumes "
-               "attached: novalite does not move volume attachments yet; detach them "
-               "first.")
+    msg_fmt = ("Cannot 'live_migrate' instance %(instance_uuid)s while it has volumes "
+               "attached: its host's qemu driver does not live-migrate a guest with "
+               "volumes (the destination would open each volume's qcow2 through a second "
+               "NBD export while the source's still writes it); migrate it cold, or "
+               "detach them first.")
 
 
 def fault_message(exc: BaseException) -> str:

@@ -124,7 +124,7 @@ class MoveAPI:
         guards.check_lock(ctx, instance)
         guards.check_host(instance)
         guards.check_state(instance, "live_migrate", states.ALLOW_LIVE_MIGRATE)
-        volumes_api.refuse_move(instance, "live_migrate")
+        volumes_api.refuse_live_migration(instance)
         if host is not None:
             if host == instance.host:
                 raise CannotMigrateToSameHost()

@@ -248,6 +248,50 @@ class VolumeSteps:
                     ctx, bdm.uuid, {"attachment_id": fresh["id"], "connection_info": None})
                 volumes.attachment_delete(held)
 
+    def _attach_here_too(self, ctx: RequestContext, instance: Instance,
+                         mappings: list[BlockDeviceMapping]) -> dict[str, dict[str, Any]]:
+        """A live migration's destination (Nova's pre_live_migration): each volume
+        attached to this host as well, a second attachment of the server's beside the
+        source's, which the guest still uses; by mapping, each new attachment and its
+        connection. The mappings keep the source's until the guest has moved
+        (_take_attachments); nothing is left attached here if one fails."""
+        volumes = cinder.Client(ctx, admin=True)
+        connector = self.driver.get_volume_connector(instance)
+        made: dict[str, dict[str, Any]] = {}
+        try:
+            for bdm in mappings:
+                attachment_id = volumes.attachment_create(bdm.volume_id or "",
+                                                          instance.uuid)["id"]
+                made[bdm.uuid] = {"attachment_id": attachment_id}
+                made[bdm.uuid]["connection_info"] = {
+                    **volumes.attachment_update(attachment_id, {
+                        **connector, "mountpoint": bdm.device_name}),
+                    "serial": bdm.volume_id}
+        except Exception:
+            for attachment in made.values():
+                with _logged("delete attachment %s", attachment["attachment_id"]):
+                    volumes.attachment_delete(attachment["attachment_id"])
+            raise
+        return made
+
+    def _take_attachments(self, ctx: RequestContext, instance: Instance,
+                          made: dict[str, dict[str, Any]]) -> None:
+        """The guest runs on the live migration's destination: each mapping takes the
+        attachment made there (_attach_here_too), which is completed, and the
+        source's is deleted (Nova's _post_live_migration). The move is done: a volume
+        whose old attachment cannot be deleted is logged, not a failed move."""
+        volumes = cinder.Client(ctx, admin=True)
+        for bdm in self.conductor.block_device_mapping_get_all_by_instance(ctx,
+                                                                           instance.uuid):
+            if bdm.uuid not in made:
+                continue
+            with _logged("move volume %s of instance %s", bdm.volume_id, instance.uuid):
+                held = bdm.attachment_id
+                self.conductor.block_device_mapping_update(ctx, bdm.uuid, made[bdm.uuid])
+                volumes.attachment_complete(made[bdm.uuid]["attachment_id"])
+                if held:
+                    volumes.attachment_delete(held)
+
     @staticmethod
     def _connected_devices(mappings: list[BlockDeviceMapping]
                            ) -> list[virt_driver.VolumeDevice]:
@@ -279,7 +323,15 @@ class VolumeSteps:
         for bdm in mappings:
             with _logged("recover volume %s of instance %s", bdm.volume_id, instance.uuid):
                 self._init_volume(ctx, volumes, instance, bdm)
+        self._delete_unmapped_attachments(ctx, instance, mappings)
+
+    def _delete_unmapped_attachments(self, ctx: RequestContext, instance: Instance,
+                                     mappings: list[BlockDeviceMapping]) -> None:
+        """The instance's attachments that none of its `mappings` names: one a step cut
+        short made, or a live migration's destination made for a guest that never
+        came."""
         known = {bdm.attachment_id for bdm in mappings}
+        volumes = cinder.Client(ctx, admin=True)
         for attachment in volumes.attachment_get_all(instance.uuid):
             if attachment["id"] not in known:
                 LOG.info("Deleting attachment %s of instance %s, which no mapping names",

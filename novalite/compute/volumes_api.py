@@ -6,9 +6,8 @@ and the work cast to the instance's compute (novalite.compute.volume_steps). A r
 refused or failed on the way leaves no reservation and no mapping behind.
 
 Servers in VERIFY_RESIZE or shelved take no volumes (Nova's do). A server with volumes
-resizes, migrates, evacuates and shelves as Nova's does (the compute carries its
-attachments); it does not live-migrate (`refuse_move`): novalite does not carry
-attachments through that yet."""
+moves as Nova's does (the compute carries its attachments), but for a live migration
+off a qemu host (`refuse_live_migration`)."""
 
 from __future__ import annotations
 
@@ -21,7 +20,7 @@ from novalite.clients import cinder
 from novalite.compute import guards, service_api
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.context import RequestContext
-from novalite.db.api import actions, block_devices
+from novalite.db.api import actions, block_devices, compute_nodes
 from novalite.objects import states
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.instance import Instance
@@ -55,9 +54,19 @@ def _volume_error(exc: cinder.CinderError, volume_id: str) -> Exception:
     return exception.VolumeServiceError(status=exc.status, reason=exc.format_message())
 
 
-def refuse_move(instance: Instance, action: str) -> None:
-    if block_devices.bdm_get_all_by_instance(instance.uuid):
-        raise exception.VolumesNotMovable(action=action, instance_uuid=instance.uuid)
+# The hypervisors whose driver cannot live-migrate a guest with volumes (the qemu
+# driver's, for the reason novalite.virt.qemu.driver.NO_LIVE_VOLUMES gives)
+_NO_LIVE_VOLUMES = ("QEMU",)
+
+
+def refuse_live_migration(instance: Instance) -> None:
+    """A server with volumes on a host whose driver would refuse it is refused now,
+    with the reason, rather than after the move started."""
+    if not block_devices.bdm_get_all_by_instance(instance.uuid):
+        return
+    nodes = compute_nodes.compute_node_get_by_host(instance.host or "")
+    if any(node.hypervisor_type in _NO_LIVE_VOLUMES for node in nodes):
+        raise exception.VolumesNotLiveMigratable(instance_uuid=instance.uuid)
 
 
 class VolumeAttachAPI:

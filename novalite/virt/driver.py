@@ -266,9 +266,14 @@ class ComputeDriver(abc.ABC):
         if `power_on`."""
         raise NotImplementedError()
 
-    def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
-        """On the destination, before the source starts: be ready to receive the guest;
-        what the source's live_migration needs (its migrate_data)."""
+    def pre_live_migration(self, ctx: Any, instance: Instance,
+                           block_device_info: list[VolumeDevice] | None = None
+                           ) -> dict[str, Any]:
+        """On the destination, before the source starts: be ready to receive the guest,
+        with the volumes of `block_device_info` (connected to this host too: the
+        source's guest still uses them through its own connections); what the
+        source's live_migration needs (its migrate_data). Raises
+        MigrationPreCheckError, having prepared nothing, for a guest it cannot take."""
         raise NotImplementedError()
 
     def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
@@ -277,14 +282,17 @@ class ComputeDriver(abc.ABC):
         raise NotImplementedError()
 
     def live_migration(self, ctx: Any, instance: Instance, dest: str,
-                       migrate_data: dict[str, str]) -> None:
+                       migrate_data: dict[str, Any]) -> None:
         """On the source: move the running guest's memory and disks to `dest`; the
         source's guest is gone when this returns (Nova's live_migration, then its
         post-migration clean-up of the source)."""
         raise NotImplementedError()
 
-    def post_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
-        """On the destination: the guest that arrived runs here now."""
+    def post_live_migration_at_destination(
+            self, ctx: Any, instance: Instance,
+            block_device_info: list[VolumeDevice] | None = None) -> None:
+        """On the destination: the guest that arrived runs here now, with the volumes of
+        `block_device_info` as connected here."""
         raise NotImplementedError()
 
     def live_migration_force_complete(self, instance: Instance) -> None:

@@ -222,14 +222,16 @@ class FakeDriver(ComputeDriver):
         glance.upload(ctx, image_id, [f"novalite fake disk of {instance.uuid}\n".encode()],
                       disk_format="raw")
 
-    def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
+    def pre_live_migration(self, ctx: Any, instance: Instance,
+                           block_device_info: list[VolumeDevice] | None = None
+                           ) -> dict[str, Any]:
         return {}  # a simulated guest needs nothing to land
 
     def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
         """Nothing was prepared."""
 
     def live_migration(self, ctx: Any, instance: Instance, dest: str,
-                       migrate_data: dict[str, str]) -> None:
+                       migrate_data: dict[str, Any]) -> None:
         """A simulated guest is copied for [fake_driver] live_migration_seconds (unless
         aborted or forced to complete sooner), then leaves in one step; the
         destination's driver takes it up."""
@@ -249,6 +251,7 @@ class FakeDriver(ComputeDriver):
             if self.instances.pop(instance.uuid, None) is None:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
             self.consoles.pop(instance.uuid, None)
+            self.volumes.pop(instance.uuid, None)
             self._save()
 
     def _live_copy(self, instance: Instance, abort: bool) -> None:
@@ -269,9 +272,12 @@ class FakeDriver(ComputeDriver):
     def live_migration_abort(self, instance: Instance) -> None:
         self._live_copy(instance, abort=True)
 
-    def post_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
+    def post_live_migration_at_destination(
+            self, ctx: Any, instance: Instance,
+            block_device_info: list[VolumeDevice] | None = None) -> None:
         with self._lock:
             self.instances[instance.uuid] = instance.power_state or states.RUNNING
+            self._connected(instance, block_device_info)
             self.consoles.setdefault(instance.uuid, [])
             self._log(instance.uuid, f"novalite fake guest {instance.uuid} arrived on "
                                      f"{self.host}")

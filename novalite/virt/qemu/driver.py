@@ -58,6 +58,13 @@ MAX_CONSOLE_BYTES = 100 * 1024  # as Nova's libvirt driver
 WATCH_INTERVAL = 1.0
 SUSPEND_TIMEOUT = 120.0
 PACKAGES = "qemu-system-x86 qemu-utils"
+# Why a guest with volumes does not live-migrate: the destination's QEMU would read each
+# volume through the export of a second attachment, a second qemu-nbd opening the same
+# qcow2 file while the source's still writes it (qcow2 allows one writer: its locks
+# refuse the second, and without them the two would corrupt it).
+NO_LIVE_VOLUMES = ("the qemu driver does not live-migrate a guest with volumes: the "
+                   "destination would open each volume's qcow2 through a second NBD "
+                   "export while the source's still writes it; migrate it cold instead")
 # Where a resized or cold-migrated guest's directory waits for confirm or revert (Nova's
 # libvirt driver keeps `<instance dir>_resize` the same way).
 RESIZE_SUFFIX = "_resize"
@@ -707,13 +714,14 @@ class QemuDriver(driver.ComputeDriver):
 
     # --- live migration ------------------------------------------------------------------
 
-    def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
+    def pre_live_migration(self, ctx: Any, instance: Instance,
+                           block_device_info: list[driver.VolumeDevice] | None = None
+                           ) -> dict[str, Any]:
         """A QEMU waiting for the guest, on an empty overlay of the same base and size,
-        which it serves over NBD for the source to mirror the disk into. A volume-backed
-        server (no image, as Nova marks one) has no disk to mirror: refused."""
-        if instance.is_volume_backed:
-            raise exception.MigrationPreCheckError(
-                reason=_not_movable(instance, None))
+        which it serves over NBD for the source to mirror the disk into. A guest with
+        volumes (a volume-backed one too) is refused: see NO_LIVE_VOLUMES."""
+        if block_device_info or instance.is_volume_backed:
+            raise exception.MigrationPreCheckError(reason=NO_LIVE_VOLUMES)
         flavor = instance.flavor
         assert flavor is not None
         with self._new_guest(ctx, instance) as guest:
@@ -730,14 +738,14 @@ class QemuDriver(driver.ComputeDriver):
         self.destroy(ctx, instance)
 
     def live_migration(self, ctx: Any, instance: Instance, dest: str,
-                       migrate_data: dict[str, str]) -> None:
+                       migrate_data: dict[str, Any]) -> None:
         """QEMU's own: the disk mirrored into the destination's export, the memory
         copied while the guest runs, then the switch; the source's QEMU and directory
-        go. Aborted: the guest runs on here, LiveMigrationAborted. A volume-backed
-        guest is refused before anything moves."""
-        root = _root_serial(self._existing(instance))
-        if root is not None:
-            raise exception.MigrationPreCheckError(reason=_not_movable(instance, root))
+        go. Aborted: the guest runs on here, LiveMigrationAborted. A guest with
+        volumes is refused before anything moves (see NO_LIVE_VOLUMES)."""
+        config = GuestConfig.load(self._existing(instance).paths.config)
+        if config.volumes or config.root_volume is not None:
+            raise exception.MigrationPreCheckError(reason=NO_LIVE_VOLUMES)
         guest = self._running(instance)
         control = migrating.Control()
         with self._lock:
@@ -765,7 +773,9 @@ class QemuDriver(driver.ComputeDriver):
     def live_migration_abort(self, instance: Instance) -> None:
         self._live_control(instance).abort.set()
 
-    def post_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
+    def post_live_migration_at_destination(
+            self, ctx: Any, instance: Instance,
+            block_device_info: list[driver.VolumeDevice] | None = None) -> None:
         """The guest runs here now; it resumes if it ran before (a forced completion
         paused it) and is watched as this host's."""
         guest = self._existing(instance)
@@ -881,12 +891,6 @@ def _root_serial(guest: Guest) -> str | None:
     """The id of the volume a volume-backed guest boots from; None when it has a disk."""
     root = GuestConfig.load(guest.paths.config).root_volume
     return str(root["serial"]) if root is not None else None
-
-
-def _not_movable(instance: Instance, root: str | None) -> str:
-    volume = f"volume {root}" if root else "a volume"
-    return (f"instance {instance.uuid} boots from {volume}, and novalite does not move "
-            "volume attachments yet")
 
 
 def _nic(vif: VIF) -> dict[str, Any]:

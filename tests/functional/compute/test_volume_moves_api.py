@@ -5,7 +5,9 @@ server, attached on its new host only (the attachment's host and the mapping's
 connection are the new host's, the guest there has it), and the attachments the old host
 held are gone; a revert brings all of it back to the source. An offloaded server's
 volume is reserved for it on no host; a volume-backed server shelves without an image.
-An evacuation takes the volume from the failed host."""
+An evacuation takes the volume from the failed host. A live migration attaches it to
+the destination too, then lets the source's attachment go (or, rolled back, the
+destination's); off a qemu host it is refused with the reason."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from sqlalchemy import update
 
 from novalite.context import get_admin_context
 from novalite.db import models, session
-from novalite.db.api import block_devices
+from novalite.db.api import block_devices, compute_nodes
 from novalite.image import db as images
 from novalite.volume.exports import Exports
 
@@ -202,3 +204,54 @@ def test_evacuate_takes_the_volume_from_the_failed_host(cloud, volumes, admin_vo
     _force_down(source, False)
     cloud.compute(source)._destroy_evacuated_instances(get_admin_context())
     _attached_on(cloud, admin_volumes, server_id, volume_id, target)
+
+
+def _live(cloud, server_id: str) -> httpx.Response:
+    return cloud.api.post(f"/servers/{server_id}/action", headers={MV: "2.25"},
+                          json={"os-migrateLive": {"host": None,
+                                                   "block_migration": "auto"}})
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_live_migrate_attaches_there_then_lets_the_source_go(cloud, volumes,
+                                                             admin_volumes, kind):
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    assert _live(cloud, server_id).status_code == 202
+    target = _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+    assert target != source
+    _attached_on(cloud, admin_volumes, server_id, volume_id, target)
+    _gone(admin_volumes, before)
+
+
+def test_a_failed_live_migration_lets_the_destinations_attachment_go(
+        cloud, volumes, admin_volumes):
+    server_id, volume_id = _server_with_volume(cloud, volumes, "attached")
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+
+    def fails(*args, **kwargs):
+        raise RuntimeError("the copy broke")
+
+    cloud.compute(source).driver.live_migration = fails
+    assert _live(cloud, server_id).status_code == 202
+    assert _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"] == source
+    assert _attached_on(cloud, admin_volumes, server_id, volume_id, source) == before
+    listed = admin_volumes.get(f"/attachments?instance_id={server_id}&all_tenants=1")
+    assert [a["id"] for a in listed.json()["attachments"]] == [before]
+
+
+def test_live_migration_off_a_qemu_host_is_refused_with_the_reason(cloud, volumes):
+    server_id, _ = _server_with_volume(cloud, volumes, "attached")
+    host = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    for node in compute_nodes.compute_node_get_by_host(host):
+        node.hypervisor_type = "QEMU"
+        compute_nodes.compute_node_save(node)
+    refused = _live(cloud, server_id)
+    assert refused.status_code == 409
+    assert refused.json()["conflictingRequest"]["message"] == (
+        f"Cannot 'live_migrate' instance {server_id} while it has volumes attached: its "
+        "host's qemu driver does not live-migrate a guest with volumes (the destination "
+        "would open each volume's qcow2 through a second NBD export while the source's "
+        "still writes it); migrate it cold, or detach them first.")

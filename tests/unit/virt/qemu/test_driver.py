@@ -165,10 +165,10 @@ def test_what_would_copy_or_move_its_disk_refuses_a_volume_backed_guest(volume_b
         qemu.snapshot(None, instance, "image-1", lambda *_: pytest.fail("snapshotting"))
     with pytest.raises(exception.InstanceNotRescuable, match=f"from volume {ROOT_ID}"):
         qemu.rescue(None, instance, ImageMeta(id="rescue"), None)
-    with pytest.raises(exception.MigrationPreCheckError, match=f"from volume {ROOT_ID}"):
+    with pytest.raises(exception.MigrationPreCheckError, match="with volumes"):
         qemu.live_migration(None, instance, "host2", {})
-    with pytest.raises(exception.MigrationPreCheckError, match="from a volume"):
-        qemu.pre_live_migration(None, instance)
+    with pytest.raises(exception.MigrationPreCheckError, match="with volumes"):
+        qemu.pre_live_migration(None, instance, [_root()])
     with pytest.raises(exception.InvalidVolume, match=f"volume {ROOT_ID} is the root disk"):
         qemu.detach_volume(None, _connection(ROOT_ID), instance, "/dev/vda")
     assert _saved(qemu, instance).root_volume["serial"] == ROOT_ID  # all as it was
