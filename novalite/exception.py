@@ -416,9 +416,9 @@ class VolumesNotLiveMigratable(Conflict):
 
     msg_fmt = ("Cannot 'live_migrate' instance %(instance_uuid)s while it has volumes "
                "attached: its host's qemu driver does not live-migrate a guest with "
-               "volumes (the destination would open each volume's qcow2 through a second "
-               "NBD export while the source's still writes it); migrate it cold, or "
-               "detach them first.")
+               "volumes yet (the destination's QEMU would have to open each volume "
+               "through the source's NBD export, which serves one client at a time, on "
+               "the same PCIe port); migrate it cold, or detach them first.")
 
 
 def fault_message(exc: BaseException) -> str:

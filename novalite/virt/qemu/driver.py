@@ -58,13 +58,14 @@ MAX_CONSOLE_BYTES = 100 * 1024  # as Nova's libvirt driver
 WATCH_INTERVAL = 1.0
 SUSPEND_TIMEOUT = 120.0
 PACKAGES = "qemu-system-x86 qemu-utils"
-# Why a guest with volumes does not live-migrate: the destination's QEMU would read each
-# volume through the export of a second attachment, a second qemu-nbd opening the same
-# qcow2 file while the source's still writes it (qcow2 allows one writer: its locks
-# refuse the second, and without them the two would corrupt it).
-NO_LIVE_VOLUMES = ("the qemu driver does not live-migrate a guest with volumes: the "
-                   "destination would open each volume's qcow2 through a second NBD "
-                   "export while the source's still writes it; migrate it cold instead")
+# Why a guest with volumes does not live-migrate: the destination's QEMU would have to
+# open each volume through the export the source's reads (the volume service shares it
+# between the two attachments, as a qcow2 takes one writer), which serves one client at
+# a time, and on the PCIe port the source's guest has it on, which it is not told.
+NO_LIVE_VOLUMES = ("the qemu driver does not live-migrate a guest with volumes yet: the "
+                   "destination's QEMU would have to open each volume through the "
+                   "source's NBD export, which serves one client at a time, on the same "
+                   "PCIe port; migrate it cold instead")
 # Where a resized or cold-migrated guest's directory waits for confirm or revert (Nova's
 # libvirt driver keeps `<instance dir>_resize` the same way).
 RESIZE_SUFFIX = "_resize"

@@ -252,6 +252,7 @@ def test_live_migration_off_a_qemu_host_is_refused_with_the_reason(cloud, volume
     assert refused.status_code == 409
     assert refused.json()["conflictingRequest"]["message"] == (
         f"Cannot 'live_migrate' instance {server_id} while it has volumes attached: its "
-        "host's qemu driver does not live-migrate a guest with volumes (the destination "
-        "would open each volume's qcow2 through a second NBD export while the source's "
-        "still writes it); migrate it cold, or detach them first.")
+        "host's qemu driver does not live-migrate a guest with volumes yet (the "
+        "destination's QEMU would have to open each volume through the source's NBD "
+        "export, which serves one client at a time, on the same PCIe port); migrate it "
+        "cold, or detach them first.")
