@@ -3,7 +3,8 @@ hosts): an attached volume and a volume-backed server's root volume go with the 
 Nova's do on Cinder's attachments API. After each move the volume is `in-use` by the
 server, attached on its new host only (the attachment's host and the mapping's
 connection are the new host's, the guest there has it), and the attachments the old host
-held are gone; a revert brings all of it back to the source. An offloaded server's
+held are gone; a revert brings all of it back to the source, as does a source restarted
+after it handed the volume over. An offloaded server's
 volume is reserved for it on no host; a volume-backed server shelves without an image.
 An evacuation takes the volume from the failed host. A live migration attaches it to
 the destination too, then lets the source's attachment go (or, rolled back, the
@@ -11,14 +12,18 @@ destination's); off a qemu host it is refused with the reason."""
 
 from __future__ import annotations
 
+import uuid
+
 import httpx
 import pytest
 from sqlalchemy import update
 
+from novalite.clients import placement as placement_client
 from novalite.context import get_admin_context
 from novalite.db import models, session
-from novalite.db.api import block_devices, compute_nodes
+from novalite.db.api import block_devices, compute_nodes, instances, migrations
 from novalite.image import db as images
+from novalite.objects.migration import Migration
 from novalite.volume.exports import Exports
 
 MV = "X-OpenStack-Nova-API-Version"
@@ -256,3 +261,31 @@ def test_live_migration_off_a_qemu_host_is_refused_with_the_reason(cloud, volume
         "destination's QEMU would have to open each volume through the source's NBD "
         "export, which serves one client at a time, on the same PCIe port); migrate it "
         "cold, or detach them first.")
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_a_source_restarted_after_the_handover_takes_guest_and_volume_back(
+        cloud, volumes, admin_volumes, kind):
+    """As if the source died in resize_instance once the guest was set aside and its
+    volume handed over (reserved for the server, on no host): its start puts both back."""
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    manager, ctx = cloud.compute(source), get_admin_context()
+    instance = instances.instance_get(server_id)
+    migration = migrations.migration_create(Migration(
+        uuid=str(uuid.uuid4()), instance_uuid=server_id, status="migrating",
+        migration_type="migration", source_compute=source, source_node=source))
+    assert placement_client.report_client().move_allocations(ctx, server_id,
+                                                             migration.uuid)
+    instances.instance_update(server_id, {"task_state": "resize_migrating"})
+    manager.driver.migrate_disk_and_power_off(ctx, instance, "elsewhere", instance.flavor)
+    manager._terminate_volume_connections(ctx, instance)
+    assert admin_volumes.get(f"/volumes/{volume_id}").json()["volume"][
+        "status"] == "reserved"
+
+    manager._init_volumes(ctx, instances.instance_get(server_id))  # left for the move
+    manager._init_instance(ctx, instances.instance_get(server_id))
+    assert _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"] == source
+    _gone(admin_volumes, before)
+    _attached_on(cloud, admin_volumes, server_id, volume_id, source)
