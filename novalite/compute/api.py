@@ -572,11 +572,15 @@ class API:
 
     def shelve(self, ctx: RequestContext, instance: Instance) -> None:
         """Park the server: its disk into a `<name>-shelved` image, its host kept until
-        offloaded (novalite.compute.manager.shelve_instance)."""
+        offloaded (novalite.compute.manager.shelve_instance). A volume-backed server's
+        disk is its root volume, which stays: no image, offloaded at once (Nova's)."""
         guards.check_lock(ctx, instance)
         host = guards.check_host(instance)
         guards.check_state(instance, "shelve", states.ALLOW_SHELVE)
-        volumes_api.refuse_move(instance, "shelve")
+        if instance.is_volume_backed:
+            self._begin(ctx, instance, "shelve", {"task_state": states.SHELVING}, [None])
+            self.compute.shelve_offload_instance(ctx, host, instance)
+            return
         image = snapshots.create_image(ctx, instance, f"{instance.display_name}-shelved",
                                        "snapshot")
         try:
@@ -595,7 +599,8 @@ class API:
                  placement: UnshelvePlacement | None = None) -> None:
         """A shelved server powers on where it is; an offloaded one is scheduled again
         (narrowed by `placement`, which only an offloaded one takes) and spawned from
-        its shelve image."""
+        its shelve image (a volume-backed one from its root volume, with the image
+        metadata it was created with)."""
         guards.check_lock(ctx, instance)
         guards.check_state(instance, "unshelve", (states.SHELVED, states.SHELVED_OFFLOADED))
         if instance.vm_state == states.SHELVED:
@@ -612,7 +617,9 @@ class API:
             self._check_zone_available(placement.availability_zone)
         if placement.host:
             self._check_unshelve_host(ctx, instance, placement)
-        image = self._image(ctx, instance.system_metadata.get("shelved_image_id", ""))
+        image = (request_specs.request_spec_get(instance.uuid).image
+                 or ImageMeta(id="", properties={})) if instance.is_volume_backed else \
+            self._image(ctx, instance.system_metadata.get("shelved_image_id", ""))
         self._begin(ctx, instance, "unshelve", {"task_state": states.UNSHELVING}, [None])
         self.conductor.unshelve_instance(ctx, instance.uuid, image, placement)
 

@@ -7,13 +7,20 @@ migration holds the source allocation, the instance the destination's. When the 
 has arrived, the migration's is freed; when the move fails on the source, the source
 allocation goes back to the instance (replacing the destination's) and the server stays
 where it was, running, with a fault.
+
+Volumes, as Nova's on Cinder's attachments API: the destination attaches each to itself
+as well before the guest comes (a second attachment of the server's), the source's
+attachments stay the mappings' until the guest runs there, then the mappings take the
+destination's and the source's are deleted; a rollback deletes the destination's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from novalite import exception
 from novalite.clients import placement as placement_client
@@ -27,9 +34,13 @@ from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
 from novalite.timeutils import utcnow
+from novalite.virt import driver as virt_driver
 
 LOG = logging.getLogger(__name__)
 
+# The key of a live migration's migrate_data under which the destination tells the
+# source the attachments it made for the server's volumes.
+VOLUMES = "volume_attachments"
 LIVE_MIGRATION_EVENT = "compute_live_migration"
 EVACUATE_EVENT = "compute_rebuild_instance"
 POST_AT_DESTINATION_EVENT = "compute_post_live_migration_at_destination"
@@ -41,6 +52,11 @@ class LiveMoveSteps(MoveSteps):
     """Mixed into the ComputeManager, as MoveSteps is."""
 
     _record_failure: Callable[..., None]  # what `tracked` needs of its host
+    # novalite.compute.volume_steps
+    _attach_here_too: Callable[..., dict[str, dict[str, Any]]]
+    _take_attachments: Callable[..., None]
+    _delete_unmapped_attachments: Callable[..., None]
+    _connected_devices: Callable[..., list[virt_driver.VolumeDevice]]
 
     # --- source -----------------------------------------------------------------------
 
@@ -61,11 +77,13 @@ class LiveMoveSteps(MoveSteps):
             dest = migration.dest_compute or ""
             migrate_data = self.compute_rpc.pre_live_migration(ctx, dest, instance,
                                                                migration)
+            attached_there = migrate_data.pop(VOLUMES, {})
             try:
                 self.driver.live_migration(ctx, instance, dest, migrate_data)
             except exception.LiveMigrationAborted:
                 self._live_rollback(ctx, instance, migration, None)
                 return
+            self._take_attachments(ctx, instance, attached_there)
             self.compute_rpc.post_live_migration_at_destination(
                 ctx, migration.dest_compute or "", instance, migration)
             self.rt.release(ctx, instance.uuid)  # the guest is the destination's now
@@ -151,9 +169,12 @@ class LiveMoveSteps(MoveSteps):
     def evacuate_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
                           migration: Migration, stopped: bool) -> None:
         """Rebuild here a server whose host is down: claimed by the scheduler for this
-        host, spawned from its image, in its state again (SHUTOFF if it was, or if 2.95
-        asked); the failed host's resources stay its evacuation's until it comes back
-        (_destroy_evacuated_instances)."""
+        host, spawned from its image (a volume-backed one from its root volume) with
+        its volumes, in its state again (SHUTOFF if it was, or if 2.95 asked); the
+        failed host's resources stay its evacuation's until it comes back
+        (_destroy_evacuated_instances). Each volume's attachment to the failed host is
+        handed over to a fresh reservation (Nova's rebuild on evacuate: never free in
+        between), then connected here."""
         def failed(exc: Exception) -> None:
             self._evacuation_failed(ctx, instance, migration, exc)
 
@@ -166,7 +187,9 @@ class LiveMoveSteps(MoveSteps):
                 expected_task_state=[states.REBUILDING])
             self.rt.instance_claim(ctx, instance, node)
             self._bind_ports(ctx, instance)
-            self.driver.spawn(ctx, instance, image, power_on=power_on)
+            self._terminate_volume_connections(ctx, instance)  # the failed host's
+            self.driver.spawn(ctx, instance, image, power_on=power_on,
+                              block_device_info=self._connect_volumes(ctx, instance))
             self.conductor.instance_update(
                 ctx, instance.uuid, {"vm_state": states.ACTIVE if power_on
                                      else states.STOPPED, "task_state": None,
@@ -177,10 +200,12 @@ class LiveMoveSteps(MoveSteps):
 
     def _evacuation_failed(self, ctx: RequestContext, instance: Instance,
                            migration: Migration, exc: Exception) -> None:
-        """Nothing of the server stays here: its claim goes back to the evacuation's
-        allocation holder (the instance again, on its failed host), ERROR, the reason."""
+        """Nothing of the server stays here: its volumes handed over (reserved for it),
+        its claim goes back to the evacuation's allocation holder (the instance again,
+        on its failed host), ERROR, the reason."""
         with contextlib.suppress(Exception):
             self.driver.destroy(ctx, instance)
+        self._terminate_volume_connections(ctx, instance, lenient=True)
         self.rt.release(ctx, instance.uuid)
         self._status(ctx, migration, mig.ERROR)
         placement_client.report_client().move_allocations(
@@ -216,13 +241,31 @@ class LiveMoveSteps(MoveSteps):
     # --- destination ------------------------------------------------------------------
 
     def pre_live_migration(self, ctx: RequestContext, instance: Instance,
-                           migration: Migration) -> dict[str, str]:
-        """Ready to receive the guest: what the source's driver needs to send it."""
-        return self.driver.pre_live_migration(ctx, instance)
+                           migration: Migration) -> dict[str, Any]:
+        """Ready to receive the guest, its volumes attached here too
+        (_attach_here_too): what the source's driver needs to send it, and under
+        VOLUMES those attachments, which the source gives the mappings once the guest
+        has moved."""
+        mappings = self.conductor.block_device_mapping_get_all_by_instance(ctx,
+                                                                           instance.uuid)
+        made = self._attach_here_too(ctx, instance, mappings)
+        devices = self._connected_devices([dataclasses.replace(bdm, **made[bdm.uuid])
+                                           for bdm in mappings])
+        try:
+            return {**self.driver.pre_live_migration(ctx, instance, devices),
+                    VOLUMES: made}
+        except Exception:
+            self._delete_unmapped_attachments(ctx, instance, mappings)
+            raise
 
     def rollback_live_migration_at_destination(self, ctx: RequestContext,
                                                instance: Instance) -> None:
+        """What pre_live_migration prepared goes: the driver's, and the attachments
+        made here, which no mapping took."""
         self.driver.rollback_live_migration_at_destination(ctx, instance)
+        self._delete_unmapped_attachments(
+            ctx, instance,
+            self.conductor.block_device_mapping_get_all_by_instance(ctx, instance.uuid))
 
     def post_live_migration_at_destination(self, ctx: RequestContext, instance: Instance,
                                            migration: Migration) -> None:
@@ -241,7 +284,10 @@ class LiveMoveSteps(MoveSteps):
                     check_task_state=False)
 
         with self._move_step(ctx, instance, POST_AT_DESTINATION_EVENT, failed):
-            self.driver.post_live_migration_at_destination(ctx, instance)
+            self.driver.post_live_migration_at_destination(
+                ctx, instance, self._connected_devices(
+                    self.conductor.block_device_mapping_get_all_by_instance(
+                        ctx, instance.uuid)))
             instance = self.conductor.instance_update(
                 ctx, instance.uuid, {"host": self.host, "node": migration.dest_node,
                                      "task_state": None,

@@ -314,7 +314,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTa
     def _undo(self, ctx: RequestContext, instance: Instance, spawned: bool) -> None:
         if spawned:
             self.driver.destroy(ctx, instance)
-        self._hand_back_volumes(ctx, instance)
+        self._terminate_volume_connections(ctx, instance, lenient=True)
         self.rt.release(ctx, instance.uuid)
         if instance.network_info:  # the next host (or the delete) takes the ports over
             self.network_api.unbind(ctx, instance.uuid)
@@ -584,15 +584,19 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTa
         self._offload(ctx, instance)
 
     def _offload(self, ctx: RequestContext, instance: Instance) -> None:
-        """The guest destroyed, its ports unbound, its resources given back: the server
-        holds no host until it is unshelved."""
-        self.driver.power_off(instance, 0, 0)
+        """The guest destroyed, its volumes handed over (reserved for the server, on no
+        host), its ports unbound, its resources given back: the server holds no host
+        until it is unshelved. A volume-backed server comes here straight from the
+        shelve (SHELVING), its guest still running: it is shut down cleanly first."""
+        self.driver.power_off(instance, CONF.shutdown_timeout,
+                              CONF.compute.shutdown_retry_interval)
         self.driver.destroy(ctx, instance)
+        self._terminate_volume_connections(ctx, instance)
         if instance.network_info:
             self.network_api.unbind(ctx, instance.uuid)
         self.rt.release(ctx, instance.uuid)
         placement_client.free_allocations(ctx, instance.uuid)
-        self._update(ctx, instance, [states.SHELVING_OFFLOADING],
+        self._update(ctx, instance, [states.SHELVING, states.SHELVING_OFFLOADING],
                      vm_state=states.SHELVED_OFFLOADED, task_state=None,
                      power_state=states.SHUTDOWN, host=None, node=None)
 
@@ -600,15 +604,18 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTa
     def unshelve_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,
                           node: str) -> None:
         """Spawn an offloaded server here from its shelve image (the scheduler chose this
-        host and claimed for it); a failure gives the host back: the server is
-        SHELVED_OFFLOADED again, with a fault."""
+        host and claimed for it), with its volumes connected here (a volume-backed one
+        boots from its root volume: there is no shelve image); a failure gives the host
+        back: the server is SHELVED_OFFLOADED again, its volumes reserved, with a
+        fault."""
         spawned = False
         try:
             instance = self._update(ctx, instance, [states.UNSHELVING],
                                     task_state=states.SPAWNING, host=self.host, node=node)
             self.rt.instance_claim(ctx, instance, node)
             self._bind_ports(ctx, instance)
-            self.driver.spawn(ctx, instance, image)
+            self.driver.spawn(ctx, instance, image,
+                              block_device_info=self._connect_volumes(ctx, instance))
             spawned = True
         except Exception:
             self._undo(ctx, instance, spawned)
@@ -620,8 +627,9 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTa
         self._update(ctx, instance, [states.SPAWNING], vm_state=states.ACTIVE,
                      task_state=None, power_state=self._power_state(instance),
                      launched_at=utcnow(), system_metadata=remembered)
-        with contextlib.suppress(Exception):  # a leftover image harms no one
-            glance.delete(ctx, image.id)
+        if not instance.is_volume_backed:  # the image it was made from: not ours
+            with contextlib.suppress(Exception):  # a leftover image harms no one
+                glance.delete(ctx, image.id)
 
     @periodic_task(spacing=lambda: CONF.shelved_poll_interval)
     def _poll_shelved_instances(self, ctx: RequestContext) -> None:
@@ -815,7 +823,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTa
         self.conductor.instance_fault_create(ctx, instance.uuid, 500, fault_message(exc),
                                              None, self.host)
         self.driver.destroy(ctx, instance)  # whatever the interrupted spawn left
-        self._hand_back_volumes(ctx, instance)
+        self._terminate_volume_connections(ctx, instance, lenient=True)
         self.rt.release(ctx, instance.uuid)
         placement_client.free_allocations(ctx, instance.uuid)
         # on no host, as a build the watchdog ends: none holds a share of this one

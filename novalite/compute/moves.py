@@ -8,6 +8,13 @@ Confirm drops the migration's; revert gives it back to the instance, replacing t
 destination's. Every failure leaves exactly one allocation: before the guest moved, the
 instance goes back to its source (its state again for a refusal such as a disk that
 would shrink, ERROR otherwise); after, it stays where its guest is, in ERROR.
+
+Volumes go with the guest as Nova's do on Cinder's attachments API: the host the guest
+leaves, once the guest is off, hands each over (Nova's _terminate_volume_connections: a
+fresh reservation for the server, then the attachment there deleted, so the volume is
+never free in between); the host it lands on connects them and makes the guest with
+them. A revert hands them back the same way; a guest put back on its source after a
+failure gets its volumes connected there again.
 """
 
 from __future__ import annotations
@@ -70,6 +77,9 @@ class MoveSteps:
     rt: ResourceTracker
     _locks: KeyedLocks
     _bind_ports: Callable[[RequestContext, Instance], None]
+    # novalite.compute.volume_steps
+    _connect_volumes: Callable[..., list[virt_driver.VolumeDevice]]
+    _terminate_volume_connections: Callable[..., None]
 
     @contextlib.contextmanager
     def _move_step(self, ctx: RequestContext, instance: Instance, event: str,
@@ -163,6 +173,7 @@ class MoveSteps:
             disk_info = self.driver.migrate_disk_and_power_off(
                 ctx, instance, migration.dest_compute or "", flavor, CONF.shutdown_timeout,
                 CONF.compute.shutdown_retry_interval)
+            self._terminate_volume_connections(ctx, instance)  # for the destination
             migration = self._status(ctx, migration, mig.POST_MIGRATING)
             instance = self.conductor.instance_update(
                 ctx, instance.uuid, {"task_state": states.RESIZE_MIGRATED,
@@ -181,7 +192,8 @@ class MoveSteps:
                         exc: Exception) -> None:
         """The guest never left: give the source allocation back to the instance (its
         destination claim goes in the same write), put back a guest the driver had
-        taken, and leave the instance on the source, idle: in its state after a refusal
+        taken, with its volumes connected here again if they were handed over, and
+        leave the instance on the source, idle: in its state after a refusal
         (ResizeError, or a driver without moves), in ERROR otherwise."""
         self._status(ctx, migration, mig.ERROR)
         placement_client.report_client().move_allocations(
@@ -193,7 +205,8 @@ class MoveSteps:
         if instance.uuid not in self.driver.list_instances():
             with contextlib.suppress(exception.InstanceNotFound):
                 self.driver.finish_revert_migration(
-                    ctx, instance, power_on=instance.vm_state != states.STOPPED)
+                    ctx, instance, self._connect_volumes(ctx, instance, lenient=True),
+                    power_on=instance.vm_state != states.STOPPED)
         self.conductor.instance_fault_create(ctx, instance.uuid, 400 if refused else 500,
                                              fault_message(exc), format_tb(exc), self.host)
         values = {"task_state": None, "host": self.host, "node": migration.source_node,
@@ -236,7 +249,8 @@ class MoveSteps:
                 [states.RESIZE_MIGRATED], new, old, new)
             self._bind_ports(ctx, instance)  # here, before the guest sends
             self.driver.finish_migration(ctx, migration, instance, disk_info, None,
-                                         old.flavorid != new.flavorid, power_on)
+                                         old.flavorid != new.flavorid,
+                                         self._connect_volumes(ctx, instance), power_on)
             self.rt.release(ctx, migration.uuid)
             self.rt.hold(ctx, instance.uuid, new, migration.dest_node, instance.uuid)
             if migration.source_compute == self.host and old is not None:
@@ -298,6 +312,7 @@ class MoveSteps:
                     instance_uuid=instance.uuid, expected=[states.RESIZE_REVERTING],
                     actual=instance.task_state)
             self.driver.destroy(ctx, instance, destroy_disks=True)
+            self._terminate_volume_connections(ctx, instance)  # for the source
             self.rt.release(ctx, instance.uuid)
             self.compute_rpc.finish_revert_resize(ctx, migration.source_compute or "",
                                                   instance, migration)
@@ -317,7 +332,9 @@ class MoveSteps:
                 ctx, instance.uuid, {"host": self.host, "node": migration.source_node},
                 [states.RESIZE_REVERTING], old, None, None)
             self._bind_ports(ctx, instance)  # back here
-            self.driver.finish_revert_migration(ctx, instance, power_on)
+            self.driver.finish_revert_migration(ctx, instance,
+                                                self._connect_volumes(ctx, instance),
+                                                power_on)
             self.rt.release(ctx, migration.uuid)
             self.rt.hold(ctx, instance.uuid, old, migration.source_node, instance.uuid)
             placement_client.report_client().move_allocations(

@@ -73,7 +73,6 @@ class MoveAPI:
         guards.check_lock(ctx, instance)
         guards.check_host(instance)
         guards.check_state(instance, action, states.ALLOW_RESIZE)
-        volumes_api.refuse_move(instance, action)
         if instance.flavor is None:
             raise exception.Invalid(f"Instance {instance.uuid} has no flavor.")
         return instance.flavor
@@ -125,7 +124,7 @@ class MoveAPI:
         guards.check_lock(ctx, instance)
         guards.check_host(instance)
         guards.check_state(instance, "live_migrate", states.ALLOW_LIVE_MIGRATE)
-        volumes_api.refuse_move(instance, "live_migrate")
+        volumes_api.refuse_live_migration(instance)
         if host is not None:
             if host == instance.host:
                 raise CannotMigrateToSameHost()
@@ -181,7 +180,6 @@ class MoveAPI:
             raise MovesNotAvailable()
         source = guards.check_host(instance)
         guards.check_state(instance, "evacuate", states.ALLOW_EVACUATE)
-        volumes_api.refuse_move(instance, "evacuate")
         try:
             service = services.service_get_by_host_and_binary(source, "novalite-compute")
         except exception.ComputeHostNotFound:

@@ -29,6 +29,8 @@ Version history:
 
 from __future__ import annotations
 
+from typing import Any
+
 from novalite.context import RequestContext
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.diagnostics import Diagnostics
@@ -156,10 +158,11 @@ class ComputeAPI:
             ctx, "live_migration", instance=instance, migration=migration)
 
     def pre_live_migration(self, ctx: RequestContext, host: str, instance: Instance,
-                           migration: Migration) -> dict[str, str]:
+                           migration: Migration) -> dict[str, Any]:
         """To the destination: get ready to receive the guest; what the source's driver
-        needs to send it (an address to migrate to, say)."""
-        found: dict[str, str] = self.client.prepare(server=host, version="1.21").call(
+        needs to send it (an address to migrate to, say), and the attachments made for
+        its volumes there."""
+        found: dict[str, Any] = self.client.prepare(server=host, version="1.21").call(
             ctx, "pre_live_migration", instance=instance, migration=migration)
         return found
 

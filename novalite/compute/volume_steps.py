@@ -60,6 +60,18 @@ def _logged(what: str, *args: object) -> Iterator[None]:
         LOG.exception("Could not " + what, *args)
 
 
+@contextlib.contextmanager
+def _step(lenient: bool, what: str, *args: object) -> Iterator[None]:
+    """One volume's share of a step over all of them: its failure logged, then raised,
+    or, if `lenient` (the clean-up of a failure), the other volumes' shares go on."""
+    try:
+        yield
+    except Exception:
+        LOG.exception("Could not " + what, *args)
+        if not lenient:
+            raise
+
+
 def _device(bdm: BlockDeviceMapping) -> dict[str, Any]:
     """What the driver knows the volume by: its connection, and its id as the serial
     (only the serial, for a mapping whose connection was never saved)."""
@@ -175,31 +187,40 @@ class VolumeSteps:
                 with _logged("delete volume %s", bdm.volume_id):
                     cinder.Client(ctx, admin=True).delete(bdm.volume_id)
 
-    # --- build ---------------------------------------------------------------------------
+    # --- builds and moves ----------------------------------------------------------------
 
     def _prep_block_devices(self, ctx: RequestContext, instance: Instance
                             ) -> list[virt_driver.VolumeDevice]:
-        """Nova's _prep_block_device: each volume the server is created with reserved
-        once made (novalite.compute.boot_volumes asked for it) and connected to this
-        host, its attachment completed. A failure aborts the build, as Nova's "Failure
-        prepping block device": another host would not do better; the volumes stay
-        mapped, for the delete."""
-        devices = []
+        """Nova's _prep_block_device for a build (novalite.compute.boot_volumes asked
+        for its volumes): each connected here. A failure aborts the build, as Nova's
+        "Failure prepping block device": another host would not do better; the volumes
+        stay mapped, for the delete."""
+        try:
+            return self._connect_volumes(ctx, instance)
+        except Exception as exc:
+            reason = (exc.format_message() if isinstance(exc, NovaliteException)
+                      else f"{type(exc).__name__}: {exc}")
+            raise exception.BuildAbortException(
+                instance_uuid=instance.uuid,
+                reason=f"Failure prepping block device: {reason}") from exc
+
+    def _connect_volumes(self, ctx: RequestContext, instance: Instance,
+                         lenient: bool = False) -> list[virt_driver.VolumeDevice]:
+        """The volumes the guest is made with on this host: each one no host has (one
+        the volume service made for a build, reserved once made; one a move handed
+        over, see _terminate_volume_connections) exported to this host and `in-use`.
+        `lenient` (a guest put back after a failed move): one that cannot be connected
+        stays reserved, and the guest is made without it."""
+        connected = []
         for bdm in self.conductor.block_device_mapping_get_all_by_instance(ctx,
                                                                            instance.uuid):
-            try:
+            with _step(lenient, "connect volume %s of instance %s to %s",
+                       bdm.volume_id or bdm.source_type, instance.uuid, self.host):
                 if bdm.attachment_id is None:
                     bdm = self._reserve_made(ctx, instance, bdm)
-                devices.append(self._connect(ctx, instance, bdm))
-            except Exception as exc:
-                LOG.exception("Preparing volume %s of instance %s failed",
-                              bdm.volume_id or bdm.source_type, instance.uuid)
-                reason = (exc.format_message() if isinstance(exc, NovaliteException)
-                          else f"{type(exc).__name__}: {exc}")
-                raise exception.BuildAbortException(
-                    instance_uuid=instance.uuid,
-                    reason=f"Failure prepping block device: {reason}") from exc
-        return devices
+                connected.append(bdm if bdm.connection_info
+                                 else self._connect(ctx, instance, bdm))
+        return self._connected_devices(connected)
 
     def _reserve_made(self, ctx: RequestContext, instance: Instance,
                       bdm: BlockDeviceMapping) -> BlockDeviceMapping:
@@ -212,9 +233,9 @@ class VolumeSteps:
             ctx, bdm.uuid, {"attachment_id": attachment["id"]})
 
     def _connect(self, ctx: RequestContext, instance: Instance, bdm: BlockDeviceMapping
-                 ) -> virt_driver.VolumeDevice:
+                 ) -> BlockDeviceMapping:
         """The reserved volume exported to this host and `in-use`; the guest is made
-        with it (the driver's spawn connects it)."""
+        with it (the driver connects it)."""
         volumes = cinder.Client(ctx, admin=True)
         attachment_id = bdm.attachment_id or ""
         connector = {**self.driver.get_volume_connector(instance),
@@ -224,24 +245,74 @@ class VolumeSteps:
         connected = self.conductor.block_device_mapping_update(
             ctx, bdm.uuid, {"connection_info": connection})
         volumes.attachment_complete(attachment_id)
-        return self._connected_devices([connected])[0]
+        return connected
 
-    def _hand_back_volumes(self, ctx: RequestContext, instance: Instance) -> None:
-        """A failed build's volumes let go of this host, the guest gone: each one this
-        host connected is reserved for the server anew (Cinder lets the same instance
-        hold a second attachment), then its attachment here deleted (its export stops),
-        so the next host, or the delete, finds it reserved and never free to others."""
+    def _terminate_volume_connections(self, ctx: RequestContext, instance: Instance,
+                                      lenient: bool = False) -> None:
+        """Nova's, once the guest let go of its volumes here (a move leaving this host,
+        a shelve offload, a failed build): each volume connected to this host is
+        reserved for the server anew (Cinder lets the same instance hold a second
+        attachment), the mapping takes the reservation, and its attachment here is
+        deleted (its export stops). The next host, or the delete, finds it reserved
+        and never free to others. `lenient`: a volume that cannot be handed over is
+        logged and the others still are (the clean-up of a failure), rather than the
+        step failing."""
         volumes = cinder.Client(ctx, admin=True)
         for bdm in self.conductor.block_device_mapping_get_all_by_instance(ctx,
                                                                            instance.uuid):
             if not (bdm.connection_info and bdm.attachment_id and bdm.volume_id):
                 continue
-            with _logged("hand volume %s of instance %s back", bdm.volume_id,
-                         instance.uuid):
+            with _step(lenient, "hand volume %s of instance %s over", bdm.volume_id,
+                       instance.uuid):
+                held = bdm.attachment_id
                 fresh = volumes.attachment_create(bdm.volume_id, instance.uuid)
                 self.conductor.block_device_mapping_update(
                     ctx, bdm.uuid, {"attachment_id": fresh["id"], "connection_info": None})
-                volumes.attachment_delete(bdm.attachment_id)
+                volumes.attachment_delete(held)
+
+    def _attach_here_too(self, ctx: RequestContext, instance: Instance,
+                         mappings: list[BlockDeviceMapping]) -> dict[str, dict[str, Any]]:
+        """A live migration's destination (Nova's pre_live_migration): each volume
+        attached to this host as well, a second attachment of the server's beside the
+        source's, which the guest still uses; by mapping, each new attachment and its
+        connection. The mappings keep the source's until the guest has moved
+        (_take_attachments); nothing is left attached here if one fails."""
+        volumes = cinder.Client(ctx, admin=True)
+        connector = self.driver.get_volume_connector(instance)
+        made: dict[str, dict[str, Any]] = {}
+        try:
+            for bdm in mappings:
+                attachment_id = volumes.attachment_create(bdm.volume_id or "",
+                                                          instance.uuid)["id"]
+                made[bdm.uuid] = {"attachment_id": attachment_id}
+                made[bdm.uuid]["connection_info"] = {
+                    **volumes.attachment_update(attachment_id, {
+                        **connector, "mountpoint": bdm.device_name}),
+                    "serial": bdm.volume_id}
+        except Exception:
+            for attachment in made.values():
+                with _logged("delete attachment %s", attachment["attachment_id"]):
+                    volumes.attachment_delete(attachment["attachment_id"])
+            raise
+        return made
+
+    def _take_attachments(self, ctx: RequestContext, instance: Instance,
+                          made: dict[str, dict[str, Any]]) -> None:
+        """The guest runs on the live migration's destination: each mapping takes the
+        attachment made there (_attach_here_too), which is completed, and the
+        source's is deleted (Nova's _post_live_migration). The move is done: a volume
+        whose old attachment cannot be deleted is logged, not a failed move."""
+        volumes = cinder.Client(ctx, admin=True)
+        for bdm in self.conductor.block_device_mapping_get_all_by_instance(ctx,
+                                                                           instance.uuid):
+            if bdm.uuid not in made:
+                continue
+            with _logged("move volume %s of instance %s", bdm.volume_id, instance.uuid):
+                held = bdm.attachment_id
+                self.conductor.block_device_mapping_update(ctx, bdm.uuid, made[bdm.uuid])
+                volumes.attachment_complete(made[bdm.uuid]["attachment_id"])
+                if held:
+                    volumes.attachment_delete(held)
 
     @staticmethod
     def _connected_devices(mappings: list[BlockDeviceMapping]
@@ -275,7 +346,15 @@ class VolumeSteps:
         for bdm in mappings:
             with _logged("recover volume %s of instance %s", bdm.volume_id, instance.uuid):
                 self._init_volume(ctx, volumes, instance, bdm)
+        self._delete_unmapped_attachments(ctx, instance, mappings)
+
+    def _delete_unmapped_attachments(self, ctx: RequestContext, instance: Instance,
+                                     mappings: list[BlockDeviceMapping]) -> None:
+        """The instance's attachments that none of its `mappings` names: one a step cut
+        short made, or a live migration's destination made for a guest that never
+        came."""
         known = {bdm.attachment_id for bdm in mappings}
+        volumes = cinder.Client(ctx, admin=True)
         for attachment in volumes.attachment_get_all(instance.uuid):
             if attachment["id"] not in known:
                 LOG.info("Deleting attachment %s of instance %s, which no mapping names",
@@ -286,6 +365,9 @@ class VolumeSteps:
     def _init_volume(self, ctx: RequestContext, volumes: cinder.Client, instance: Instance,
                      bdm: BlockDeviceMapping) -> None:
         if not bdm.connection_info:
+            if instance.task_state is not None or (instance.vm_state
+                                                   not in states.ALLOW_ATTACH_VOLUME):
+                return  # reserved for a move or a failed one, not an attach: it stays
             LOG.warning("Undoing the attach of volume %s to instance %s, which a restart "
                         "of %s interrupted", bdm.volume_id, instance.uuid, self.host)
             self._remove_volume(ctx, instance, bdm, _device(bdm))

@@ -5,9 +5,9 @@ user cannot see is not found), the block device mapping recorded, the action rec
 and the work cast to the instance's compute (novalite.compute.volume_steps). A request
 refused or failed on the way leaves no reservation and no mapping behind.
 
-Servers in VERIFY_RESIZE or shelved take no volumes (Nova's do), and a server with
-volumes does not move (resize, migrate, live-migrate, evacuate, shelve: `refuse_move`):
-novalite does not carry attachments to another host yet."""
+Servers in VERIFY_RESIZE or shelved take no volumes (Nova's do). A server with volumes
+moves as Nova's does (the compute carries its attachments), but for a live migration
+off a qemu host (`refuse_live_migration`)."""
 
 from __future__ import annotations
 
@@ -20,15 +20,13 @@ from novalite.clients import cinder
 from novalite.compute import guards, service_api
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.context import RequestContext
-from novalite.db.api import actions, block_devices
+from novalite.db.api import actions, block_devices, compute_nodes
 from novalite.objects import states
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.instance import Instance
 
 LOG = logging.getLogger(__name__)
 
-# Nova's states for attach and detach, less RESIZED and the shelved ones (see above)
-ATTACH_STATES = (states.ACTIVE, states.PAUSED, states.STOPPED, states.SOFT_DELETED)
 ROOT_DEVICE = "/dev/vda"  # the image's disk; volumes get the next names
 _DEVICE_LETTERS = string.ascii_lowercase[1:]
 
@@ -56,9 +54,19 @@ def _volume_error(exc: cinder.CinderError, volume_id: str) -> Exception:
     return exception.VolumeServiceError(status=exc.status, reason=exc.format_message())
 
 
-def refuse_move(instance: Instance, action: str) -> None:
-    if block_devices.bdm_get_all_by_instance(instance.uuid):
-        raise exception.VolumesNotMovable(action=action, instance_uuid=instance.uuid)
+# The hypervisors whose driver cannot live-migrate a guest with volumes (the qemu
+# driver's, for the reason novalite.virt.qemu.driver.NO_LIVE_VOLUMES gives)
+_NO_LIVE_VOLUMES = ("QEMU",)
+
+
+def refuse_live_migration(instance: Instance) -> None:
+    """A server with volumes on a host whose driver would refuse it is refused now,
+    with the reason, rather than after the move started."""
+    if not block_devices.bdm_get_all_by_instance(instance.uuid):
+        return
+    nodes = compute_nodes.compute_node_get_by_host(instance.host or "")
+    if any(node.hypervisor_type in _NO_LIVE_VOLUMES for node in nodes):
+        raise exception.VolumesNotLiveMigratable(instance_uuid=instance.uuid)
 
 
 class VolumeAttachAPI:
@@ -70,7 +78,7 @@ class VolumeAttachAPI:
         if not self.compute.client.can_send_version("1.22"):
             raise VolumeAttachNotAvailable()
         guards.check_lock(ctx, instance)
-        guards.check_state(instance, action, ATTACH_STATES)
+        guards.check_state(instance, action, states.ALLOW_ATTACH_VOLUME)
         return guards.check_host(instance)
 
     @staticmethod

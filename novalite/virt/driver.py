@@ -265,21 +265,31 @@ class ComputeDriver(abc.ABC):
                                    flavor: Flavor, timeout: int = 0,
                                    retry_interval: int = 0) -> str:
         """On the source: stop the guest and make its disks available to `dest_host`
-        at the size of `flavor`, keeping the originals until confirm or revert. Raises
+        at the size of `flavor`, keeping the originals until confirm or revert (its
+        volumes are not its disks: the manager hands them over). Raises
         ResizeError, having changed nothing, when the move cannot be made (a disk that
         would shrink). Returns the disk information finish_migration needs."""
         raise NotImplementedError()
 
     def finish_migration(self, ctx: Any, migration: Migration, instance: Instance,
                          disk_info: str, image_meta: ImageMeta | None,
-                         resize_instance: bool, power_on: bool = True) -> None:
+                         resize_instance: bool,
+                         block_device_info: list[VolumeDevice] | None = None,
+                         power_on: bool = True) -> None:
         """On the destination: create the guest from the disks migrated to this host,
-        with the instance's (new) flavor, started if `power_on`."""
+        with the instance's (new) flavor and the volumes of `block_device_info`
+        (connected to this host now; a volume-backed guest's root among them), started
+        if `power_on`."""
         raise NotImplementedError()
 
-    def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
-        """On the destination, before the source starts: be ready to receive the guest;
-        what the source's live_migration needs (its migrate_data)."""
+    def pre_live_migration(self, ctx: Any, instance: Instance,
+                           block_device_info: list[VolumeDevice] | None = None
+                           ) -> dict[str, Any]:
+        """On the destination, before the source starts: be ready to receive the guest,
+        with the volumes of `block_device_info` (connected to this host too: the
+        source's guest still uses them through its own connections); what the
+        source's live_migration needs (its migrate_data). Raises
+        MigrationPreCheckError, having prepared nothing, for a guest it cannot take."""
         raise NotImplementedError()
 
     def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
@@ -288,14 +298,17 @@ class ComputeDriver(abc.ABC):
         raise NotImplementedError()
 
     def live_migration(self, ctx: Any, instance: Instance, dest: str,
-                       migrate_data: dict[str, str]) -> None:
+                       migrate_data: dict[str, Any]) -> None:
         """On the source: move the running guest's memory and disks to `dest`; the
         source's guest is gone when this returns (Nova's live_migration, then its
         post-migration clean-up of the source)."""
         raise NotImplementedError()
 
-    def post_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
-        """On the destination: the guest that arrived runs here now."""
+    def post_live_migration_at_destination(
+            self, ctx: Any, instance: Instance,
+            block_device_info: list[VolumeDevice] | None = None) -> None:
+        """On the destination: the guest that arrived runs here now, with the volumes of
+        `block_device_info` as connected here."""
         raise NotImplementedError()
 
     def live_migration_force_complete(self, instance: Instance) -> None:
@@ -313,9 +326,12 @@ class ComputeDriver(abc.ABC):
         raise NotImplementedError()
 
     def finish_revert_migration(self, ctx: Any, instance: Instance,
+                                block_device_info: list[VolumeDevice] | None = None,
                                 power_on: bool = True) -> None:
-        """On the source: bring the original guest back from what it kept, started if
-        `power_on` (the destination's guest is already destroyed)."""
+        """On the source: bring the original guest back from what it kept, with the
+        volumes of `block_device_info` (connected to this host again, instead of those
+        it had), started if `power_on` (the destination's guest is already
+        destroyed)."""
         raise NotImplementedError()
 
     def update_provider_tree(self, provider: ProviderData, nodename: str) -> None:

@@ -181,14 +181,7 @@ class FakeDriver(ComputeDriver):
             if instance.uuid in self.instances:
                 raise exception.InstanceExists(name=instance.uuid)
             self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
-            if block_device_info:
-                self.volumes[instance.uuid] = {device.serial: device.connection_info
-                                               for device in block_device_info}
-                root = root_volume(block_device_info)
-                ports = self.ports[instance.uuid] = {root.serial: None} if root else {}
-                for device in block_device_info:
-                    if device is not root:
-                        ports[device.serial] = _free_port(ports)
+            self._connected(instance, block_device_info)
             self.consoles[instance.uuid] = []
             self._log(instance.uuid, f"novalite fake guest {instance.uuid} created on "
                                      f"{self.host}")
@@ -237,14 +230,16 @@ class FakeDriver(ComputeDriver):
         glance.upload(ctx, image_id, [f"novalite fake disk of {instance.uuid}\n".encode()],
                       disk_format="raw")
 
-    def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
+    def pre_live_migration(self, ctx: Any, instance: Instance,
+                           block_device_info: list[VolumeDevice] | None = None
+                           ) -> dict[str, Any]:
         return {}  # a simulated guest needs nothing to land
 
     def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
         """Nothing was prepared."""
 
     def live_migration(self, ctx: Any, instance: Instance, dest: str,
-                       migrate_data: dict[str, str]) -> None:
+                       migrate_data: dict[str, Any]) -> None:
         """A simulated guest is copied for [fake_driver] live_migration_seconds (unless
         aborted or forced to complete sooner), then leaves in one step; the
         destination's driver takes it up."""
@@ -264,6 +259,7 @@ class FakeDriver(ComputeDriver):
             if self.instances.pop(instance.uuid, None) is None:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
             self.consoles.pop(instance.uuid, None)
+            self.volumes.pop(instance.uuid, None)
             self._save()
 
     def _live_copy(self, instance: Instance, abort: bool) -> None:
@@ -284,9 +280,12 @@ class FakeDriver(ComputeDriver):
     def live_migration_abort(self, instance: Instance) -> None:
         self._live_copy(instance, abort=True)
 
-    def post_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
+    def post_live_migration_at_destination(
+            self, ctx: Any, instance: Instance,
+            block_device_info: list[VolumeDevice] | None = None) -> None:
         with self._lock:
             self.instances[instance.uuid] = instance.power_state or states.RUNNING
+            self._connected(instance, block_device_info)
             self.consoles.setdefault(instance.uuid, [])
             self._log(instance.uuid, f"novalite fake guest {instance.uuid} arrived on "
                                      f"{self.host}")
@@ -428,16 +427,20 @@ class FakeDriver(ComputeDriver):
             self._log(instance.uuid, "reboot: Power down")
             self.resized[instance.uuid] = (self.instances.pop(instance.uuid),
                                            self.consoles.pop(instance.uuid))
+            self.volumes.pop(instance.uuid, None)  # disconnected: the manager hands them over
             self._save()
         return json.dumps({"source": self.host, "root_gb": flavor.root_gb})
 
     def finish_migration(self, ctx: Any, migration: Migration, instance: Instance,
                          disk_info: str, image_meta: ImageMeta | None,
-                         resize_instance: bool, power_on: bool = True) -> None:
+                         resize_instance: bool,
+                         block_device_info: list[VolumeDevice] | None = None,
+                         power_on: bool = True) -> None:
         with self._lock:
             kept = self.resized.get(instance.uuid)
             self.consoles[instance.uuid] = list(kept[1]) if kept else []
             self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
+            self._connected(instance, block_device_info)
             flavor = instance.flavor
             self._log(instance.uuid, f"novalite fake guest {instance.uuid} migrated to "
                                      f"{self.host} with flavor "
@@ -451,6 +454,7 @@ class FakeDriver(ComputeDriver):
             self.resized.pop(instance.uuid, None)
 
     def finish_revert_migration(self, ctx: Any, instance: Instance,
+                                block_device_info: list[VolumeDevice] | None = None,
                                 power_on: bool = True) -> None:
         with self._lock:
             kept = self.resized.pop(instance.uuid, None)
@@ -459,6 +463,7 @@ class FakeDriver(ComputeDriver):
             if kept is not None:
                 self.consoles[instance.uuid] = kept[1]
             self.instances[instance.uuid] = states.RUNNING if power_on else states.SHUTDOWN
+            self._connected(instance, block_device_info)
             self._log(instance.uuid, "novalite fake guest reverted to its original flavor")
             if power_on:
                 self._boot_log(instance.uuid)
@@ -504,6 +509,21 @@ class FakeDriver(ComputeDriver):
             if state == states.RUNNING and current in states.POWERED_OFF:
                 self._boot_log(instance.uuid)
             self._save()
+
+    def _connected(self, instance: Instance,
+                   block_device_info: list[VolumeDevice] | None) -> None:
+        """The guest's volumes are those it is made with, as connected to this host,
+        each on a port of its own but the root (caller holds the lock)."""
+        self.volumes.pop(instance.uuid, None)
+        self.ports.pop(instance.uuid, None)
+        if block_device_info:
+            self.volumes[instance.uuid] = {device.serial: device.connection_info
+                                           for device in block_device_info}
+            root = root_volume(block_device_info)
+            ports = self.ports[instance.uuid] = {root.serial: None} if root else {}
+            for device in block_device_info:
+                if device is not root:
+                    ports[device.serial] = _free_port(ports)
 
     def _boot_log(self, instance_uuid: str) -> None:
         """What a small Linux guest prints as it comes up (caller holds the lock)."""

@@ -8,7 +8,9 @@ read-only for an `ro` attachment, and stays up when its client disconnects
 in a session of its own, outliving the volume service as guests outlive their compute;
 its pidfile (`$state_path/volume-exports/<host>/<attachment id>.pid`) lets a restarted
 service find it or stop it, and the attachment's recorded connection lets it start one
-again on the same port."""
+again on the same port. A second attachment of the volume (its consumer's own, see
+novalite.volume.manager) shares the export of the first, and keeps it when the first
+goes."""
 
 from __future__ import annotations
 
@@ -92,7 +94,9 @@ class Exports:
                 argv = cmdline.read()
         except (OSError, ValueError):
             return None
-        ours = b"qemu-nbd" in argv and attachment_id.encode() in argv
+        # its pidfile is in this directory: one a shared export was handed over to
+        # (hand_over) is named for another attachment
+        ours = b"qemu-nbd" in argv and os.path.join(self.directory, "").encode() in argv
         return pid if ours and _alive(pid) else None
 
     def running(self, attachment_id: str) -> bool:
@@ -121,6 +125,14 @@ class Exports:
             LOG.info("Stopped the export of attachment %s", attachment_id)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self._file(attachment_id, "pid"))
+
+    def hand_over(self, attachment_id: str, successor_id: str) -> None:
+        """The export of `attachment_id`, which another attachment of the volume shares,
+        is `successor_id`'s from now on (nothing to do if it was the successor's)."""
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(self._file(attachment_id, "pid"), self._file(successor_id, "pid"))
+            LOG.info("The export of attachment %s is attachment %s's now", attachment_id,
+                     successor_id)
 
     def known(self) -> list[str]:
         """The attachments this host has exported (running or not)."""

@@ -79,15 +79,18 @@ class VolumeManager(Manager):
             found = [(row.id, row.volume_id, row.attach_status, row.connection_info)
                      for row in attachments.on_backend(s, self.backend_host)]
         kept = set()
+        serving = {_export_of(connection) for attachment_id, _, _, connection in found
+                   if connection and self.exports.running(attachment_id)}
         for attachment_id, volume_id, status, connection in found:
             try:
                 if status == attachments.DETACHING:
-                    self.exports.stop(attachment_id)
+                    self.attachment_delete(None, attachment_id)
                     with session.writer() as s:
                         attachments.remove(s, attachment_id)
                     continue
                 kept.add(attachment_id)
-                if connection and not self.exports.running(attachment_id):
+                if connection and _export_of(connection) not in serving:
+                    serving.add(_export_of(connection))
                     self._export(attachment_id, volume_id, connection)
             except (errors.BackendError, OSError) as exc:
                 LOG.error("Attachment %s of volume %s could not be recovered: %s",
@@ -104,12 +107,16 @@ class VolumeManager(Manager):
         attachment) and record the connection: attachment and volume `attaching`. The
         connection info, as a Cinder driver's initialize_connection gives it. Asked
         again for an attachment it serves (a consumer retrying), the running export is
-        the answer."""
+        the answer. The volume's other attachment (its consumer's own: a live
+        migration's destination attached beside its source) shares that one's export:
+        a qcow2 has one writer, one qemu-nbd."""
         with session.reader() as s:
             row, _ = attachments.get_row(s, attachment_id, None)
             mode = row.attach_mode if row.attach_mode != "null" else connector.get(
                 "mode") or "rw"
-            served = row.connection_info if self.exports.running(attachment_id) else None
+            served = next((other.connection_info for other in [row, *self._others(s, row)]
+                           if other.connection_info and self.exports.running(other.id)),
+                          None)
         data = {key: value for key, value in (served or {}).items()
                 if key not in ("driver_volume_type", "attachment_id")}
         if not data:
@@ -133,9 +140,24 @@ class VolumeManager(Manager):
             raise
         return {"driver_volume_type": "nbd", "data": data}
 
-    def attachment_delete(self, ctx: RequestContext, attachment_id: str) -> None:
-        """Stop the attachment's export (the API then removes the attachment)."""
-        self.exports.stop(attachment_id)
+    def attachment_delete(self, ctx: RequestContext | None, attachment_id: str) -> None:
+        """Stop the attachment's export (the API then removes the attachment), unless
+        another attachment of the volume shares it: that one keeps it."""
+        with session.reader() as s:
+            row, _ = attachments.get_row(s, attachment_id, None)
+            sharing = [other.id for other in self._others(s, row) if other.connection_info
+                       and _export_of(other.connection_info)
+                       == _export_of(row.connection_info or {})]
+        if sharing:
+            self.exports.hand_over(attachment_id, sharing[0])
+        else:
+            self.exports.stop(attachment_id)
+
+    @staticmethod
+    def _others(s: Session, row: Any) -> list[Any]:
+        """The volume's attachments but `row`."""
+        return [other for other in attachments.of_volumes(s, [row.volume_id]).get(
+            row.volume_id, []) if other.id != row.id]
 
     def _capacity(self, s: Session) -> capacity.Capacity:
         return capacity.of_pool(s, self.backend_host)
@@ -313,3 +335,9 @@ class VolumeManager(Manager):
               detail_id: str) -> None:
         volumes.swap_status(s, volume.id, [states.CREATING], {"status": states.ERROR})
         messages.create(s, volume.project_id, ctx.request_id, volume.id, action_id, detail_id)
+
+
+def _export_of(connection: dict[str, Any]) -> tuple[Any, Any]:
+    """Where an attachment's consumer reads the volume (attachments sharing an export
+    read it at the same place)."""
+    return connection.get("host"), connection.get("port")

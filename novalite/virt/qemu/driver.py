@@ -59,6 +59,14 @@ MAX_CONSOLE_BYTES = 100 * 1024  # as Nova's libvirt driver
 WATCH_INTERVAL = 1.0
 SUSPEND_TIMEOUT = 120.0
 PACKAGES = "qemu-system-x86 qemu-utils"
+# Why a guest with volumes does not live-migrate: the destination's QEMU would have to
+# open each volume through the export the source's reads (the volume service shares it
+# between the two attachments, as a qcow2 takes one writer), which serves one client at
+# a time, and on the PCIe port the source's guest has it on, which it is not told.
+NO_LIVE_VOLUMES = ("the qemu driver does not live-migrate a guest with volumes yet: the "
+                   "destination's QEMU would have to open each volume through the "
+                   "source's NBD export, which serves one client at a time, on the same "
+                   "PCIe port; migrate it cold instead")
 # Where a resized or cold-migrated guest's directory waits for confirm or revert (Nova's
 # libvirt driver keeps `<instance dir>_resize` the same way).
 RESIZE_SUFFIX = "_resize"
@@ -226,8 +234,10 @@ class QemuDriver(driver.ComputeDriver):
             else:
                 assert image_meta is not None
                 config = self._prepare(ctx, instance, image_meta, guest)
-            _add_volumes(instance, config,
-                         [device for device in block_device_info or () if device is not root])
+            try:
+                _set_volumes(config, block_device_info or [])
+            except exception.NovaliteException as exc:  # it would fail on any host
+                raise _abort(instance, exc.format_message()) from exc
             instance.device_metadata = device_metadata.tagged(
                 config_module.guest_devices(config), instance.nic_tags(),
                 {device.serial: device.tag for device in block_device_info or ()})
@@ -269,7 +279,8 @@ class QemuDriver(driver.ComputeDriver):
 
     def _volume_backed(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
                        root: driver.VolumeDevice) -> GuestConfig:
-        """The launch configuration of a guest whose root disk is `root`; no disk file.
+        """The launch configuration of a guest whose root disk is `root` (which
+        _set_volumes puts in it); no disk file.
         The kernel and ramdisk are those its image metadata names (Cinder keeps the
         properties of the image a volume was made from, which may be gone since, so
         the image itself is not read); without a kernel, the volume must be one a BIOS
@@ -287,9 +298,7 @@ class QemuDriver(driver.ComputeDriver):
         if kernel is None and not _bootable(volume):
             raise _abort(instance, f"volume {volume.serial} is not bootable: its disk has no "
                                    "boot sector and its image metadata names no kernel_id")
-        config = self._guest_config(instance, {}, kernel, ramdisk, properties)
-        config.root_volume = dataclasses.asdict(volume)
-        return config
+        return self._guest_config(instance, {}, kernel, ramdisk, properties)
 
     @staticmethod
     def _overlay(base: str, fmt: str, virtual_size: int, flavor: Flavor, path: str) -> None:
@@ -644,13 +653,14 @@ class QemuDriver(driver.ComputeDriver):
                                    flavor: Flavor, timeout: int = 0,
                                    retry_interval: int = 0) -> str:
         """The guest off, its directory set aside for a revert, its disk served to the
-        destination over NBD (the same way to this very host, for a resize here). Not a
-        volume-backed guest's: its disk is not here to serve."""
+        destination over NBD (the same way to this very host, for a resize here). A
+        volume-backed guest has no disk here: the destination is told what its root
+        volume boots with instead (the kernel and ramdisk images it names)."""
         guest = self._existing(instance)
-        root = _root_serial(guest)
-        if root is not None:
-            raise exception.ResizeError(reason=_not_movable(instance, root))
-        if flavor.root_gb and disk.virtual_size(guest.paths.disk) > flavor.root_gb * disk.GiB:
+        config = GuestConfig.load(guest.paths.config)
+        backed = config.root_volume is not None
+        if (not backed and flavor.root_gb
+                and disk.virtual_size(guest.paths.disk) > flavor.root_gb * disk.GiB):
             raise exception.ResizeError(reason="Unable to resize disk down.")
         self.power_off(instance, timeout, retry_interval)
         with self._lock:
@@ -658,25 +668,44 @@ class QemuDriver(driver.ComputeDriver):
         kept = self._kept(instance.uuid)
         shutil.rmtree(kept.directory, ignore_errors=True)
         os.rename(guest.paths.directory, kept.directory)
+        if backed:
+            return json.dumps({"disk": None, "boot": _boot_properties(config)})
         return json.dumps({"disk": nbd.export(kept.disk, kept.nbd_pidfile)})
 
     def finish_migration(self, ctx: Any, migration: Migration, instance: Instance,
                          disk_info: str, image_meta: ImageMeta | None,
-                         resize_instance: bool, power_on: bool = True) -> None:
+                         resize_instance: bool,
+                         block_device_info: list[driver.VolumeDevice] | None = None,
+                         power_on: bool = True) -> None:
         """The disk read from the source into a standalone qcow2 here, grown to the new
-        flavor's root disk, the guest configured with its memory and vCPUs."""
+        flavor's root disk (a volume-backed guest has none: it boots from its root
+        volume as the source said), the guest configured with its memory, vCPUs and
+        volumes."""
+        moved = json.loads(disk_info)
+        devices = block_device_info or []
+        root = driver.root_volume(devices)
         with self._new_guest(ctx, instance) as guest:
-            nbd.pull(json.loads(disk_info)["disk"], guest.paths.disk)
-            flavor = instance.flavor
-            assert flavor is not None
-            if flavor.root_gb * disk.GiB > disk.virtual_size(guest.paths.disk):
-                disk.grow(guest.paths.disk, flavor.root_gb * disk.GiB)
-            image_id = image_meta.id if image_meta else instance.image_ref or ""
-            image, _, kernel, ramdisk = self._boot_files(ctx, image_id, {})
-            self._configure(instance, guest,
-                            self._guest_config(instance, image, kernel, ramdisk, {}))
+            if root is not None:
+                config = self._volume_backed(
+                    ctx, instance, ImageMeta(id="", properties=moved["boot"]), root)
+            else:
+                config = self._pulled(ctx, instance, image_meta, moved["disk"], guest)
+            _set_volumes(config, devices)
+            self._configure(instance, guest, config)
             if power_on:
                 self._launch(guest)
+
+    def _pulled(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
+                url: str, guest: Guest) -> GuestConfig:
+        """The source's disk served at `url` made this guest's, at its flavor's size."""
+        nbd.pull(url, guest.paths.disk)
+        flavor = instance.flavor
+        assert flavor is not None
+        if flavor.root_gb * disk.GiB > disk.virtual_size(guest.paths.disk):
+            disk.grow(guest.paths.disk, flavor.root_gb * disk.GiB)
+        image_id = image_meta.id if image_meta else instance.image_ref or ""
+        image, _, kernel, ramdisk = self._boot_files(ctx, image_id, {})
+        return self._guest_config(instance, image, kernel, ramdisk, {})
 
     def confirm_migration(self, ctx: Any, migration: Migration, instance: Instance) -> None:
         kept = self._kept(instance.uuid)
@@ -686,27 +715,33 @@ class QemuDriver(driver.ComputeDriver):
         shutil.rmtree(kept.directory, ignore_errors=True)
 
     def finish_revert_migration(self, ctx: Any, instance: Instance,
+                                block_device_info: list[driver.VolumeDevice] | None = None,
                                 power_on: bool = True) -> None:
         """The set-aside directory back in place (a resize on this host: instead of the
-        new guest's), started if it ran."""
+        new guest's), its volumes as connected here again, started if it ran."""
         kept = self._kept(instance.uuid)
         nbd.stop_export(kept.nbd_pidfile)
         if not os.path.isdir(kept.directory):
             raise exception.InstanceNotFound(instance_id=instance.uuid)
         self.destroy(ctx, instance)
         os.rename(kept.directory, self._dir(instance.uuid))
+        guest = self._guest(instance.uuid)
+        config = GuestConfig.load(guest.paths.config)
+        _set_volumes(config, block_device_info or [])
+        config.save(guest.paths.config)
         if power_on:
-            self._launch(self._guest(instance.uuid))
+            self._launch(guest)
 
     # --- live migration ------------------------------------------------------------------
 
-    def pre_live_migration(self, ctx: Any, instance: Instance) -> dict[str, str]:
+    def pre_live_migration(self, ctx: Any, instance: Instance,
+                           block_device_info: list[driver.VolumeDevice] | None = None
+                           ) -> dict[str, Any]:
         """A QEMU waiting for the guest, on an empty overlay of the same base and size,
-        which it serves over NBD for the source to mirror the disk into. A volume-backed
-        server (no image, as Nova marks one) has no disk to mirror: refused."""
-        if instance.is_volume_backed:
-            raise exception.MigrationPreCheckError(
-                reason=_not_movable(instance, None))
+        which it serves over NBD for the source to mirror the disk into. A guest with
+        volumes (a volume-backed one too) is refused: see NO_LIVE_VOLUMES."""
+        if block_device_info or instance.is_volume_backed:
+            raise exception.MigrationPreCheckError(reason=NO_LIVE_VOLUMES)
         flavor = instance.flavor
         assert flavor is not None
         with self._new_guest(ctx, instance) as guest:
@@ -723,14 +758,14 @@ class QemuDriver(driver.ComputeDriver):
         self.destroy(ctx, instance)
 
     def live_migration(self, ctx: Any, instance: Instance, dest: str,
-                       migrate_data: dict[str, str]) -> None:
+                       migrate_data: dict[str, Any]) -> None:
         """QEMU's own: the disk mirrored into the destination's export, the memory
         copied while the guest runs, then the switch; the source's QEMU and directory
-        go. Aborted: the guest runs on here, LiveMigrationAborted. A volume-backed
-        guest is refused before anything moves."""
-        root = _root_serial(self._existing(instance))
-        if root is not None:
-            raise exception.MigrationPreCheckError(reason=_not_movable(instance, root))
+        go. Aborted: the guest runs on here, LiveMigrationAborted. A guest with
+        volumes is refused before anything moves (see NO_LIVE_VOLUMES)."""
+        config = GuestConfig.load(self._existing(instance).paths.config)
+        if config.volumes or config.root_volume is not None:
+            raise exception.MigrationPreCheckError(reason=NO_LIVE_VOLUMES)
         guest = self._running(instance)
         control = migrating.Control()
         with self._lock:
@@ -758,7 +793,9 @@ class QemuDriver(driver.ComputeDriver):
     def live_migration_abort(self, instance: Instance) -> None:
         self._live_control(instance).abort.set()
 
-    def post_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
+    def post_live_migration_at_destination(
+            self, ctx: Any, instance: Instance,
+            block_device_info: list[driver.VolumeDevice] | None = None) -> None:
         """The guest runs here now; it resumes if it ran before (a forced completion
         paused it) and is watched as this host's."""
         guest = self._existing(instance)
@@ -826,17 +863,23 @@ def _volume(device: driver.VolumeDevice, port: int | None) -> guest_volumes.Volu
     return guest_volumes.Volume.of(device.connection_info, port)
 
 
-def _add_volumes(instance: Instance, config: GuestConfig,
-                 devices: list[driver.VolumeDevice]) -> None:
-    """Into a new guest's configuration, each on a free port as attach_volume puts it;
-    one it cannot take would fail on any host: the build aborts."""
-    for device in devices:
-        try:
-            volume = _volume(device, guest_volumes.free_port(config.pcie_ports,
-                                                             config.volumes))
-        except exception.NovaliteException as exc:
-            raise _abort(instance, exc.format_message()) from exc
-        config.volumes.append(dataclasses.asdict(volume))
+def _set_volumes(config: GuestConfig, devices: list[driver.VolumeDevice]) -> None:
+    """The guest's volumes are `devices`, as they are connected to this host now: the
+    root volume (boot index 0) where a disk file would be, a volume the guest had on
+    the port it had (the guest finds its disks where they were), a new one on a free
+    port as attach_volume puts it. Raises for a volume the guest cannot take."""
+    root = driver.root_volume(devices)
+    had = {kept["serial"]: kept["port"] for kept in config.volumes}
+    others = sorted((device for device in devices if device is not root),
+                    key=lambda device: device.serial not in had)
+    if root is not None:
+        config.root_volume = dataclasses.asdict(_volume(root, None))
+    config.volumes = []
+    for device in others:
+        port = had.get(device.serial)
+        if port is None:
+            port = guest_volumes.free_port(config.pcie_ports, config.volumes)
+        config.volumes.append(dataclasses.asdict(_volume(device, port)))
 
 
 def _bootable(volume: guest_volumes.Volume) -> bool:
@@ -846,6 +889,16 @@ def _bootable(volume: guest_volumes.Volume) -> bool:
     except disk.DiskError as exc:
         raise exception.NovaliteException(
             f"Volume {volume.serial} could not be read from its export: {exc}") from exc
+
+
+def _boot_properties(config: GuestConfig) -> dict[str, str]:
+    """What a volume-backed guest boots with, as the image properties that named it
+    (the base cache keeps each kernel and ramdisk under its image's id)."""
+    found = {"kernel_id": config.kernel, "ramdisk_id": config.ramdisk}
+    properties = {key: images.image_id(path) for key, path in found.items() if path}
+    if config.kernel_args:
+        properties["os_command_line"] = config.kernel_args
+    return properties
 
 
 def _serials(config: GuestConfig) -> set[str]:
@@ -858,12 +911,6 @@ def _root_serial(guest: Guest) -> str | None:
     """The id of the volume a volume-backed guest boots from; None when it has a disk."""
     root = GuestConfig.load(guest.paths.config).root_volume
     return str(root["serial"]) if root is not None else None
-
-
-def _not_movable(instance: Instance, root: str | None) -> str:
-    volume = f"volume {root}" if root else "a volume"
-    return (f"instance {instance.uuid} boots from {volume}, and novalite does not move "
-            "volume attachments yet")
 
 
 def _nic(vif: VIF) -> dict[str, Any]:

@@ -33,3 +33,8 @@ def fetch(ctx: Any, image: dict) -> str:
         os.makedirs(base_dir(), exist_ok=True)
         glance.download(ctx, image, path)
     return path
+
+
+def image_id(path: str) -> str:
+    """The image a file of the base cache holds (fetch names each by its image's id)."""
+    return os.path.basename(path)

@@ -187,17 +187,6 @@ def test_nova_errors(cloud, server, volumes):
                                    headers=ALICE), 400) == "Cannot detach a root device volume"
     block_devices.bdm_destroy(root.uuid)
 
-    for action, name, who in (({"resize": {"flavorRef": "2"}}, "resize", ALICE),
-                              ({"migrate": None}, "migrate", {}),
-                              ({"os-migrateLive": {"host": None, "block_migration": "auto"}},
-                               "live_migrate", {MV: "2.25"}),
-                              ({"shelve": None}, "shelve", ALICE)):
-        refused = _fault(cloud.api.post(f"/servers/{server}/action", json=action,
-                                        headers=who), 409)
-        assert refused == (f"Cannot '{name}' instance {server} while it has volumes "
-                           "attached: novalite does not move volume attachments yet; "
-                           "detach them first.")
-
     assert cloud.api.post(f"/servers/{server}/action", json={"suspend": None},
                           headers=ALICE).status_code == 202
     cloud.wait_status(server, "SUSPENDED")

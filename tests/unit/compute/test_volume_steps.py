@@ -59,6 +59,12 @@ class Volumes:
         if name == self.fail:
             raise cinder.CinderError(500, f"{name} failed")
 
+    def attachment_create(self, volume_id, instance_uuid):
+        self._asked("create", volume_id)
+        made = {"id": f"a-{volume_id}-{len(self.calls)}", "status": "reserved"}
+        self.attachments[made["id"]] = made
+        return made
+
     def attachment_update(self, attachment_id, connector):
         self._asked("update", attachment_id, connector["mountpoint"])
         self.attachments[attachment_id]["status"] = "attaching"
@@ -192,3 +198,54 @@ def test_a_deleted_servers_volumes_are_detached_and_deleted_if_asked(manager):
     assert ("delete-volume", "v2") in volumes.calls
     assert ("delete-volume", "v1") not in volumes.calls
     assert manager.conductor.bdms == {}
+
+
+def test_a_move_hands_each_volume_over_then_the_next_host_connects_it(manager):
+    manager, volumes = manager
+    _mapping(manager, volumes, "v1", connected=True)
+    reserved = _mapping(manager, volumes, "v2")  # a failed move's: no host has it
+    manager._terminate_volume_connections(CTX, INSTANCE)
+    assert [call[0] for call in volumes.calls] == ["create", "delete"]
+    handed = manager.conductor.bdms["b-v1"]
+    assert (handed.connection_info, handed.attachment_id) == (None, "a-v1-1")
+    assert set(volumes.attachments) == {"a-v1-1", reserved.attachment_id}
+
+    volumes.calls.clear()
+    devices = manager._connect_volumes(CTX, INSTANCE)
+    assert [device.serial for device in devices] == ["v1", "v2"]
+    assert [call[:2] for call in volumes.calls] == [
+        ("update", "a-v1-1"), ("complete", "a-v1-1"), ("update", "a-v2"),
+        ("complete", "a-v2")]
+    assert all(b.connection_info for b in manager.conductor.bdms.values())
+
+
+def test_a_volume_that_cannot_move_fails_the_step_unless_cleaning_up(manager):
+    manager, volumes = manager
+    _mapping(manager, volumes, "v1", connected=True)
+    _mapping(manager, volumes, "v2", connected=True)
+    volumes.fail = "create"
+    with pytest.raises(cinder.CinderError):
+        manager._terminate_volume_connections(CTX, INSTANCE)
+    assert [call[:2] for call in volumes.calls] == [("create", "v1")]
+    volumes.calls.clear()
+    manager._terminate_volume_connections(CTX, INSTANCE, lenient=True)
+    assert [call[:2] for call in volumes.calls] == [("create", "v1"), ("create", "v2")]
+    assert all(b.connection_info for b in manager.conductor.bdms.values())  # both kept
+
+    volumes.fail = "update"
+    reserved = _mapping(manager, volumes, "v3")
+    assert [d.serial for d in manager._connect_volumes(CTX, INSTANCE, lenient=True)] == [
+        "v1", "v2"]
+    assert manager.conductor.bdms[reserved.uuid].connection_info is None
+
+
+@pytest.mark.parametrize("moving", [
+    Instance(uuid="i-1", vm_state=states.ACTIVE, task_state=states.RESIZE_MIGRATED),
+    Instance(uuid="i-1", vm_state=states.ERROR),
+    Instance(uuid="i-1", vm_state=states.RESIZED)])
+def test_a_restart_leaves_a_volume_reserved_for_a_move(manager, moving):
+    manager, volumes = manager
+    reserved = _mapping(manager, volumes, "v1")
+    manager._init_volumes(CTX, moving)
+    assert manager.conductor.bdms == {reserved.uuid: reserved}
+    assert set(volumes.attachments) == {reserved.attachment_id}

@@ -1,5 +1,6 @@
 """The compute API's volume checks on a real database: device names, a compute too old
-for attachments, and moves refused while volumes are attached."""
+for attachments, and a live migration refused off a qemu host while volumes are
+attached."""
 
 import datetime
 
@@ -8,8 +9,9 @@ import pytest
 from novalite import exception
 from novalite.compute import volumes_api
 from novalite.context import RequestContext
-from novalite.db.api import block_devices
+from novalite.db.api import block_devices, compute_nodes
 from novalite.objects import states
+from novalite.objects.compute_node import ComputeNode
 from novalite.objects.instance import Instance
 
 NOW = datetime.datetime(2024, 1, 1)
@@ -37,12 +39,22 @@ def test_device_names_follow_the_root_disks_and_a_taken_one_is_refused(db):
     assert full.value.code == 403
 
 
-def test_a_server_with_volumes_does_not_move(db):
-    volumes_api.refuse_move(SERVER, "resize")  # none yet
+@pytest.mark.parametrize("hypervisor_type, refused", [("QEMU", True), ("fake", False)])
+def test_a_server_with_volumes_does_not_live_migrate_off_a_qemu_host(db, hypervisor_type,
+                                                                     refused):
+    compute_nodes.compute_node_save(ComputeNode(
+        uuid="n-1", host=SERVER.host or "", hypervisor_hostname="h1",
+        hypervisor_type=hypervisor_type, hypervisor_version=1, vcpus=1, memory_mb=1,
+        local_gb=1))
+    volumes_api.refuse_live_migration(SERVER)  # none yet
     _mapping("/dev/vdb", "v1")
-    with pytest.raises(exception.VolumesNotMovable) as refused:
-        volumes_api.refuse_move(SERVER, "resize")
-    assert refused.value.code == 409
+    if not refused:
+        volumes_api.refuse_live_migration(SERVER)
+        return
+    with pytest.raises(exception.VolumesNotLiveMigratable) as caught:
+        volumes_api.refuse_live_migration(SERVER)
+    assert caught.value.code == 409
+    assert "qemu driver does not live-migrate" in caught.value.format_message()
 
 
 def test_computes_capped_below_attachments_refuse_them(db, conf):

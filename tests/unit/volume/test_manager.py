@@ -188,3 +188,28 @@ def test_start_up_recovers_the_attachments(manager, attached):
             connection["data"]["port"]
         assert attachments.of_volumes(s, [leaving]) == {}
     assert (_status(volume_id), _status(leaving)) == ("in-use", "available")
+
+
+def test_a_second_attachment_of_the_consumer_shares_the_export_and_keeps_it(manager,
+                                                                            attached):
+    volume_id, first, connection = attached
+    ctx = context.get_admin_context()
+    with session.writer() as s:
+        second = attachments.create(s, volume_id, "server-1", "null")
+    shared = manager.attachment_update(ctx, volume_id, second,
+                                       {**CONNECTOR, "host": "compute2"})
+    assert shared == connection  # one qemu-nbd: a qcow2 has one writer
+    assert manager.exports.known() == [first]
+    manager.exports.stop(first)  # the machine rebooted: one export started again
+    manager.init_host()
+    assert manager.exports.known() == [first] and manager.exports.running(first)
+
+    manager.attachment_delete(ctx, first)  # the source lets go: the export stays
+    with session.writer() as s:
+        attachments.remove(s, first)
+    assert manager.exports.known() == [second] and manager.exports.running(second)
+    manager.exports.stop(second)  # the machine rebooted: started again once, on its port
+    manager.init_host()
+    assert manager.exports.known() == [second] and manager.exports.running(second)
+    manager.attachment_delete(ctx, second)
+    assert manager.exports.known() == []

@@ -246,3 +246,56 @@ def test_an_attached_volume_grows_in_the_running_guest(no_export_left):
     cloud.settle()
     wait_console(cloud, server_id, f"NOVALITE-SIZE {volume_id[:20]} 4194304")
     assert _status(volumes, volume_id) == "in-use"
+
+
+@pytest.fixture
+def two_hosts_no_export_left(two_qemu_hosts):
+    yield two_qemu_hosts
+    exports = Exports(CONF.host)
+    for attachment_id in exports.known():
+        exports.stop(attachment_id)
+
+
+def test_a_volume_goes_with_its_guest_on_a_cold_migration(two_hosts_no_export_left,
+                                                          tmp_path):
+    """Migrated to the other compute, the guest reads the marker from its volume there,
+    through the export of the attachment made for the destination; the source's export
+    is gone."""
+    cloud = two_hosts_no_export_left
+    volumes = httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=60,
+                           headers={"OpenStack-API-Version": "volume 3.70"})
+    created = cloud.api.post("/servers", json={"server": {
+        "name": "moves-with-volume", "flavorRef": NANO, "imageRef": images.DEFAULT_IMAGE_ID,
+        "networks": "none", "config_drive": True,
+        "user_data": base64.b64encode(WATCH.encode()).decode()}},
+        headers={"OpenStack-API-Version": "compute 2.37"})
+    assert created.status_code == 202, created.text
+    server_id = created.json()["server"]["id"]
+    volume_id = volumes.post("/volumes", json={"volume": {"size": 1}}).json()["volume"]["id"]
+    cloud.settle()
+    _write_marker(volume_id, "NOVALITE-MARKER-carried-over", str(tmp_path))
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    attached = cloud.api.post(f"/servers/{server_id}/os-volume_attachments",
+                              json={"volumeAttachment": {"volumeId": volume_id}})
+    assert attached.status_code == 200, attached.text
+    found = f"{FOUND} virtio-{volume_id[:20]} NOVALITE-MARKER-carried-over"
+    wait_console(cloud, server_id, found)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    (before,) = volumes.get("/attachments/detail").json()["attachments"]
+
+    action(cloud, server_id, {"migrate": None})
+    moved = cloud.wait(lambda: (s := cloud.server(server_id))["status"] == "VERIFY_RESIZE"
+                       and s["OS-EXT-STS:task_state"] is None and s, timeout=180)
+    assert moved["OS-EXT-SRV-ATTR:host"] != source
+    wait_console(cloud, server_id, found)  # the new host's console: read there
+    assert cloud.api.post(f"/servers/{server_id}/action",
+                          json={"confirmResize": None}).status_code == 204
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    assert _status(volumes, volume_id) == "in-use"
+    (after,) = volumes.get("/attachments/detail").json()["attachments"]
+    assert after["id"] != before["id"] and after["instance"] == server_id
+    assert Exports(CONF.host).known() == [after["id"]]
+    assert _listening(after["connection_info"])
+    # (unless the new export happened to get the port the old one let go of)
+    assert (after["connection_info"]["port"] == before["connection_info"]["port"]
+            or not _listening(before["connection_info"]))

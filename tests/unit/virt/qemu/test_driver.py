@@ -165,15 +165,46 @@ def test_what_would_copy_or_move_its_disk_refuses_a_volume_backed_guest(volume_b
         qemu.snapshot(None, instance, "image-1", lambda *_: pytest.fail("snapshotting"))
     with pytest.raises(exception.InstanceNotRescuable, match=f"from volume {ROOT_ID}"):
         qemu.rescue(None, instance, ImageMeta(id="rescue"), None)
-    with pytest.raises(exception.ResizeError, match=f"from volume {ROOT_ID}"):
-        qemu.migrate_disk_and_power_off(None, instance, "host2", NANO)
-    with pytest.raises(exception.MigrationPreCheckError, match=f"from volume {ROOT_ID}"):
+    with pytest.raises(exception.MigrationPreCheckError, match="with volumes"):
         qemu.live_migration(None, instance, "host2", {})
-    with pytest.raises(exception.MigrationPreCheckError, match="from a volume"):
-        qemu.pre_live_migration(None, instance)
+    with pytest.raises(exception.MigrationPreCheckError, match="with volumes"):
+        qemu.pre_live_migration(None, instance, [_root()])
     with pytest.raises(exception.InvalidVolume, match=f"volume {ROOT_ID} is the root disk"):
         qemu.detach_volume(None, _connection(ROOT_ID), instance, "/dev/vda")
     assert _saved(qemu, instance).root_volume["serial"] == ROOT_ID  # all as it was
+
+
+def _moved(connection: dict, port: int) -> dict:
+    return {**connection, "data": {**connection["data"], "port": port}}
+
+
+def test_a_volume_backed_guest_migrates_on_its_volumes_connected_anew(volume_backed,
+                                                                      tmp_path):
+    qemu, instance = volume_backed
+    qemu.attach_volume(None, _connection(DATA_ID), instance, "/dev/vdb")
+    disk_info = qemu.migrate_disk_and_power_off(None, instance, "host2", NANO)
+    assert qemu.list_instances() == []
+    dest = driver.QemuDriver(instances_dir=str(tmp_path / "dest"))
+    root, data = _moved(_connection(ROOT_ID), 20001), _moved(_connection(DATA_ID), 20002)
+    dest.finish_migration(None, None, instance, disk_info, None, False,
+                          [VolumeDevice(data, "/dev/vdb"),
+                           VolumeDevice(root, "/dev/vda", boot_index=0)], power_on=False)
+    landed = _saved(dest, instance)
+    assert (landed.root_volume["nbd_port"], landed.volumes[0]["nbd_port"]) == (20001, 20002)
+    assert (landed.kernel, landed.ramdisk, landed.kernel_args) == ("/base/k1", "/base/r1",
+                                                                   "quiet")
+    assert not os.path.exists(dest._guest(instance.uuid).paths.disk)
+
+    dest.destroy(None, instance)
+    back = _moved(_connection(DATA_ID), 20003)
+    qemu.finish_revert_migration(None, instance,
+                                 [VolumeDevice(_moved(_connection(ROOT_ID), 20004),
+                                               "/dev/vda", boot_index=0),
+                                  VolumeDevice(back, "/dev/vdb")], power_on=False)
+    reverted = _saved(qemu, instance)
+    assert reverted.root_volume["nbd_port"] == 20004
+    assert [(v["serial"], v["port"], v["nbd_port"]) for v in reverted.volumes] == [
+        (DATA_ID, 0, 20003)]
 
 
 def test_destroying_a_volume_backed_guest_removes_only_its_directory(volume_backed):

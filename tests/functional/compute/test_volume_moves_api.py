@@ -1,0 +1,291 @@
+"""Servers with volumes moved through real HTTP on the all-in-one (fake driver, two
+hosts): an attached volume and a volume-backed server's root volume go with the guest as
+Nova's do on Cinder's attachments API. After each move the volume is `in-use` by the
+server, attached on its new host only (the attachment's host and the mapping's
+connection are the new host's, the guest there has it), and the attachments the old host
+held are gone; a revert brings all of it back to the source, as does a source restarted
+after it handed the volume over. An offloaded server's
+volume is reserved for it on no host; a volume-backed server shelves without an image.
+An evacuation takes the volume from the failed host. A live migration attaches it to
+the destination too, then lets the source's attachment go (or, rolled back, the
+destination's); off a qemu host it is refused with the reason."""
+
+from __future__ import annotations
+
+import uuid
+
+import httpx
+import pytest
+from sqlalchemy import update
+
+from novalite.clients import placement as placement_client
+from novalite.context import get_admin_context
+from novalite.db import models, session
+from novalite.db.api import block_devices, compute_nodes, instances, migrations
+from novalite.image import db as images
+from novalite.objects.migration import Migration
+from novalite.volume.exports import Exports
+
+MV = "X-OpenStack-Nova-API-Version"
+ALICE = {"X-Auth-Token": "alice:proj1"}
+VOLUME_API = {"OpenStack-API-Version": "volume 3.70"}
+
+
+@pytest.fixture
+def volumes(cloud):
+    return httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=30,
+                        headers={**ALICE, **VOLUME_API})
+
+
+@pytest.fixture
+def admin_volumes(cloud):
+    """The volume service as an admin sees it: which host each attachment is on."""
+    return httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=30,
+                        headers=VOLUME_API)
+
+
+@pytest.fixture(autouse=True)
+def no_export_left(conf):
+    yield
+    for attachment_id in Exports(conf.host).known():
+        Exports(conf.host).stop(attachment_id)
+
+
+def _volume(cloud, volumes: httpx.Client, **fields) -> str:
+    made = volumes.post("/volumes", json={"volume": {"size": 1, **fields}})
+    assert made.status_code == 202, made.text
+    cloud.settle()
+    return str(made.json()["volume"]["id"])
+
+
+def _server_with_volume(cloud, volumes: httpx.Client, kind: str) -> tuple[str, str]:
+    """A server and its volume: one attached to an image-booted server, or the root
+    volume of a volume-backed one."""
+    if kind == "volume-backed":
+        volume_id = _volume(cloud, volumes, imageRef=images.DEFAULT_IMAGE_ID)
+        body = {"name": "bfv", "flavorRef": "1", "networks": "none",
+                "block_device_mapping_v2": [{"uuid": volume_id, "source_type": "volume",
+                                             "destination_type": "volume",
+                                             "boot_index": 0}]}
+    else:
+        volume_id = _volume(cloud, volumes)
+        body = {"name": "vm", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID,
+                "networks": "none"}
+    created = cloud.api.post("/servers", headers={**ALICE, MV: "2.79"},
+                             json={"server": body})
+    assert created.status_code == 202, created.text
+    server_id = created.json()["server"]["id"]
+    cloud.wait_status(server_id, "ACTIVE")
+    if kind == "attached":
+        attached = cloud.api.post(f"/servers/{server_id}/os-volume_attachments",
+                                  headers=ALICE,
+                                  json={"volumeAttachment": {"volumeId": volume_id}})
+        assert attached.status_code == 200, attached.text
+        cloud.settle()
+    return server_id, volume_id
+
+
+def _act(cloud, server_id: str, body: dict) -> None:
+    response = cloud.api.post(f"/servers/{server_id}/action", json=body)
+    assert response.status_code in (202, 204), response.text
+
+
+def _settled(cloud, server_id: str, status: str) -> dict:
+    cloud.settle()
+    return cloud.wait(lambda: (s := cloud.server(server_id))["status"] == status
+                      and s["OS-EXT-STS:task_state"] is None and s)
+
+
+def _attached_on(cloud, admin_volumes: httpx.Client, server_id: str, volume_id: str,
+                 host: str) -> str:
+    """That the volume is the server's on `host` alone; its attachment's id."""
+    volume = admin_volumes.get(f"/volumes/{volume_id}").json()["volume"]
+    assert volume["status"] == "in-use"
+    (attachment,) = volume["attachments"]
+    assert (attachment["server_id"], attachment["host_name"]) == (server_id, host)
+    (mapping,) = [b for b in block_devices.bdm_get_all_by_instance(server_id)
+                  if b.volume_id == volume_id]
+    assert mapping.attachment_id == attachment["attachment_id"]
+    guests = {name: cloud.compute(name).driver.volumes.get(server_id, {})
+              for name in (s.host for s in cloud.aio.services
+                           if s.binary == "novalite-compute")}
+    assert guests.pop(host)[volume_id] == mapping.connection_info
+    assert all(volume_id not in other for other in guests.values())
+    return str(attachment["attachment_id"])
+
+
+def _gone(admin_volumes: httpx.Client, attachment_id: str) -> None:
+    assert admin_volumes.get(f"/attachments/{attachment_id}").status_code == 404
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_resize_then_confirm_carries_the_volume(cloud, volumes, admin_volumes, kind):
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+
+    _act(cloud, server_id, {"resize": {"flavorRef": "2"}})
+    dest = _settled(cloud, server_id, "VERIFY_RESIZE")["OS-EXT-SRV-ATTR:host"]
+    moved = _attached_on(cloud, admin_volumes, server_id, volume_id, dest)
+    _gone(admin_volumes, before)
+
+    _act(cloud, server_id, {"confirmResize": None})
+    server = _settled(cloud, server_id, "ACTIVE")
+    assert server["OS-EXT-SRV-ATTR:host"] == dest
+    assert _attached_on(cloud, admin_volumes, server_id, volume_id, dest) == moved
+    assert server["os-extended-volumes:volumes_attached"] == [{"id": volume_id}]
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_migrate_then_revert_brings_the_volume_back(cloud, volumes, admin_volumes, kind):
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+
+    _act(cloud, server_id, {"migrate": None})
+    dest = _settled(cloud, server_id, "VERIFY_RESIZE")["OS-EXT-SRV-ATTR:host"]
+    assert dest != source
+    moved = _attached_on(cloud, admin_volumes, server_id, volume_id, dest)
+
+    _act(cloud, server_id, {"revertResize": None})
+    assert _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"] == source
+    back = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    for old in (before, moved):
+        _gone(admin_volumes, old)
+    assert back not in (before, moved)
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_shelve_offload_then_unshelve_elsewhere(cloud, volumes, admin_volumes, kind):
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    images_before = cloud.api.get("/images").json()["images"]
+
+    _act(cloud, server_id, {"shelve": None})  # offloaded at once: shelved_offload_time 0
+    shelved = _settled(cloud, server_id, "SHELVED_OFFLOADED")
+    assert shelved["OS-EXT-SRV-ATTR:host"] is None
+    volume = admin_volumes.get(f"/volumes/{volume_id}").json()["volume"]
+    assert volume["status"] == "reserved"  # the server's, on no host
+    (mapping,) = block_devices.bdm_get_all_by_instance(server_id)
+    assert mapping.connection_info is None
+    assert admin_volumes.get(f"/attachments/{mapping.attachment_id}").json()[
+        "attachment"]["instance"] == server_id
+    _gone(admin_volumes, before)
+    assert not any(server_id in cloud.compute(s.host).driver.volumes
+                   for s in cloud.aio.services if s.binary == "novalite-compute")
+    if kind == "volume-backed":  # no shelve image: its disk is the volume
+        assert cloud.api.get("/images").json()["images"] == images_before
+
+    other = "compute2" if source == "compute1" else "compute1"
+    unshelved = cloud.api.post(f"/servers/{server_id}/action", headers={MV: "2.91"},
+                               json={"unshelve": {"host": other}})
+    assert unshelved.status_code == 202, unshelved.text
+    assert _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"] == other
+    _attached_on(cloud, admin_volumes, server_id, volume_id, other)
+    assert cloud.api.get("/images").json()["images"] == images_before
+
+
+def _force_down(host: str, down: bool = True) -> None:
+    with session.writer() as s:
+        s.execute(update(models.Service).where(models.Service.host == host)
+                  .values(forced_down=down))
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_evacuate_takes_the_volume_from_the_failed_host(cloud, volumes, admin_volumes,
+                                                         kind):
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    _force_down(source)
+    answered = cloud.api.post(f"/servers/{server_id}/action", json={"evacuate": {}},
+                              headers={MV: "2.14"})
+    assert answered.status_code == 200, answered.text
+    target = _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+    assert target != source
+    _gone(admin_volumes, before)
+
+    _force_down(source, False)
+    cloud.compute(source)._destroy_evacuated_instances(get_admin_context())
+    _attached_on(cloud, admin_volumes, server_id, volume_id, target)
+
+
+def _live(cloud, server_id: str) -> httpx.Response:
+    return cloud.api.post(f"/servers/{server_id}/action", headers={MV: "2.25"},
+                          json={"os-migrateLive": {"host": None,
+                                                   "block_migration": "auto"}})
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_live_migrate_attaches_there_then_lets_the_source_go(cloud, volumes,
+                                                             admin_volumes, kind):
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    assert _live(cloud, server_id).status_code == 202
+    target = _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+    assert target != source
+    _attached_on(cloud, admin_volumes, server_id, volume_id, target)
+    _gone(admin_volumes, before)
+
+
+def test_a_failed_live_migration_lets_the_destinations_attachment_go(
+        cloud, volumes, admin_volumes):
+    server_id, volume_id = _server_with_volume(cloud, volumes, "attached")
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+
+    def fails(*args, **kwargs):
+        raise RuntimeError("the copy broke")
+
+    cloud.compute(source).driver.live_migration = fails
+    assert _live(cloud, server_id).status_code == 202
+    assert _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"] == source
+    assert _attached_on(cloud, admin_volumes, server_id, volume_id, source) == before
+    listed = admin_volumes.get(f"/attachments?instance_id={server_id}&all_tenants=1")
+    assert [a["id"] for a in listed.json()["attachments"]] == [before]
+
+
+def test_live_migration_off_a_qemu_host_is_refused_with_the_reason(cloud, volumes):
+    server_id, _ = _server_with_volume(cloud, volumes, "attached")
+    host = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    for node in compute_nodes.compute_node_get_by_host(host):
+        node.hypervisor_type = "QEMU"
+        compute_nodes.compute_node_save(node)
+    refused = _live(cloud, server_id)
+    assert refused.status_code == 409
+    assert refused.json()["conflictingRequest"]["message"] == (
+        f"Cannot 'live_migrate' instance {server_id} while it has volumes attached: its "
+        "host's qemu driver does not live-migrate a guest with volumes yet (the "
+        "destination's QEMU would have to open each volume through the source's NBD "
+        "export, which serves one client at a time, on the same PCIe port); migrate it "
+        "cold, or detach them first.")
+
+
+@pytest.mark.parametrize("kind", ["attached", "volume-backed"])
+def test_a_source_restarted_after_the_handover_takes_guest_and_volume_back(
+        cloud, volumes, admin_volumes, kind):
+    """As if the source died in resize_instance once the guest was set aside and its
+    volume handed over (reserved for the server, on no host): its start puts both back."""
+    server_id, volume_id = _server_with_volume(cloud, volumes, kind)
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    manager, ctx = cloud.compute(source), get_admin_context()
+    instance = instances.instance_get(server_id)
+    migration = migrations.migration_create(Migration(
+        uuid=str(uuid.uuid4()), instance_uuid=server_id, status="migrating",
+        migration_type="migration", source_compute=source, source_node=source))
+    assert placement_client.report_client().move_allocations(ctx, server_id,
+                                                             migration.uuid)
+    instances.instance_update(server_id, {"task_state": "resize_migrating"})
+    manager.driver.migrate_disk_and_power_off(ctx, instance, "elsewhere", instance.flavor)
+    manager._terminate_volume_connections(ctx, instance)
+    assert admin_volumes.get(f"/volumes/{volume_id}").json()["volume"][
+        "status"] == "reserved"
+
+    manager._init_volumes(ctx, instances.instance_get(server_id))  # left for the move
+    manager._init_instance(ctx, instances.instance_get(server_id))
+    assert _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"] == source
+    _gone(admin_volumes, before)
+    _attached_on(cloud, admin_volumes, server_id, volume_id, source)
