@@ -269,9 +269,9 @@ class API:
         a port the user just attached, kept when the server goes; `tags`: the device
         tags of ports just attached), with the tags the cache had."""
         preserve = instance.preserved_ports() | ({brought} if brought else set())
-        vifs = network_info.with_tags(
+        vifs = network_info.with_tags(network_info.in_order(
             self.network_api.get_instance_nw_info(ctx, instance.uuid, preserve),
-            {**instance.port_tags(), **(tags or {})})
+            instance.network_info), {**instance.port_tags(), **(tags or {})})
         info_caches.update(instance.uuid, network_info.to_json(vifs))
         return vifs
 

@@ -32,16 +32,21 @@ class DeviceTagSteps:
     conductor: ConductorAPI
     _locks: KeyedLocks
 
-    def _tagged_devices(self, ctx: RequestContext, instance: Instance
+    def _tagged_devices(self, ctx: RequestContext, instance: Instance,
+                        volumes: list[virt_driver.VolumeDevice] | None = None
                         ) -> list[dict[str, Any]] | None:
-        """The guest's tagged devices as the instance keeps them; None if the driver or
-        the conductor could not say (the caller keeps what was there)."""
+        """The guest's tagged devices as the instance keeps them (its `volumes` as the
+        build connected them, else as its mappings say); None if the driver or the
+        conductor could not say (the caller keeps what was there)."""
         try:
-            mappings = self.conductor.block_device_mapping_get_all_by_instance(
-                ctx, instance.uuid)
-            found = device_metadata.tagged(
-                self.driver.guest_devices(instance), instance.nic_tags(),
-                {bdm.volume_id: bdm.tag for bdm in mappings if bdm.volume_id})
+            if volumes is None:
+                tags = {bdm.volume_id: bdm.tag for bdm in
+                        self.conductor.block_device_mapping_get_all_by_instance(
+                            ctx, instance.uuid) if bdm.volume_id}
+            else:
+                tags = {device.serial: device.tag for device in volumes}
+            found = device_metadata.tagged(self.driver.guest_devices(instance),
+                                           instance.nic_tags(), tags)
         except Exception:
             LOG.exception("Could not read the devices of instance %s", instance.uuid)
             return None

@@ -39,7 +39,7 @@ from novalite.objects import states
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
-from novalite.objects.network_info import with_tags
+from novalite.objects.network_info import in_order, with_tags
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.periodic import periodic_task
 from novalite.rpc import Target
@@ -282,7 +282,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTa
             spawned = True
             self._update(ctx, instance, [states.SPAWNING], vm_state=states.ACTIVE,
                          task_state=None, power_state=states.RUNNING, launched_at=utcnow(),
-                         device_metadata=self._tagged_devices(ctx, instance))
+                         device_metadata=self._tagged_devices(ctx, instance, devices))
         except _GONE:
             self._undo(ctx, instance, spawned)
             return BuildResult.ABORTED
@@ -306,9 +306,10 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTa
         if not instance.network_info:
             return
         zone = instance.availability_zone or CONF.default_availability_zone
-        instance.network_info = with_tags(
+        instance.network_info = with_tags(in_order(
             self.network_api.bind(ctx, instance.uuid, self.host, zone,
-                                  instance.preserved_ports()), instance.port_tags())
+                                  instance.preserved_ports()), instance.network_info),
+            instance.port_tags())
         self.conductor.instance_info_cache_update(ctx, instance.uuid, instance.network_info)
 
     def _undo(self, ctx: RequestContext, instance: Instance, spawned: bool) -> None:

@@ -146,6 +146,14 @@ def with_tags(vifs: list[VIF], tags: dict[str, str]) -> list[VIF]:
     return vifs
 
 
+def in_order(vifs: list[VIF], before: list[VIF]) -> list[VIF]:
+    """`vifs` as read from the network service (which lists a server's ports in no
+    order of the server's), in the order the server had them, ports new to it last:
+    the guest's NICs keep their order (eth0 stays eth0), as Nova's cache keeps it."""
+    position = {vif.id: index for index, vif in enumerate(before)}
+    return sorted(vifs, key=lambda vif: position.get(vif.id, len(position)))
+
+
 def to_json(vifs: list[VIF]) -> list[dict[str, Any]]:
     return [vif_to_json(v) for v in vifs]
 
