@@ -45,8 +45,10 @@ class DeviceTagSteps:
                             ctx, instance.uuid) if bdm.volume_id}
             else:
                 tags = {device.serial: device.tag for device in volumes}
-            found = device_metadata.tagged(self.driver.guest_devices(instance),
-                                           instance.nic_tags(), tags)
+            nic_tags = instance.nic_tags()
+            found = device_metadata.tagged(
+                self.driver.guest_devices(instance), nic_tags, tags
+            ) if any(nic_tags.values()) or any(tags.values()) else []  # only tagged are listed
         except Exception:
             LOG.exception("Could not read the devices of instance %s", instance.uuid)
             return None
