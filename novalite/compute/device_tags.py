@@ -56,8 +56,10 @@ class DeviceTagSteps:
         return device_metadata.to_json(found)
 
     def _save_device_metadata(self, ctx: RequestContext, instance: Instance) -> None:
+        """Saved when the list changed (an untagged server's stays empty: no write)."""
+        before = device_metadata.to_json(instance.device_metadata or [])
         found = self._tagged_devices(ctx, instance)
-        if found is None:
+        if found is None or found == before:
             return
         try:
             self.conductor.instance_update(ctx, instance.uuid, {"device_metadata": found},
