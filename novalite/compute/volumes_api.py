@@ -5,7 +5,9 @@ user cannot see is not found), the block device mapping recorded, the action rec
 and the work cast to the instance's compute (novalite.compute.volume_steps). A request
 refused or failed on the way leaves no reservation and no mapping behind.
 
-Servers in VERIFY_RESIZE or shelved take no volumes (Nova's do). A server with volumes
+From 2.20 a shelved server takes and gives volumes too; one shelved off any host only
+has them reserved or released here (its unshelve connects them). Servers in
+VERIFY_RESIZE take no volumes (Nova's do). A server with volumes
 moves as Nova's does (the compute carries its attachments), but for a live migration
 off a qemu host (`refuse_live_migration`)."""
 
@@ -73,12 +75,18 @@ class VolumeAttachAPI:
     def __init__(self) -> None:
         self.compute = compute_rpcapi.ComputeAPI()
 
-    def _checked(self, ctx: RequestContext, instance: Instance, action: str) -> str:
-        """Nova's checks of the instance, in its order; its host."""
+    def _checked(self, ctx: RequestContext, instance: Instance, action: str,
+                 shelved: bool) -> str | None:
+        """Nova's checks of the instance, in its order; its host (None for a server
+        shelved off any host, whose volumes its unshelve connects). `shelved`: a
+        shelved server takes and gives volumes too (Nova's 2.20)."""
         if not self.compute.client.can_send_version("1.22"):
             raise VolumeAttachNotAvailable()
         guards.check_lock(ctx, instance)
-        guards.check_state(instance, action, states.ALLOW_ATTACH_VOLUME)
+        guards.check_state(instance, action, states.ALLOW_ATTACH_VOLUME + (
+            (states.SHELVED, states.SHELVED_OFFLOADED) if shelved else ()))
+        if instance.vm_state == states.SHELVED_OFFLOADED:
+            return None
         return guards.check_host(instance)
 
     @staticmethod
@@ -89,9 +97,12 @@ class VolumeAttachAPI:
             raise _volume_error(exc, volume_id) from None
 
     def attach(self, ctx: RequestContext, instance: Instance, volume_id: str,
-               device: str | None, tag: str | None, delete_on_termination: bool
-               ) -> BlockDeviceMapping:
-        host = self._checked(ctx, instance, "attach_volume")
+               device: str | None, tag: str | None, delete_on_termination: bool,
+               shelved: bool = False) -> BlockDeviceMapping:
+        """The volume reserved and mapped, then connected by the server's compute; for a
+        server shelved off any host, only reserved and mapped (Nova's
+        _attach_volume_shelved_offloaded): its unshelve connects it where it lands."""
+        host = self._checked(ctx, instance, "attach_volume", shelved)
         volume = self.volume(ctx, volume_id)
         if volume.get("multiattach"):  # a real Cinder's; novalite's volumes never are
             raise exception.InvalidVolume(reason=(
@@ -121,7 +132,8 @@ class VolumeAttachAPI:
                 raise _volume_error(exc, volume_id) from None
             bdm = block_devices.bdm_update(bdm.uuid, {"attachment_id": attachment_id})
             actions.action_start(ctx, instance.uuid, "attach_volume")
-            self.compute.attach_volume(ctx, host, instance, bdm)
+            if host is not None:
+                self.compute.attach_volume(ctx, host, instance, bdm)
         except BaseException:
             self._unreserve(ctx, attachment_id, bdm)
             raise
@@ -154,11 +166,18 @@ class VolumeAttachAPI:
                 return f"/dev/vd{letter}"
         raise TooManyDiskDevices(maximum=len(_DEVICE_LETTERS))
 
-    def detach(self, ctx: RequestContext, instance: Instance, bdm: BlockDeviceMapping
-               ) -> None:
+    def detach(self, ctx: RequestContext, instance: Instance, bdm: BlockDeviceMapping,
+               shelved: bool = False) -> None:
         """The volume `detaching`, then the compute's work (Nova's: the instance's
-        compute must be up to take it)."""
-        host = self._checked(ctx, instance, "detach_volume")
+        compute must be up to take it); for a server shelved off any host, the
+        reservation deleted here, and the volume too with delete_on_termination
+        (Nova's _detach_volume_shelved_offloaded)."""
+        host = self._checked(ctx, instance, "detach_volume", shelved)
+        if host is None:
+            actions.action_start(ctx, instance.uuid, "detach_volume")
+            _release(cinder.Client(ctx, admin=True), instance, bdm)
+            block_devices.bdm_destroy(bdm.uuid)
+            return
         if not service_api.compute_is_up(host):
             raise ServiceUnavailable()
         volumes = cinder.Client(ctx)
@@ -182,12 +201,18 @@ def cleanup_locally(ctx: RequestContext, instance: Instance) -> None:
     instance."""
     volumes = cinder.Client(ctx, admin=True)
     for bdm in block_devices.bdm_get_all_by_instance(instance.uuid):
-        try:
-            if bdm.attachment_id:
-                volumes.attachment_delete(bdm.attachment_id)
-            if bdm.delete_on_termination and bdm.volume_id:
-                volumes.delete(bdm.volume_id)
-        except (cinder.CinderError, cinder.CinderUnavailable) as exc:
-            LOG.warning("Ignoring the clean-up failure of volume %s of instance %s: %s",
-                        bdm.volume_id, instance.uuid, exc)
+        _release(volumes, instance, bdm)
+
+
+def _release(volumes: cinder.Client, instance: Instance, bdm: BlockDeviceMapping) -> None:
+    """The mapping's attachment deleted, and its volume with delete_on_termination; a
+    failure is logged."""
+    try:
+        if bdm.attachment_id:
+            volumes.attachment_delete(bdm.attachment_id)
+        if bdm.delete_on_termination and bdm.volume_id:
+            volumes.delete(bdm.volume_id)
+    except (cinder.CinderError, cinder.CinderUnavailable) as exc:
+        LOG.warning("Ignoring the clean-up failure of volume %s of instance %s: %s",
+                    bdm.volume_id, instance.uuid, exc)
 

@@ -86,7 +86,8 @@ def create(req: ApiRequest) -> ApiResponse:
     body = req.body["volumeAttachment"]
     bdm = VolumeAttachAPI().attach(req.ctx, instance, body["volumeId"], body.get("device"),
                                    body.get("tag"),
-                                   _bool(body.get("delete_on_termination", False)))
+                                   _bool(body.get("delete_on_termination", False)),
+                                   shelved=req.at_least("2.20"))
     return ApiResponse(200, {"volumeAttachment": view.attached(bdm, req.version)})
 
 
@@ -122,5 +123,5 @@ def delete(req: ApiRequest) -> ApiResponse:
     bdm = _mapping(instance, volume_id)
     if bdm.is_root:
         raise HTTPFault(400, "Cannot detach a root device volume")
-    VolumeAttachAPI().detach(req.ctx, instance, bdm)
+    VolumeAttachAPI().detach(req.ctx, instance, bdm, shelved=req.at_least("2.20"))
     return ApiResponse(202)

@@ -289,3 +289,33 @@ def test_a_source_restarted_after_the_handover_takes_guest_and_volume_back(
     assert _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"] == source
     _gone(admin_volumes, before)
     _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+
+
+def test_a_shelved_offloaded_server_takes_and_gives_volumes_from_2_20(cloud, volumes,
+                                                                     admin_volumes):
+    server_id, _ = _server_with_volume(cloud, volumes, "volume-backed")
+    _act(cloud, server_id, {"shelve": None})
+    _settled(cloud, server_id, "SHELVED_OFFLOADED")
+    data, dropped = _volume(cloud, volumes), _volume(cloud, volumes)
+    attachments = f"/servers/{server_id}/os-volume_attachments"
+
+    def attach(volume_id: str, version: str, **more) -> httpx.Response:
+        return cloud.api.post(attachments, headers={**ALICE, MV: version},
+                              json={"volumeAttachment": {"volumeId": volume_id, **more}})
+
+    refused = attach(data, "2.19")
+    assert refused.status_code == 409, refused.text
+    assert "shelved_offloaded" in refused.json()["conflictingRequest"]["message"]
+    assert attach(data, "2.20").status_code == 200
+    assert attach(dropped, "2.79", delete_on_termination=True).status_code == 200
+    for volume_id in (data, dropped):  # reserved for the server, connected nowhere
+        assert volumes.get(f"/volumes/{volume_id}").json()["volume"]["status"] == "reserved"
+    detached = cloud.api.delete(f"{attachments}/{dropped}", headers={**ALICE, MV: "2.20"})
+    assert detached.status_code == 202, detached.text
+    assert volumes.get(f"/volumes/{dropped}").status_code == 404  # delete_on_termination
+    assert any(a["action"] == "detach_volume" for a in cloud.api.get(
+        f"/servers/{server_id}/os-instance-actions", headers=ALICE).json()["instanceActions"])
+
+    _act(cloud, server_id, {"unshelve": None})
+    host = _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+    _attached_on(cloud, admin_volumes, server_id, data, host)
