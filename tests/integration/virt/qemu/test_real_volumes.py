@@ -69,6 +69,21 @@ def no_export_left(qemu_cloud):  # noqa: F811 (the imported fixture)
         exports.stop(attachment_id)
 
 
+def _volumes(cloud) -> httpx.Client:
+    return httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=60,
+                        headers={"OpenStack-API-Version": "volume 3.70"})
+
+
+def _create(cloud, name: str, user_data: str, **server) -> httpx.Response:
+    """A NANO guest without network whose user data (on a config drive) is `user_data`."""
+    return cloud.api.post("/servers", headers={"OpenStack-API-Version": "compute 2.37"},
+                          json={"server": {
+                              "name": name, "flavorRef": NANO, "networks": "none",
+                              "config_drive": True,
+                              "user_data": base64.b64encode(user_data.encode()).decode(),
+                              **server}})
+
+
 def _status(volumes: httpx.Client, volume_id: str) -> str:
     return str(volumes.get(f"/volumes/{volume_id}").json()["volume"]["status"])
 
@@ -98,14 +113,8 @@ def _listening(connection: dict) -> bool:
 
 def test_a_volume_hot_plugged_into_a_running_guest(no_export_left, tmp_path):
     cloud = no_export_left
-    volumes = httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=60,
-                           headers={"OpenStack-API-Version": "volume 3.70"})
-    created = cloud.api.post("/servers", headers={"OpenStack-API-Version": "compute 2.37"},
-                             json={"server": {
-                                 "name": "with-volume", "flavorRef": NANO,
-                                 "imageRef": images.DEFAULT_IMAGE_ID, "networks": "none",
-                                 "config_drive": True,
-                                 "user_data": base64.b64encode(WATCH.encode()).decode()}})
+    volumes = _volumes(cloud)
+    created = _create(cloud, "with-volume", WATCH, imageRef=images.DEFAULT_IMAGE_ID)
     assert created.status_code == 202, created.text
     server_id = created.json()["server"]["id"]
     volume = volumes.post("/volumes", json={"volume": {"size": 1, "name": "data"}})
@@ -158,15 +167,9 @@ echo "BFV-READ $(cat /mnt/bfv.txt)"
 
 
 def _boot_from(cloud, volume_id: str, user_data: str) -> str:
-    created = cloud.api.post("/servers", headers={"OpenStack-API-Version": "compute 2.37"},
-                             json={"server": {
-                                 "name": "from-volume", "flavorRef": NANO,
-                                 "networks": "none", "config_drive": True,
-                                 "user_data": base64.b64encode(user_data.encode()).decode(),
-                                 "block_device_mapping_v2": [{
-                                     "uuid": volume_id, "source_type": "volume",
-                                     "destination_type": "volume", "boot_index": 0,
-                                     "delete_on_termination": False}]}})
+    created = _create(cloud, "from-volume", user_data, block_device_mapping_v2=[{
+        "uuid": volume_id, "source_type": "volume", "destination_type": "volume",
+        "boot_index": 0, "delete_on_termination": False}])
     assert created.status_code == 202, created.text
     server_id = str(created.json()["server"]["id"])
     wait_settled(cloud, server_id, "ACTIVE", 1)
@@ -175,8 +178,7 @@ def _boot_from(cloud, volume_id: str, user_data: str) -> str:
 
 def test_servers_booted_one_after_the_other_from_one_volume(no_export_left):
     cloud = no_export_left
-    volumes = httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=60,
-                           headers={"OpenStack-API-Version": "volume 3.70"})
+    volumes = _volumes(cloud)
     made = volumes.post("/volumes", json={"volume": {
         "size": 1, "name": "bootvol", "imageRef": images.DEFAULT_IMAGE_ID}})
     assert made.status_code == 202, made.text
@@ -221,14 +223,8 @@ done
 
 def test_an_attached_volume_grows_in_the_running_guest(no_export_left):
     cloud = no_export_left
-    volumes = httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=60,
-                           headers={"OpenStack-API-Version": "volume 3.70"})
-    created = cloud.api.post("/servers", headers={"OpenStack-API-Version": "compute 2.37"},
-                             json={"server": {
-                                 "name": "growing", "flavorRef": NANO,
-                                 "imageRef": images.DEFAULT_IMAGE_ID, "networks": "none",
-                                 "config_drive": True,
-                                 "user_data": base64.b64encode(SIZES.encode()).decode()}})
+    volumes = _volumes(cloud)
+    created = _create(cloud, "growing", SIZES, imageRef=images.DEFAULT_IMAGE_ID)
     server_id = created.json()["server"]["id"]
     volume_id = volumes.post("/volumes", json={"volume": {"size": 1}}).json()["volume"]["id"]
     cloud.settle()
@@ -262,8 +258,7 @@ def test_a_volume_goes_with_its_guest_on_a_cold_migration(two_hosts_no_export_le
     through the export of the attachment made for the destination; the source's export
     is gone."""
     cloud = two_hosts_no_export_left
-    volumes = httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=60,
-                           headers={"OpenStack-API-Version": "volume 3.70"})
+    volumes = _volumes(cloud)
     created = cloud.api.post("/servers", json={"server": {
         "name": "moves-with-volume", "flavorRef": NANO, "imageRef": images.DEFAULT_IMAGE_ID,
         "networks": "none", "config_drive": True,
