@@ -312,6 +312,7 @@ def test_a_shelved_offloaded_server_takes_and_gives_volumes_from_2_20(cloud, vol
         assert volumes.get(f"/volumes/{volume_id}").json()["volume"]["status"] == "reserved"
     detached = cloud.api.delete(f"{attachments}/{dropped}", headers={**ALICE, MV: "2.20"})
     assert detached.status_code == 202, detached.text
+    cloud.settle()  # the volume service deletes it after the answer
     assert volumes.get(f"/volumes/{dropped}").status_code == 404  # delete_on_termination
     assert any(a["action"] == "detach_volume" for a in cloud.api.get(
         f"/servers/{server_id}/os-instance-actions", headers=ALICE).json()["instanceActions"])
