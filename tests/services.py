@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import pytest
 import sqlalchemy as sa
@@ -158,3 +159,16 @@ def require_tool(tool: str, package: str) -> str:
             pytest.fail(reason)
         pytest.skip(reason)
     return path
+
+
+def kill_guests(directory: str) -> None:
+    """Never leave a guest (or a disk export of a move) running after a test: they
+    outlive their compute by design."""
+    if not os.path.isdir(directory):
+        return
+    for pidfile in [os.path.join(directory, d, name) for d in os.listdir(directory)
+                    for name in ("qemu.pid", "nbd.pid")]:
+        with suppress(OSError, ValueError), open(pidfile) as found:
+            os.kill(int(found.read()), signal.SIGKILL)
+
+

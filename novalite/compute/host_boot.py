@@ -24,6 +24,7 @@ class Step(enum.Enum):
     SETTLE = "settle"  # clear the task state and take the hypervisor's power state
     RESUME_GUEST = "resume_guest"  # the driver's resume_state_on_host_boot
     REVERT_MOVE = "revert_move"  # a move died handing its disks over: back on this source
+    REVERT_LANDING = "revert_landing"  # a move died landing here: back on its source
     FAIL_IN_PLACE = "fail_in_place"  # a rebuild died with the service: ERROR, still here
     CLEAR_TASK = "clear_task"  # a snapshot or shelve died: idle again, as it was
     END_LIVE_MIGRATION = "end_live_migration"  # its source died: back here, running
@@ -73,6 +74,9 @@ def plan(vm_state: str | None, task_state: str | None, db_power_state: int | Non
         return Plan(Step.SETTLE)
     if task_state == states.RESIZE_MIGRATING:
         return Plan(Step.REVERT_MOVE)  # Nova rolls such a move back, for safety
+    if task_state in (states.RESIZE_MIGRATED, states.RESIZE_FINISH):
+        # Nova leaves these for ever; the source still has the guest's disk
+        return Plan(Step.REVERT_LANDING)
     if task_state == states.POWERING_OFF:
         return Plan(Step.STOP)
     if task_state == states.POWERING_ON:

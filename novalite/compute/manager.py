@@ -129,6 +129,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTa
             host_boot.Step.SETTLE: self._init_settle,
             host_boot.Step.RESUME_GUEST: self._init_resume_guest,
             host_boot.Step.REVERT_MOVE: self._init_interrupted_move,
+            host_boot.Step.REVERT_LANDING: self._init_interrupted_landing,
             host_boot.Step.FAIL_IN_PLACE: self._init_failed_in_place,
             host_boot.Step.CLEAR_TASK: self._init_clear_task,
             host_boot.Step.END_LIVE_MIGRATION: self._init_interrupted_live_migration,

@@ -233,6 +233,31 @@ class MoveSteps:
         self._back_to_source(ctx, instance, moving[-1], exception.ResizeError(
             reason=f"the move was interrupted by a restart of compute {self.host}"))
 
+    def _init_interrupted_landing(self, ctx: RequestContext, instance: Instance,
+                                  plan: host_boot.Plan, power: int) -> None:
+        """On start, an instance whose move died landing on this destination (its finish
+        cut short, or its message gone with the service) goes back to its source, which
+        keeps the guest's disk until a confirm: reverted as a user's revert is, with a
+        fault saying why. Nova leaves such a server in its task state for ever."""
+        landing = [m for m in self.conductor.migration_get_in_progress_by_host(ctx, self.host)
+                   if m.instance_uuid == instance.uuid and m.dest_compute == self.host
+                   and m.status == mig.POST_MIGRATING]
+        if not landing:
+            LOG.warning("Instance %s was landing here but has no migration in progress",
+                        instance.uuid)
+            return
+        migration = self._status(ctx, landing[-1], mig.REVERTING)
+        self.conductor.instance_fault_create(
+            ctx, instance.uuid, 500,
+            f"The move to {self.host} was interrupted by a restart of compute {self.host}; "
+            f"the server went back to {migration.source_compute}", None, self.host)
+        instance = self.conductor.instance_update(
+            ctx, instance.uuid, {"task_state": states.RESIZE_REVERTING,
+                                 "power_state": states.RUNNING
+                                 if instance.vm_state == states.ACTIVE else states.SHUTDOWN},
+            expected_task_state=[instance.task_state])
+        self.revert_resize(ctx, instance, migration)
+
     # --- destination: land -------------------------------------------------------------
 
     def finish_resize(self, ctx: RequestContext, instance: Instance, migration: Migration,
@@ -240,6 +265,11 @@ class MoveSteps:
         def failed(exc: Exception) -> None:
             self._error_where_it_is(ctx, instance, migration, exc)
 
+        status = self.conductor.migration_get(ctx, migration.uuid).status
+        if status != mig.POST_MIGRATING:  # queued before this service's restart undid it
+            LOG.info("Not finishing migration %s of instance %s: it is %s", migration.uuid,
+                     instance.uuid, status)
+            return
         with self._move_step(ctx, instance, FINISH_EVENT, failed):
             old, new = migration.old_flavor, migration.new_flavor
             if old is None or new is None:

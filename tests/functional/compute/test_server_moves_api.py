@@ -441,6 +441,41 @@ def test_a_source_restarted_mid_handover_takes_the_server_back(cloud, placement,
     _consistent(capsys)
 
 
+def test_a_destination_restarted_mid_landing_sends_the_server_back(cloud, placement,
+                                                                   capsys):
+    """As if the destination died before its finish_resize ran (the message gone with
+    it): the instance is on it in RESIZE_MIGRATED, its guest still on the source. The
+    finish_resize message that comes after the restart undid the move is dropped."""
+    server_id, server = _active(cloud)
+    source = server["OS-EXT-SRV-ATTR:host"]
+    lost = []
+    for host in ("compute1", "compute2"):
+        cloud.compute(host).finish_resize = lambda ctx, **kwargs: lost.append(kwargs)
+    assert _act(cloud, server_id, {"migrate": None}).status_code == 202
+    cloud.settle()
+    landing = cloud.server(server_id)
+    assert landing["OS-EXT-STS:task_state"] == "resize_migrated"
+    dest = landing["OS-EXT-SRV-ATTR:host"]
+    manager = cloud.compute(dest)
+    del manager.finish_resize  # the restarted service's own
+    ctx = get_admin_context()
+
+    manager._init_instance(ctx, instances.instance_get(server_id))
+    back = _settled(cloud, server_id, "ACTIVE")
+    assert (back["OS-EXT-SRV-ATTR:host"], back["OS-EXT-STS:power_state"]) == (source, 1)
+    assert _fault_of(server_id).startswith(
+        f"The move to {dest} was interrupted by a restart of compute {dest}")
+    migration = _migration(server_id)
+    assert migration["status"] == "reverted"
+    assert _holdings(placement, server_id).keys() == {source}
+    assert _holdings(placement, migration["uuid"]) == {}
+
+    manager.finish_resize(ctx, **lost[0])  # delivered late: nothing to finish
+    cloud.settle()
+    assert _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"] == source
+    _consistent(capsys)
+
+
 def test_a_slow_disk_copy_is_seen_under_way(cloud_factory):
     """[fake_driver] migration_seconds: the copy takes its time, in Nova's task state."""
     cloud = cloud_factory(migration_seconds=2)

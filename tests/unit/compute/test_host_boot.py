@@ -59,6 +59,13 @@ def test_a_move_interrupted_while_handing_over_is_reverted():
                           states.NOSTATE, False).step is host_boot.Step.REVERT_MOVE
 
 
+@pytest.mark.parametrize("task_state", [states.RESIZE_MIGRATED, states.RESIZE_FINISH])
+@pytest.mark.parametrize("vm_state", [states.ACTIVE, states.STOPPED])
+def test_a_move_interrupted_while_landing_goes_back_to_its_source(vm_state, task_state):
+    assert host_boot.plan(vm_state, task_state, states.SHUTDOWN, states.NOSTATE,
+                          False).step is host_boot.Step.REVERT_LANDING
+
+
 @pytest.mark.parametrize("vm_state", [states.ACTIVE, states.STOPPED, states.ERROR])
 @pytest.mark.parametrize("task_state", states.REBUILD_TASKS)
 def test_an_interrupted_rebuild_fails_in_place(vm_state, task_state):

@@ -1,9 +1,5 @@
 """Real guests boot in an all-in-one in this process, with the qemu driver."""
 
-import contextlib
-import os
-import signal
-
 import pytest
 
 from novalite.all_in_one import driver_args
@@ -25,14 +21,4 @@ def two_qemu_hosts(cloud_factory, conf):  # noqa: F811 (the imported fixture)
         cloud.api.delete(f"/servers/{server['id']}")
         cloud.wait_gone(server["id"])
     for host in (s.host for s in cloud.aio.services if s.binary == "novalite-compute"):
-        directory = driver_args(host)["instances_dir"]
-        for pidfile in _pidfiles(directory):  # never leave a guest running
-            with contextlib.suppress(OSError, ValueError), open(pidfile) as found:
-                os.kill(int(found.read()), signal.SIGKILL)
-
-
-def _pidfiles(directory: str) -> list[str]:
-    return [os.path.join(directory, d, name) for d in os.listdir(directory)
-            for name in ("qemu.pid", "nbd.pid") if os.path.exists(os.path.join(directory, d, name))]
-
-
+        services.kill_guests(driver_args(host)["instances_dir"])

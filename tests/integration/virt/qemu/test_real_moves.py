@@ -127,14 +127,16 @@ def test_live_migration_aborted_and_forced_on_real_guests(two_qemu_hosts):
     assert (back["OS-EXT-SRV-ATTR:host"], back["OS-EXT-STS:power_state"]) == (source, 1)
     assert guest.status() == "running"
 
-    # fast, but never converging while the guest runs: only a paused guest's remaining
-    # memory fits a downtime of 0
-    guest.qmp("migrate-set-parameters", **{"max-bandwidth": 1 << 30, "downtime-limit": 0})
+    # a copy that never ends until forced: the force pauses the guest (a paused guest
+    # dirties no memory, so a downtime of 0 is reached), then the copy may go fast
+    guest.qmp("migrate-set-parameters", **{"downtime-limit": 0})
     _live(cloud, server_id)
     record = running()
     cloud.wait(lambda: guest.qmp("query-migrate").get("status") == "active", timeout=60)
     assert cloud.api.post(f"/servers/{server_id}/migrations/{record['id']}/action",
                           headers=LIVE, json={"force_complete": None}).status_code == 202
+    cloud.wait(lambda: guest.status() == "paused", timeout=60)
+    guest.qmp("migrate-set-parameters", **{"max-bandwidth": 1 << 30})
     moved = _settled(cloud, server_id, "ACTIVE")
     assert (moved["OS-EXT-SRV-ATTR:host"] != source, moved["OS-EXT-STS:power_state"]) == (
         True, 1)  # resumed on the destination
