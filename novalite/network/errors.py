@@ -139,6 +139,10 @@ class SegmentationIdInUse(Conflict):
                "on physical network %(physical_network)s is in use.")
 
 
+class NetworkMTUSubnetConflict(Conflict):
+    msg_fmt = "MTU of %(net_id)s is not valid, subnet requires a minimum of %(mtu)s"
+
+
 class OverlappingCidr(NetworkError):
     msg_fmt = ("Invalid input for cidr. Reason: Requested subnet with cidr: %(new)s for "
                "network: %(net_id)s overlaps with another subnet.")

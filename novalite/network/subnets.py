@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from novalite.db.models import network as m
-from novalite.network import common, errors, ipam, records
+from novalite.network import common, errors, ipam, networks, records
 from novalite.network.records import Record
 from novalite.network.scope import Scope
 
@@ -105,6 +105,7 @@ def create(s: Session, network: m.Network, project_id: str, values: dict[str, An
            ) -> Record:
     common.check_quota(s, project_id, "subnet")
     ip_version = values.get("ip_version", 4)
+    networks.check_subnets_fit(s, network.id, network.mtu, (ip_version,))
     net = _network_cidr(values["cidr"], ip_version)
     _ipv6_modes(values, ip_version)
     if values.get("ipv6_address_mode") in ipam.SLAAC_MODES and net.prefixlen != 64:

@@ -38,6 +38,13 @@ def _int(value: Any) -> int:
         raise ValueError(f"'{value}' is not an integer") from None
 
 
+def _non_negative(value: Any) -> int:
+    number = _int(value)
+    if number < 0:
+        raise ValueError(f"'{value}' should be non-negative")
+    return number
+
+
 def _list(value: Any) -> list:
     if not isinstance(value, list):
         raise ValueError(f"'{value}' is not a list")
@@ -115,7 +122,8 @@ def nullable(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda value: None if value is None else convert(value)
 
 
-TYPES = {"bool": _bool, "str": _str, "int": _int, "list": _list, "dict": _dict,
+TYPES = {"bool": _bool, "str": _str, "int": _int, "non_negative": _non_negative,
+         "list": _list, "dict": _dict,
          "uuid": _uuid, "tags": _tags, "nameservers": _nameservers,
          "hostroutes": _hostroutes}
 
@@ -139,7 +147,7 @@ _COMMON = {"name": _a("str"), "description": _a("str"), "tenant_id": _a("str", p
 
 SPECS: dict[str, dict[str, Attr]] = {
     "network": {**_COMMON, "admin_state_up": _a("bool"), "shared": _a("bool"),
-                "router:external": _a("bool"), "mtu": _a("int"),
+                "router:external": _a("bool"), "mtu": _a("non_negative"),
                 "port_security_enabled": _a("bool"), "is_default": _a("bool"),
                 "availability_zone_hints": _a("list", put=False), "dns_domain": _a("str"),
                 "provider:network_type": _a("str", put=False),
