@@ -119,6 +119,20 @@ class IpAddressGenerationFailure(Conflict):
     msg_fmt = "No more IP addresses available on network %(net_id)s."
 
 
+class IpAddressGenerationFailureNoMatchingSubnet(IpAddressGenerationFailure):
+    msg_fmt = ("No valid service subnet for the given device owner, network "
+               "%(network_id)s, service type %(service_type)s.")
+
+
+class InvalidSubnetServiceType(InvalidInput):
+    msg_fmt = "Subnet service type %(service_type)s does not correspond to a valid device " \
+              "owner."
+
+
+class InvalidInputSubnetServiceType(InvalidInput):
+    msg_fmt = "Subnet service type %(service_type)s is not a string."
+
+
 class MacAddressInUse(Conflict):
     msg_fmt = ("Unable to complete operation for network %(net_id)s. The mac address "
                "%(mac)s is in use.")

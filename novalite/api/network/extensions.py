@@ -19,6 +19,7 @@ EXTENSIONS = {
     "fip-port-details": "Floating IP Port Details Extension",
     "filter-validation": "Filter parameters validation",
     "net-mtu": "Network MTU",
+    "net-mtu-writable": "Network MTU (writable)",
     "network_availability_zone": "Network Availability Zone",
     "pagination": "Pagination support",
     "port-security": "Port Security",
@@ -38,6 +39,7 @@ EXTENSIONS = {
                          "subnetpool, port, security_group, floatingip",
     "standard-attr-timestamp": "Resource timestamps",
     "stateful-security-group": "Stateful security group",
+    "subnet-service-types": "Subnet service types",
 }
 
 
