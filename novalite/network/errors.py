@@ -76,6 +76,10 @@ class RouterInterfaceNotFound(NotFound):
     msg_fmt = "Router %(router_id)s does not have an interface with id %(port_id)s"
 
 
+class AvailabilityZoneNotFound(NotFound):
+    msg_fmt = "AvailabilityZone %(availability_zone)s could not be found."
+
+
 class Conflict(NetworkError):
     code = 409
     msg_fmt = "%(msg)s"

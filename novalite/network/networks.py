@@ -61,6 +61,7 @@ def list_records(s: Session, scope: Scope) -> list[Record]:
 def create(s: Session, project_id: str, values: dict[str, Any], provider: dict[str, Any],
            external: bool = False) -> Record:
     common.check_quota(s, project_id, "network")
+    common.check_availability_zones(values.get("availability_zone_hints"))
     row = m.Network(id=str(uuid.uuid4()), project_id=project_id, external=external,
                     **{k: v for k, v in values.items() if k in COLUMNS and k != "mtu"})
     s.add(row)

@@ -97,3 +97,20 @@ def test_vlan_tags_come_from_the_configured_ranges_unless_named(net, conf):
     assert 1 <= other["provider:segmentation_id"] <= 4094
     error(net.post("/networks", json={"network": _vlan(tag=2000)}), 409,
           "SegmentationIdInUse")
+
+
+@pytest.mark.parametrize(("collection", "resource"), [("networks", "network"),
+                                                      ("routers", "router")])
+def test_availability_zone_hints_name_zones_that_exist(net, collection, resource):
+    message = error(net.post(f"/{collection}", json={resource: {
+        "name": "az", "availability_zone_hints": ["nova", "az9"]}}),
+        404, "AvailabilityZoneNotFound")
+    assert message == "AvailabilityZone az9 could not be found."
+    made = net.post(f"/{collection}", json={resource: {
+        "name": "az", "availability_zone_hints": ["nova"]}})
+    assert made.status_code == 201, made.text
+    shown = net.get(f"/{collection}/{made.json()[resource]['id']}").json()[resource]
+    assert (shown["availability_zone_hints"], shown["availability_zones"]) == (
+        ["nova"], ["nova"])
+    zones = net.get("/availability_zones", params={"resource": resource}).json()
+    assert [z["name"] for z in zones["availability_zones"]] == ["nova"]
