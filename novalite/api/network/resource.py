@@ -20,7 +20,7 @@ from novalite.api.faults import HTTPFault
 from novalite.api.network import attributes, listing
 from novalite.api.network.policies import DEFAULTS as RULES
 from novalite.api.request import ApiRequest, ApiResponse
-from novalite.network import common, errors, transaction
+from novalite.network import common, errors, networks, transaction
 from novalite.network.records import Record
 from novalite.network.scope import Scope
 
@@ -92,6 +92,17 @@ def _hidden_keys(req: ApiRequest, name: str) -> set[str]:
     prefix = f"get_{name}:"
     return {rule[len(prefix):] for rule in RULES if rule.startswith(prefix)
             and not policy.check_target(req.ctx, rule, {"project_id": None})}
+
+
+def network_target(s: Session, req: ApiRequest, values: dict[str, Any]) -> dict[str, Any]:
+    """The policy target of a new port or subnet, after Neutron's own check: a project
+    other than the admin's puts one on a network it does not own only when the network
+    is shared; else the network is hidden from it (a 404, even when external)."""
+    network = networks.get(s, scope(req), values["network_id"])
+    if not (scope(req).is_admin or network.shared
+            or network.project_id == values["project_id"]):
+        raise HTTPFault(404, "The resource could not be found.")
+    return {"project_id": values["project_id"], "network:project_id": network.project_id}
 
 
 def _lookup(s: Session, req: ApiRequest, res: Resource, action: str) -> Any:

@@ -97,3 +97,21 @@ def test_a_router_interface_gets_no_slaac_address(net, network):
     assert added.status_code == 200, added.text
     interface = net.get(f"/ports/{added.json()['port_id']}").json()["port"]
     assert _subnets_of(interface) == [v4["id"]]
+
+
+def test_another_projects_unshared_network_is_hidden_from_new_ports_and_subnets(net, user):
+    client, _ = user
+    external = net.post("/networks", json={"network": {
+        "name": "admins-ext", "router:external": True}}).json()["network"]
+    _subnet(net, external, "172.30.0.0/24")
+    assert client.get(f"/networks/{external['id']}").status_code == 200  # external: seen
+    for collection, resource, extra in (("ports", "port", {}),
+                                        ("subnets", "subnet", {"cidr": "172.31.0.0/24",
+                                                               "ip_version": 4})):
+        refused = client.post(f"/{collection}", json={resource: {
+            "network_id": external["id"], **extra}})
+        assert error(refused, 404, "HTTPNotFound") == "The resource could not be found."
+    shared = net.post("/networks", json={"network": {"name": "all", "shared": True}})
+    _subnet(net, shared.json()["network"], "172.32.0.0/24")
+    assert client.post("/ports", json={"port": {
+        "network_id": shared.json()["network"]["id"]}}).status_code == 201
