@@ -111,11 +111,20 @@ def _lookup(s: Session, req: ApiRequest, res: Resource, action: str) -> Any:
     return row
 
 
+def _listed(s: Session, req: ApiRequest, res: Resource) -> list[Record]:
+    """The records the caller sees; a page's marker must be one of them (Neutron's
+    404 of the resource else)."""
+    marker = req.query.get("marker")
+    if marker:
+        res.get(s, scope(req), marker)
+    return res.list(s, scope(req), req)
+
+
 def index(res: Resource) -> Callable[[ApiRequest], ApiResponse]:
     def handler(req: ApiRequest) -> ApiResponse:
         authorize(req, f"get_{res.name}", {})
         run = transaction.write if res.list_writes else transaction.read
-        found = run(lambda s: res.list(s, scope(req), req))
+        found = run(lambda s: _listed(s, req, res))
         hidden = _hidden_keys(req, res.name)
         if hidden:
             found = [{k: v for k, v in r.items() if k not in hidden} for r in found]
