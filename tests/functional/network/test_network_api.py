@@ -228,3 +228,12 @@ def test_a_create_without_its_required_attribute_is_a_400(net, collection, resou
                                                           required):
     message = error(net.post(f"/{collection}", json={resource: {}}), 400, "HTTPBadRequest")
     assert message == f"Failed to parse request. Required attribute '{required}' not specified"
+
+
+@pytest.mark.parametrize(("path", "alias"), [("/agents", "agent"),
+                                             ("/rbac-policies", "rbac-policies")])
+def test_extensions_not_loaded_are_404_as_in_neutron(net, path, alias):
+    """Neutron answers 404 for the resources of an extension it has not loaded, and
+    clients read /extensions to know; these are not advertised."""
+    assert alias not in {e["alias"] for e in net.get("/extensions").json()["extensions"]}
+    assert error(net.get(path), 404, "HTTPNotFound") == "The resource could not be found."
