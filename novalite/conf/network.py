@@ -15,7 +15,8 @@ default_opts = [
                        help="Where novalite-network listens (Neutron's option)."),
     cfg.PortOpt("bind_port", default=9696, help="novalite-network's port (Neutron's)."),
     cfg.IntOpt("global_physnet_mtu", default=1500, min=68,
-               help="MTU of the underlying physical network; a VXLAN network's is 50 less."),
+               help="MTU of the underlying physical network; a VXLAN network's is 50 less "
+               "(its IP and VXLAN headers)."),
 ]
 
 ml2_group = cfg.OptGroup("ml2", title="Modular layer 2 options")
@@ -24,6 +25,12 @@ ml2_opts = [
                 help="Network types an admin may create."),
     cfg.ListOpt("tenant_network_types", default=["vxlan"],
                 help="Network types of project networks, tried in order."),
+    cfg.IntOpt("path_mtu", default=0, min=0,
+               help="MTU of the path tunnels (VXLAN) cross, when it differs from "
+               "global_physnet_mtu; 0: the same."),
+    cfg.DictOpt("physical_network_mtus", default={},
+                help="<physical_network>:<mtu> for flat and VLAN networks on a physical "
+                "network whose MTU differs from global_physnet_mtu."),
 ]
 vxlan_group = cfg.OptGroup("ml2_type_vxlan", title="VXLAN type driver options")
 vxlan_opts = [
@@ -32,9 +39,11 @@ vxlan_opts = [
 ]
 vlan_group = cfg.OptGroup("ml2_type_vlan", title="VLAN type driver options")
 vlan_opts = [
-    cfg.ListOpt("network_vlan_ranges", default=[],
-                help="<physical_network>[:<vlan_min>:<vlan_max>] usable for VLAN "
-                "provider networks (and project networks when ranges are given)."),
+    cfg.ListOpt("network_vlan_ranges", default=["physnet1"],
+                help="<physical_network>[:<vlan_min>:<vlan_max>]: the physical networks "
+                "VLAN networks may be on, and the tags project networks take from each "
+                "(all of 1-4094 when no range is given). Neutron's default is empty (no "
+                "VLAN networks); novalite's offers devstack's physnet1."),
 ]
 flat_group = cfg.OptGroup("ml2_type_flat", title="Flat type driver options")
 flat_opts = [

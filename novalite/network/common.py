@@ -23,6 +23,16 @@ QUOTA_MODELS: dict[str, Any] = {
     "security_group_rule": m.SecurityGroupRule, "subnetpool": m.SubnetPool,
 }
 
+# the network service's one availability zone: its agents all run in the network node
+AVAILABILITY_ZONE = "nova"
+
+
+def check_availability_zones(hints: list[str] | None) -> None:
+    """Neutron's validate_availability_zones: each hint names a zone that exists."""
+    for hint in hints or ():
+        if hint != AVAILABILITY_ZONE:
+            raise errors.AvailabilityZoneNotFound(availability_zone=hint)
+
 
 def owned(row: Row | None, scope: Scope, missing: errors.NotFound) -> Row:
     """`row` if the caller may see it as its owner (or an admin); else not found."""

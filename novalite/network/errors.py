@@ -76,6 +76,10 @@ class RouterInterfaceNotFound(NotFound):
     msg_fmt = "Router %(router_id)s does not have an interface with id %(port_id)s"
 
 
+class AvailabilityZoneNotFound(NotFound):
+    msg_fmt = "AvailabilityZone %(availability_zone)s could not be found."
+
+
 class Conflict(NetworkError):
     code = 409
     msg_fmt = "%(msg)s"
@@ -119,6 +123,20 @@ class IpAddressGenerationFailure(Conflict):
     msg_fmt = "No more IP addresses available on network %(net_id)s."
 
 
+class IpAddressGenerationFailureNoMatchingSubnet(IpAddressGenerationFailure):
+    msg_fmt = ("No valid service subnet for the given device owner, network "
+               "%(network_id)s, service type %(service_type)s.")
+
+
+class InvalidSubnetServiceType(InvalidInput):
+    msg_fmt = "Subnet service type %(service_type)s does not correspond to a valid device " \
+              "owner."
+
+
+class InvalidInputSubnetServiceType(InvalidInput):
+    msg_fmt = "Subnet service type %(service_type)s is not a string."
+
+
 class MacAddressInUse(Conflict):
     msg_fmt = ("Unable to complete operation for network %(net_id)s. The mac address "
                "%(mac)s is in use.")
@@ -137,6 +155,10 @@ class NoNetworkAvailable(Conflict):
 class SegmentationIdInUse(Conflict):
     msg_fmt = ("Unable to create the network. The %(network_type)s %(segmentation_id)s "
                "on physical network %(physical_network)s is in use.")
+
+
+class NetworkMTUSubnetConflict(Conflict):
+    msg_fmt = "MTU of %(net_id)s is not valid, subnet requires a minimum of %(mtu)s"
 
 
 class OverlappingCidr(NetworkError):

@@ -23,6 +23,11 @@ from novalite.network import errors
 WINDOW = 16  # free addresses a request chooses among
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 SLAAC_MODES = ("slaac", "dhcpv6-stateless")
+DHCP_OWNER = "network:dhcp"
+# the ports that get no automatic IPv6 address (neutron-lib's ROUTER_INTERFACE_OWNERS_SNAT)
+ROUTER_INTERFACE_OWNERS = ("network:router_interface", "network:router_interface_distributed",
+                           "network:ha_router_replicated_interface",
+                           "network:router_centralized_snat")
 
 
 def default_pools(cidr: str, gateway: str | None) -> list[dict[str, str]]:
@@ -147,14 +152,51 @@ def take_any(s: Session, subnet: m.Subnet, port_id: str, mac: str) -> dict[str, 
     return None if address is None else _insert(s, subnet, port_id, address)
 
 
+def is_auto_address(subnet: m.Subnet) -> bool:
+    """An IPv6 subnet whose hosts form their own addresses (SLAAC, DHCPv6-stateless)."""
+    return subnet.ip_version == 6 and subnet.ipv6_address_mode in SLAAC_MODES
+
+
+def candidates(network_id: str, subnets: list[m.Subnet], device_owner: str
+               ) -> list[m.Subnet]:
+    """The subnets a port of this owner may take addresses from (the subnet-service-types
+    extension): those serving its owner first, then those serving anyone; a DHCP port
+    also any subnet with DHCP on. None of them while the network has subnets: Neutron's
+    IpAddressGenerationFailureNoMatchingSubnet."""
+    found = [sub for sub in subnets if not sub.service_types
+             or device_owner in sub.service_types
+             or (device_owner == DHCP_OWNER and sub.enable_dhcp)]
+    if subnets and not found:
+        raise errors.IpAddressGenerationFailureNoMatchingSubnet(
+            network_id=network_id, service_type=device_owner or None)
+    return sorted(found, key=lambda sub: not sub.service_types)
+
+
 def allocate(s: Session, network_id: str, port_id: str, mac: str,
-             requested: list[dict[str, Any]] | None, subnets: list[m.Subnet]
+             requested: list[dict[str, Any]] | None, subnets: list[m.Subnet],
+             device_owner: str = "", auto_addresses: bool = True
              ) -> list[dict[str, str]]:
-    """The fixed IPs of a new port. Nothing requested: one address from the first IPv4
-    subnet with room, and one from every IPv6 subnet, as Neutron gives."""
+    """The fixed IPs of a port: those requested, else one address from the first IPv4
+    subnet with room and one from the first stateful IPv6 one; and, as Neutron adds
+    them to every port but a router's interface, its address on each SLAAC or
+    DHCPv6-stateless subnet not requested (`auto_addresses`: a new port's)."""
+    eligible = candidates(network_id, subnets, device_owner)
     if requested is None:
-        return _automatic(s, network_id, port_id, mac, subnets)
-    by_id = {sub.id: sub for sub in subnets}
+        found = _automatic(s, network_id, port_id, mac,
+                           [sub for sub in eligible if not is_auto_address(sub)])
+    else:
+        found = _requested(s, network_id, port_id, mac, requested, eligible)
+    if auto_addresses and device_owner not in ROUTER_INTERFACE_OWNERS:
+        named = {ip["subnet_id"] for ip in found}
+        found += [_insert(s, sub, port_id, eui64(sub.cidr, mac)) for sub in eligible
+                  if is_auto_address(sub) and sub.id not in named]
+    return found
+
+
+def _requested(s: Session, network_id: str, port_id: str, mac: str,
+               requested: list[dict[str, Any]], eligible: list[m.Subnet]
+               ) -> list[dict[str, str]]:
+    by_id = {sub.id: sub for sub in eligible}
     found = []
     for entry in requested:
         subnet = _subnet_for(entry, by_id, network_id)
@@ -192,18 +234,14 @@ def _subnet_for(entry: dict[str, Any], by_id: dict[str, m.Subnet], network_id: s
 
 def _automatic(s: Session, network_id: str, port_id: str, mac: str,
                subnets: list[m.Subnet]) -> list[dict[str, str]]:
+    """One address of each version, from the first subnet of it with room."""
     found = []
-    v4 = [sub for sub in subnets if sub.ip_version == 4]
-    for subnet in v4:
-        got = take_any(s, subnet, port_id, mac)
+    for version in (4, 6):
+        of_version = [sub for sub in subnets if sub.ip_version == version]
+        got = next((ip for sub in of_version
+                    if (ip := take_any(s, sub, port_id, mac)) is not None), None)
         if got is not None:
             found.append(got)
-            break
-    else:
-        if v4:
+        elif of_version:
             raise errors.IpAddressGenerationFailure(net_id=network_id)
-    for subnet in (sub for sub in subnets if sub.ip_version == 6):
-        got = take_any(s, subnet, port_id, mac)
-        if got is not None:
-            found.append(got)
     return found

@@ -17,6 +17,7 @@ from novalite.network.scope import Scope
 # ports the network service owns on a network and removes with it
 SERVICE_OWNERS = ("network:dhcp",)
 ROUTER_GATEWAY = "network:router_gateway"  # a router's port on an external network
+IPV4_MIN_MTU, IPV6_MIN_MTU = 68, 1280  # what a subnet of each version needs
 COLUMNS = {"name", "admin_state_up", "shared", "mtu", "port_security_enabled",
            "availability_zone_hints", "dns_domain", "description", "is_default"}
 
@@ -60,13 +61,13 @@ def list_records(s: Session, scope: Scope) -> list[Record]:
 def create(s: Session, project_id: str, values: dict[str, Any], provider: dict[str, Any],
            external: bool = False) -> Record:
     common.check_quota(s, project_id, "network")
+    common.check_availability_zones(values.get("availability_zone_hints"))
     row = m.Network(id=str(uuid.uuid4()), project_id=project_id, external=external,
                     **{k: v for k, v in values.items() if k in COLUMNS and k != "mtu"})
     s.add(row)
     s.flush()
     segment = segments.allocate(s, row.id, provider)
-    row.mtu = min(values.get("mtu") or segments.mtu(segment.network_type),
-                  segments.mtu(segment.network_type))
+    row.mtu = _mtu(segment, values.get("mtu"))
     s.flush()
     return records.network(row, [], segment)
 
@@ -77,8 +78,38 @@ def update(s: Session, row: m.Network, values: dict[str, Any],
     if external is not None:
         changes["external"] = external
     _check_still_usable(s, row, changes)
+    if "mtu" in changes:
+        check_subnets_fit(s, row.id, changes["mtu"])
+        segment = _segment(s, row.id)
+        if segment is not None:
+            changes["mtu"] = _mtu(segment, changes["mtu"])
     common.update(row, changes)
     return record(s, row)
+
+
+def _mtu(segment: m.NetworkSegment, requested: int | None) -> int:
+    """The MTU asked for (0 or none: the largest), if the segment can carry it."""
+    largest = segments.max_mtu(segment.network_type, segment.physical_network)
+    if requested and requested > largest:
+        raise errors.InvalidInput(error_message=f"Requested MTU is too big, maximum is "
+                                                f"{largest}")
+    return requested or largest
+
+
+def check_subnets_fit(s: Session, network_id: str, mtu: int,
+                      ip_versions: tuple[int, ...] | None = None) -> None:
+    """Neutron's refusal of an MTU too small for a subnet of the network: any below
+    IPv4's minimum, or below IPv6's with an IPv6 subnet. `ip_versions`: those of the
+    subnets to check (default: the network's)."""
+    if not mtu or mtu >= IPV6_MIN_MTU:
+        return
+    if ip_versions is None:
+        ip_versions = tuple(s.scalars(select(m.Subnet.ip_version).where(
+            m.Subnet.network_id == network_id)))
+    if ip_versions and mtu < IPV4_MIN_MTU:
+        raise errors.NetworkMTUSubnetConflict(net_id=network_id, mtu=IPV4_MIN_MTU)
+    if 6 in ip_versions:
+        raise errors.NetworkMTUSubnetConflict(net_id=network_id, mtu=IPV6_MIN_MTU)
 
 
 def _check_still_usable(s: Session, row: m.Network, changes: dict[str, Any]) -> None:

@@ -196,7 +196,7 @@ def create(s: Session, scope: Scope, network: m.Network, project_id: str,
     s.add(row)
     s.flush()  # the port before its addresses (their foreign key)
     ips = ipam.allocate(s, network.id, port_id, mac, values.get("fixed_ips"),
-                        subnets.of_network(s, network.id))
+                        subnets.of_network(s, network.id), owner)
     return records.port(row, ips)
 
 
@@ -208,11 +208,20 @@ def _matches(allocation: m.IPAllocation, entry: dict[str, Any]) -> bool:
 
 def _replace_ips(s: Session, row: m.Port, requested: list[dict[str, Any]]) -> None:
     """Keep the addresses still asked for (an entry naming only a subnet keeps the one
-    held there), release the others, take the new ones."""
+    held there) and, but on a router's interface, the SLAAC ones (Neutron removes an
+    automatic address only when asked with delete_subnet, which novalite refuses);
+    release the others, take the new ones."""
     current = list(s.scalars(select(m.IPAllocation).where(m.IPAllocation.port_id == row.id)))
-    kept: list[m.IPAllocation] = []
+    on_network = subnets.of_network(s, row.network_id)
+    automatic: list[m.IPAllocation] = []
+    if row.device_owner not in ipam.ROUTER_INTERFACE_OWNERS:
+        slaac = {sub.id for sub in on_network if ipam.is_auto_address(sub)}
+        automatic = [a for a in current if a.subnet_id in slaac]
+    kept = list(automatic)
     new = []
     for entry in requested:
+        if any(_matches(a, entry) for a in automatic):
+            continue
         match = next((a for a in current if a not in kept and _matches(a, entry)), None)
         if match is None:
             new.append(entry)
@@ -223,8 +232,8 @@ def _replace_ips(s: Session, row: m.Port, requested: list[dict[str, Any]]) -> No
             s.delete(allocation)
     s.flush()
     if new:
-        ipam.allocate(s, row.network_id, row.id, row.mac_address, new,
-                      subnets.of_network(s, row.network_id))
+        ipam.allocate(s, row.network_id, row.id, row.mac_address, new, on_network,
+                      row.device_owner, auto_addresses=False)
 
 
 def update(s: Session, scope: Scope, row: m.Port, values: dict[str, Any]) -> Record:

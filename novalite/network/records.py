@@ -7,6 +7,7 @@ import datetime
 from typing import Any
 
 from novalite.db.models import network as m
+from novalite.network.common import AVAILABILITY_ZONE
 
 Record = dict[str, Any]
 
@@ -29,7 +30,7 @@ def network(row: m.Network, subnet_ids: list[str], segment: m.NetworkSegment | N
             "router:external": row.external, "is_default": row.is_default,
             "mtu": row.mtu, "port_security_enabled": row.port_security_enabled,
             "availability_zone_hints": list(row.availability_zone_hints or []),
-            "availability_zones": ["nova"], "ipv4_address_scope": None,
+            "availability_zones": [AVAILABILITY_ZONE], "ipv4_address_scope": None,
             "ipv6_address_scope": None, "dns_domain": row.dns_domain,
             "l2_adjacency": True, "qos_policy_id": None,
             "subnets": sorted(subnet_ids),
@@ -102,7 +103,7 @@ def router(row: m.Router, gateway: Record | None) -> Record:
             "admin_state_up": row.admin_state_up, "external_gateway_info": gateway,
             "routes": list(row.routes or []), "distributed": False, "ha": False,
             "availability_zone_hints": list(row.availability_zone_hints or []),
-            "availability_zones": ["nova"], "flavor_id": None, **standard(row)}
+            "availability_zones": [AVAILABILITY_ZONE], "flavor_id": None, **standard(row)}
 
 
 def floating_ip(row: m.FloatingIP, port_details: Record | None) -> Record:

@@ -85,6 +85,7 @@ def _activate(s: Session, port_id: str) -> None:
 
 def create(s: Session, scope: Scope, project_id: str, values: dict[str, Any]) -> Record:
     common.check_quota(s, project_id, "router")
+    common.check_availability_zones(values.get("availability_zone_hints"))
     row = m.Router(id=str(uuid.uuid4()), project_id=project_id,
                    **{k: v for k, v in values.items()
                       if k in ("name", "admin_state_up", "description",

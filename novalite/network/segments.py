@@ -29,14 +29,34 @@ def _ranges(spec: list[str]) -> list[tuple[int, int]]:
     return found
 
 
+VLAN_TAGS = (1, 4094)
+
+
 def _vlan_ranges() -> dict[str, list[tuple[int, int]]]:
+    """Per physical network of [ml2_type_vlan] network_vlan_ranges, its ranges; one
+    named without a range has every tag, as in Neutron."""
     found: dict[str, list[tuple[int, int]]] = {}
     for item in CONF.ml2_type_vlan.network_vlan_ranges:
         physnet, *bounds = item.split(":")
         found.setdefault(physnet, [])
         if len(bounds) == 2:
             found[physnet].append((int(bounds[0]), int(bounds[1])))
-    return found
+    return {physnet: ranges or [VLAN_TAGS] for physnet, ranges in found.items()}
+
+
+def _free_vlan(s: Session, network_id: str, physnets: list[str]
+               ) -> tuple[str, str | None, int | None] | None:
+    """A free tag of the first of `physnets` that has one, taken."""
+    ranges = _vlan_ranges()
+    for physnet in physnets:
+        taken = set(s.scalars(select(m.VlanAllocation.vlan_id).where(
+            m.VlanAllocation.physical_network == physnet)))
+        vlan = _free(taken, ranges.get(physnet, []))
+        if vlan is not None:
+            s.add(m.VlanAllocation(physical_network=physnet, vlan_id=vlan,
+                                   network_id=network_id))
+            return "vlan", physnet, vlan
+    return None
 
 
 def _free(taken: set[int], ranges: list[tuple[int, int]]) -> int | None:
@@ -59,14 +79,9 @@ def _tenant_segment(s: Session, network_id: str) -> tuple[str, str | None, int |
                 s.add(m.VxlanAllocation(vxlan_vni=vni, network_id=network_id))
                 return "vxlan", None, vni
         elif network_type == "vlan":
-            for physnet, ranges in _vlan_ranges().items():
-                taken = set(s.scalars(select(m.VlanAllocation.vlan_id).where(
-                    m.VlanAllocation.physical_network == physnet)))
-                vlan = _free(taken, ranges)
-                if vlan is not None:
-                    s.add(m.VlanAllocation(physical_network=physnet, vlan_id=vlan,
-                                           network_id=network_id))
-                    return "vlan", physnet, vlan
+            found = _free_vlan(s, network_id, list(_vlan_ranges()))
+            if found is not None:
+                return found
         elif network_type == "local":
             return "local", None, None
     raise errors.NoNetworkAvailable()
@@ -82,29 +97,22 @@ def _provider_segment(s: Session, network_id: str, network_type: str,
     if network_type not in CONF.ml2.type_drivers or network_type not in TYPES:
         raise _invalid(f"network_type value '{network_type}' not supported")
     if network_type == "flat":
-        if seg_id is not None:
-            raise _invalid("segmentation_id specified for flat network")
         if not physnet:
             raise _invalid("physical_network required for flat provider network")
         allowed = CONF.ml2_type_flat.flat_networks
+        if not allowed:
+            raise _invalid("Flat provider networks are disabled")
         if "*" not in allowed and physnet not in allowed:
             raise _invalid(f"physical_network '{physnet}' unknown for flat provider network")
+        if seg_id is not None:
+            raise _invalid("segmentation_id prohibited for flat provider network")
         if s.get(m.FlatAllocation, physnet) is not None:
             raise errors.Conflict(msg=f"Unable to create the flat network. Physical "
                                       f"network {physnet} is in use.")
         s.add(m.FlatAllocation(physical_network=physnet, network_id=network_id))
         return "flat", physnet, None
     if network_type == "vlan":
-        if not physnet:
-            raise _invalid("physical_network required for VLAN provider network")
-        if seg_id is None or not 1 <= seg_id <= 4094:
-            raise _invalid("segmentation_id out of range (1 through 4094)")
-        if s.get(m.VlanAllocation, (physnet, seg_id)) is not None:
-            raise errors.SegmentationIdInUse(network_type="VLAN", segmentation_id=seg_id,
-                                             physical_network=physnet)
-        s.add(m.VlanAllocation(physical_network=physnet, vlan_id=seg_id,
-                               network_id=network_id))
-        return "vlan", physnet, seg_id
+        return _provider_vlan(s, network_id, physnet, seg_id)
     if network_type == "vxlan":
         if physnet:
             raise _invalid("provider:physical_network specified for vxlan network")
@@ -118,6 +126,32 @@ def _provider_segment(s: Session, network_id: str, network_type: str,
         s.add(m.VxlanAllocation(vxlan_vni=seg_id, network_id=network_id))
         return "vxlan", None, seg_id
     return "local", None, None
+
+
+def _provider_vlan(s: Session, network_id: str, physnet: str | None, seg_id: int | None
+                   ) -> tuple[str, str | None, int | None]:
+    """ML2's VLAN type driver: a physical network of network_vlan_ranges; a tag in
+    1-4094 (any, not only the ranges', for an admin's network); what is left out is
+    allocated from the ranges."""
+    ranges = _vlan_ranges()
+    if physnet and physnet not in ranges:
+        raise _invalid(f"physical_network '{physnet}' unknown for VLAN provider network")
+    if not physnet and seg_id is not None:
+        raise _invalid("segmentation_id requires physical_network for VLAN provider "
+                       "network")
+    if seg_id is None:
+        found = _free_vlan(s, network_id, [physnet] if physnet else list(ranges))
+        if found is None:
+            raise errors.NoNetworkAvailable()
+        return found
+    if not VLAN_TAGS[0] <= seg_id <= VLAN_TAGS[1]:
+        raise _invalid(f"segmentation_id out of range ({VLAN_TAGS[0]} through "
+                       f"{VLAN_TAGS[1]})")
+    if s.get(m.VlanAllocation, (physnet, seg_id)) is not None:
+        raise errors.SegmentationIdInUse(network_type="VLAN", segmentation_id=seg_id,
+                                         physical_network=physnet)
+    s.add(m.VlanAllocation(physical_network=physnet, vlan_id=seg_id, network_id=network_id))
+    return "vlan", physnet, seg_id
 
 
 def _tenant_vxlan(s: Session, network_id: str) -> tuple[str, str | None, int | None]:
@@ -144,7 +178,18 @@ def allocate(s: Session, network_id: str, provider: dict[str, Any]) -> m.Network
     return segment
 
 
-def mtu(network_type: str) -> int:
-    """VXLAN's encapsulation takes 50 bytes of the physical network's MTU."""
+VXLAN_OVERHEAD = 20 + 30  # the outer IPv4 header, then UDP and VXLAN's own
+
+
+def max_mtu(network_type: str, physical_network: str | None) -> int:
+    """The largest MTU a network of this type can carry, as ML2's type drivers count:
+    a tunnel loses its headers from the smaller of global_physnet_mtu and [ml2] path_mtu;
+    flat and VLAN networks take the smaller of global_physnet_mtu and their physical
+    network's entry of [ml2] physical_network_mtus; local ones the global MTU."""
     physical: int = CONF.global_physnet_mtu
-    return physical - (50 if network_type == "vxlan" else 0)
+    if network_type == "vxlan":
+        return min(m for m in (physical, CONF.ml2.path_mtu) if m > 0) - VXLAN_OVERHEAD
+    own = CONF.ml2.physical_network_mtus.get(physical_network or "")
+    if network_type in ("flat", "vlan") and own:
+        return min(physical, int(own))
+    return physical

@@ -11,11 +11,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from novalite.db.models import network as m
-from novalite.network import common, errors, ipam, records
+from novalite.network import common, errors, ipam, networks, records
 from novalite.network.records import Record
 from novalite.network.scope import Scope
 
 IPV6_MODES = ("slaac", "dhcpv6-stateful", "dhcpv6-stateless")
+# the device owners a subnet may serve (neutron-lib's DEVICE_OWNER_PREFIXES and compute's)
+SERVICE_TYPE_PREFIXES = ("network:", "neutron:", "compute:")
 COLUMNS = {"name", "enable_dhcp", "dns_nameservers", "host_routes", "description",
            "service_types"}
 
@@ -101,10 +103,22 @@ def _ipv6_modes(values: dict[str, Any], ip_version: int) -> None:
             "valid. If both attributes are set, they must be the same value"))
 
 
+def _check_service_types(values: dict[str, Any]) -> None:
+    """neutron-lib's validate_subnet_service_types: each a device owner's (a prefix of
+    SERVICE_TYPE_PREFIXES)."""
+    for service_type in values.get("service_types") or ():
+        if not isinstance(service_type, str):
+            raise errors.InvalidInputSubnetServiceType(service_type=service_type)
+        if not service_type.startswith(SERVICE_TYPE_PREFIXES):
+            raise errors.InvalidSubnetServiceType(service_type=service_type)
+
+
 def create(s: Session, network: m.Network, project_id: str, values: dict[str, Any]
            ) -> Record:
     common.check_quota(s, project_id, "subnet")
+    _check_service_types(values)
     ip_version = values.get("ip_version", 4)
+    networks.check_subnets_fit(s, network.id, network.mtu, (ip_version,))
     net = _network_cidr(values["cidr"], ip_version)
     _ipv6_modes(values, ip_version)
     if values.get("ipv6_address_mode") in ipam.SLAAC_MODES and net.prefixlen != 64:
@@ -132,6 +146,7 @@ def create(s: Session, network: m.Network, project_id: str, values: dict[str, An
 
 
 def update(s: Session, row: m.Subnet, values: dict[str, Any]) -> Record:
+    _check_service_types(values)
     changes = {k: v for k, v in values.items() if k in COLUMNS}
     net = ipaddress.ip_network(row.cidr)
     gateway = _gateway(values, net) if "gateway_ip" in values else row.gateway_ip

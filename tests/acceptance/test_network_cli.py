@@ -127,6 +127,26 @@ def test_admin_provider_networks_and_subnets_with_the_cli(cloud):
                         "--subnet-range", f"fd00:{len(mode)}::/64", "--ipv6-ra-mode", mode,
                         "--ipv6-address-mode", mode, f"net-vlan-{mode}")
         assert v6["ipv6_address_mode"] == mode
+    fips = admin.json("subnet", "create", "--network", "net-vlan", "--subnet-range",
+                      "192.168.41.0/24", "--service-type", "network:floatingip",
+                      "net-vlan-fips")
+    assert fips["service_types"] == ["network:floatingip"]
+    port = admin.json("port", "create", "--network", "net-vlan", "net-vlan-port")
+    taken = {ip["subnet_id"] for ip in port["fixed_ips"]}
+    assert subnet["id"] in taken and fips["id"] not in taken
+    assert len(taken) == 3  # and an address on each IPv6 subnet, SLAAC's too
+    admin.ok("port", "delete", port["id"])
+    for args, words in ((("--mtu", "9000"), "Requested MTU is too big, maximum is 1450"),
+                        (("--provider-network-type", "vlan", "--provider-physical-network",
+                          "physnet9"), "physical_network 'physnet9' unknown"),
+                        (("--availability-zone-hint", "az9"),
+                         "AvailabilityZone az9 could not be found")):
+        refused = admin.run("network", "create", *args, "net-refused")
+        assert refused.returncode == 1 and words in refused.stderr, refused.stderr
+    demo = Cli(cloud.clouds_yaml, "novalite")
+    no_snat = demo.run("router", "set", "--external-gateway", "public", "--disable-snat",
+                       "router1")
+    assert no_snat.returncode == 1 and "disallowed by policy" in no_snat.stderr
     external = admin.json("network", "create", "--external", "net-ext")
     assert external["router:external"] is True
     refused = admin.run("network", "delete", "public")

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from novalite.api.faults import HTTPFault
+from novalite.network import errors
 
 
 def _bool(value: Any) -> bool:
@@ -36,6 +37,13 @@ def _int(value: Any) -> int:
         return int(value)
     except (TypeError, ValueError):
         raise ValueError(f"'{value}' is not an integer") from None
+
+
+def _non_negative(value: Any) -> int:
+    number = _int(value)
+    if number < 0:
+        raise ValueError(f"'{value}' should be non-negative")
+    return number
 
 
 def _list(value: Any) -> list:
@@ -115,7 +123,8 @@ def nullable(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda value: None if value is None else convert(value)
 
 
-TYPES = {"bool": _bool, "str": _str, "int": _int, "list": _list, "dict": _dict,
+TYPES = {"bool": _bool, "str": _str, "int": _int, "non_negative": _non_negative,
+         "list": _list, "dict": _dict,
          "uuid": _uuid, "tags": _tags, "nameservers": _nameservers,
          "hostroutes": _hostroutes}
 
@@ -126,12 +135,31 @@ class Attr:
     post: bool = True
     put: bool = True
     required: bool = False  # in a POST
+    kind: str = ""  # the TYPES entry it converts with
 
 
 def _a(kind: str, post: bool = True, put: bool = True, null: bool = False,
        required: bool = False) -> Attr:
     convert = TYPES[kind]
-    return Attr(nullable(convert) if null else convert, post, put, required)
+    return Attr(nullable(convert) if null else convert, post, put, required, kind)
+
+
+# a list filter's value converts as its attribute's, when that is a boolean or a number
+FILTER_CONVERTERS: dict[str, Callable[[Any], Any]] = {"bool": _bool, "int": _int,
+                                                      "non_negative": _int}
+
+
+def filter_value(resource: str, key: str, value: str) -> str:
+    """A list filter's value as the attribute's type reads it (`admin_state_up=True` is
+    `true`), or Neutron's 400 for one it cannot read."""
+    attr = SPECS.get(resource, {}).get(key)
+    if attr is None or attr.kind not in FILTER_CONVERTERS or value == "":
+        return value.lower() if value in ("True", "False") else value  # shown, not set
+    try:
+        converted = FILTER_CONVERTERS[attr.kind](value)
+    except ValueError as exc:
+        raise errors.InvalidInput(error_message=str(exc)) from None
+    return str(converted).lower() if isinstance(converted, bool) else str(converted)
 
 
 _COMMON = {"name": _a("str"), "description": _a("str"), "tenant_id": _a("str", put=False),
@@ -139,7 +167,7 @@ _COMMON = {"name": _a("str"), "description": _a("str"), "tenant_id": _a("str", p
 
 SPECS: dict[str, dict[str, Attr]] = {
     "network": {**_COMMON, "admin_state_up": _a("bool"), "shared": _a("bool"),
-                "router:external": _a("bool"), "mtu": _a("int"),
+                "router:external": _a("bool"), "mtu": _a("non_negative"),
                 "port_security_enabled": _a("bool"), "is_default": _a("bool"),
                 "availability_zone_hints": _a("list", put=False), "dns_domain": _a("str"),
                 "provider:network_type": _a("str", put=False),

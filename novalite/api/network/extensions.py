@@ -6,7 +6,7 @@ from __future__ import annotations
 from novalite.api.network import listing
 from novalite.api.network.resource import authorize
 from novalite.api.request import ApiRequest, ApiResponse
-from novalite.network import errors
+from novalite.network import common, errors
 
 UPDATED = "2024-01-01T00:00:00-00:00"
 # alias -> name, one per behaviour this service has
@@ -19,6 +19,7 @@ EXTENSIONS = {
     "fip-port-details": "Floating IP Port Details Extension",
     "filter-validation": "Filter parameters validation",
     "net-mtu": "Network MTU",
+    "net-mtu-writable": "Network MTU (writable)",
     "network_availability_zone": "Network Availability Zone",
     "pagination": "Pagination support",
     "port-security": "Port Security",
@@ -38,6 +39,7 @@ EXTENSIONS = {
                          "subnetpool, port, security_group, floatingip",
     "standard-attr-timestamp": "Resource timestamps",
     "stateful-security-group": "Stateful security group",
+    "subnet-service-types": "Subnet service types",
 }
 
 
@@ -61,6 +63,6 @@ def show(req: ApiRequest) -> ApiResponse:
 
 def availability_zones(req: ApiRequest) -> ApiResponse:
     authorize(req, "get_availability_zone", {})
-    found = [{"name": "nova", "resource": kind, "state": "available"}
+    found = [{"name": common.AVAILABILITY_ZONE, "resource": kind, "state": "available"}
              for kind in ("network", "router")]
     return ApiResponse(200, listing.apply(req, found, "availability_zones"))

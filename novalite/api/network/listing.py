@@ -9,7 +9,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from novalite.api.faults import HTTPFault
+from novalite.api.network import attributes
 from novalite.api.request import ApiRequest
+from novalite.network import errors
 
 CONTROL = {"fields", "sort_key", "sort_dir", "limit", "marker", "page_reverse"}
 TAG_FILTERS = {"tags", "tags-any", "not-tags", "not-tags-any"}
@@ -41,17 +43,20 @@ def _matches(record: dict, key: str, values: list[str]) -> bool:
     return _text(value) in values
 
 
-def filters(req: ApiRequest, known: set[str], own: Collection[str] = ()
-            ) -> dict[str, list[str]]:
-    """The attribute filters of the query, refusing an attribute the resource lacks;
-    `own` are those the resource's list applied itself."""
+def filters(req: ApiRequest, known: set[str], own: Collection[str] = (),
+            resource: str = "") -> dict[str, list[str]]:
+    """The attribute filters of the query, each value read as its attribute's type,
+    refusing an attribute the resource lacks; `own` are those the resource's list
+    applied itself."""
     found: dict[str, list[str]] = {}
+    invalid = [key for key in req.query if key not in CONTROL | TAG_FILTERS
+               and key not in own and key not in known]
+    if invalid:
+        raise HTTPFault(400, f"{invalid} is invalid attribute for filtering")
     for key in req.query:
         if key in CONTROL or key in TAG_FILTERS or key in own:
             continue
-        if key not in known:
-            raise HTTPFault(400, f"[{key}] is invalid attribute for filtering")
-        found[key] = [v.lower() if v in ("True", "False") else v
+        found[key] = [attributes.filter_value(resource, key, v)
                       for v in req.query.getlist(key)]
     return found
 
@@ -60,11 +65,11 @@ def apply(req: ApiRequest, records: list[dict], collection: str) -> dict[str, An
     """The list response body: filtered, sorted, paged, with only the asked fields."""
     known = set(records[0]) if records else set()
     known |= {"id", "name", "project_id", "tenant_id", "description", "status"}
-    wanted = filters(req, known | set(_ALWAYS_KNOWN.get(collection, ())),
-                     _FILTERED_BY_RESOURCE.get(collection, ()))
+    known |= set(_ALWAYS_KNOWN.get(collection, ()))
+    wanted = filters(req, known, _FILTERED_BY_RESOURCE.get(collection, ()), collection[:-1])
     found = [r for r in records if _tags(req.query, r)
              and all(k in r and _matches(r, k, v) for k, v in wanted.items())]
-    found = _sort(req, found)
+    found = _sort(req, found, known)
     found, links = _page(req, found, collection)
     body: dict[str, Any] = {collection: [fields(req, r) for r in found]}
     if links:
@@ -112,18 +117,22 @@ def _sort_key(key: str) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
     return lambda record: _sort_value(record.get(key))
 
 
-def _sort(req: ApiRequest, records: list[dict]) -> list[dict]:
+def _sort(req: ApiRequest, records: list[dict], known: set[str]) -> list[dict]:
+    """Neutron's sorting; a sort_dir left out is `asc` (Neutron asks for as many
+    directions as keys, which novalite does not)."""
     keys = req.query.getlist("sort_key")
     dirs = req.query.getlist("sort_dir")
     if len(dirs) > len(keys):
         raise HTTPFault(400, "The number of sort_keys and sort_dirs must be same")
+    absent = [key for key in keys if key not in known]
+    if absent:
+        raise HTTPFault(400, f"{absent} is invalid attribute for sort_keys")
+    invalid = [d for d in dirs if d not in ("asc", "desc")]
+    if invalid:
+        raise HTTPFault(400, f"{invalid} is invalid value for sort_dirs, valid value is "
+                             "'asc' and 'desc'")
     for key, direction in reversed(list(zip(keys, dirs + ["asc"] * (len(keys) - len(dirs)),
                                             strict=True))):
-        if direction not in ("asc", "desc"):
-            raise HTTPFault(400, f"{direction} is invalid value for sort_dirs, valid sort "
-                                 "dir is [asc, desc]")
-        if records and key not in records[0]:
-            raise HTTPFault(400, f"{key} is invalid attribute for sort_keys")
         records = sorted(records, key=_sort_key(key), reverse=direction == "desc")
     if not keys:
         records = sorted(records, key=lambda r: r.get("id") or "")
@@ -137,11 +146,10 @@ def _limit(req: ApiRequest) -> int | None:
     try:
         value = int(raw)
     except ValueError:
-        raise HTTPFault(400, f"Bad limit request: Limit must be an integer 0 or greater "
-                             f"and not '{raw}'.") from None
+        value = -1
     if value < 0:
-        raise HTTPFault(400, f"Bad limit request: Limit must be an integer 0 or greater "
-                             f"and not '{raw}'.")
+        raise errors.BadRequest(resource="limit", msg=f"Limit must be an integer 0 or "
+                                                      f"greater and not '{raw}'")
     return value or None
 
 

@@ -73,6 +73,8 @@ DEFAULTS: dict[str, str] = {
     **_crud("router"),
     "create_router:external_gateway_info:external_fixed_ips": ADMIN,
     "update_router:external_gateway_info:external_fixed_ips": ADMIN,
+    "create_router:external_gateway_info:enable_snat": ADMIN,
+    "update_router:external_gateway_info:enable_snat": ADMIN,
     "add_router_interface": MEMBER,
     "remove_router_interface": MEMBER,
     **_crud("floatingip"),

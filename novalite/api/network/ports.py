@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from novalite.api.faults import HTTPFault
-from novalite.api.network.resource import Resource, authorize, scope
+from novalite.api.network.resource import Resource, authorize, network_target, scope
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.db.models import network as m
 from novalite.network import networks, ports, transaction
@@ -53,11 +53,6 @@ def _fixed_ips(values: dict[str, Any]) -> None:
                                  f"format for fixed IP: '{entry}'.")
 
 
-def _new_target(s: Session, req: ApiRequest, values: dict[str, Any]) -> dict[str, Any]:
-    network = networks.get(s, scope(req), values["network_id"])
-    return {"project_id": values["project_id"], "network:project_id": network.project_id}
-
-
 def _create(s: Session, req: ApiRequest, values: dict[str, Any]) -> Record:
     _fixed_ips(values)
     network = networks.get(s, scope(req), values["network_id"])
@@ -72,7 +67,7 @@ def _update(s: Session, req: ApiRequest, row: m.Port, values: dict[str, Any]) ->
 RESOURCE = Resource(
     name="port", collection="ports", get=ports.get, record=ports.record, list=_list,
     create=_create, update=_update, delete=lambda s, req, row: ports.delete(s, row),
-    target=_target, new_target=_new_target)
+    target=_target, new_target=network_target)
 
 
 def devices_up(req: ApiRequest) -> ApiResponse:

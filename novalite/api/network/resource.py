@@ -20,7 +20,7 @@ from novalite.api.faults import HTTPFault
 from novalite.api.network import attributes, listing
 from novalite.api.network.policies import DEFAULTS as RULES
 from novalite.api.request import ApiRequest, ApiResponse
-from novalite.network import common, errors, transaction
+from novalite.network import common, errors, networks, transaction
 from novalite.network.records import Record
 from novalite.network.scope import Scope
 
@@ -94,17 +94,37 @@ def _hidden_keys(req: ApiRequest, name: str) -> set[str]:
             and not policy.check_target(req.ctx, rule, {"project_id": None})}
 
 
+def network_target(s: Session, req: ApiRequest, values: dict[str, Any]) -> dict[str, Any]:
+    """The policy target of a new port or subnet, after Neutron's own check: a project
+    other than the admin's puts one on a network it does not own only when the network
+    is shared; else the network is hidden from it (a 404, even when external)."""
+    network = networks.get(s, scope(req), values["network_id"])
+    if not (scope(req).is_admin or network.shared
+            or network.project_id == values["project_id"]):
+        raise HTTPFault(404, "The resource could not be found.")
+    return {"project_id": values["project_id"], "network:project_id": network.project_id}
+
+
 def _lookup(s: Session, req: ApiRequest, res: Resource, action: str) -> Any:
     row = res.get(s, scope(req), req.params[res.id_param])
     authorize(req, f"{action}_{res.name}", res.target(s, row))
     return row
 
 
+def _listed(s: Session, req: ApiRequest, res: Resource) -> list[Record]:
+    """The records the caller sees; a page's marker must be one of them (Neutron's
+    404 of the resource else)."""
+    marker = req.query.get("marker")
+    if marker:
+        res.get(s, scope(req), marker)
+    return res.list(s, scope(req), req)
+
+
 def index(res: Resource) -> Callable[[ApiRequest], ApiResponse]:
     def handler(req: ApiRequest) -> ApiResponse:
         authorize(req, f"get_{res.name}", {})
         run = transaction.write if res.list_writes else transaction.read
-        found = run(lambda s: res.list(s, scope(req), req))
+        found = run(lambda s: _listed(s, req, res))
         hidden = _hidden_keys(req, res.name)
         if hidden:
             found = [{k: v for k, v in r.items() if k not in hidden} for r in found]

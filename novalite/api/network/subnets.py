@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from novalite.api.faults import HTTPFault
 from novalite.api.network import policies
-from novalite.api.network.resource import Resource, scope
+from novalite.api.network.resource import Resource, network_target, scope
 from novalite.api.request import ApiRequest
 from novalite.db.models import network as m
 from novalite.network import networks, records, subnets
@@ -20,11 +20,6 @@ def _target(s: Session, row: m.Subnet) -> dict[str, Any]:
     return {"project_id": row.project_id,
             "network:project_id": network.project_id if network else None,
             **(policies.public(network) if network else {})}
-
-
-def _new_target(s: Session, req: ApiRequest, values: dict[str, Any]) -> dict[str, Any]:
-    network = networks.get(s, scope(req), values["network_id"])
-    return {"project_id": values["project_id"], "network:project_id": network.project_id}
 
 
 def _create(s: Session, req: ApiRequest, values: dict[str, Any]) -> Record:
@@ -41,4 +36,4 @@ RESOURCE = Resource(
     list=lambda s, sc, req: subnets.list_records(s, sc), create=_create,
     update=lambda s, req, row, values: subnets.update(s, row, values),
     delete=lambda s, req, row: subnets.delete(s, row), target=_target,
-    new_target=_new_target)
+    new_target=network_target)

@@ -4,30 +4,9 @@ layout of the first start."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
-from novalite.identity import bootstrap
-
-
-@pytest.fixture
-def net(cloud):
-    return httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30)
-
-
-@pytest.fixture
-def user(cloud):
-    """A member of the demo project (noauth2 token user:project)."""
-    demo = bootstrap.project_ids("demo")[0]
-    return httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30,
-                        headers={"X-Auth-Token": f"demo:{demo}"}), demo
-
-
-def _error(response: httpx.Response, code: int, kind: str) -> str:
-    assert response.status_code == code, response.text
-    body = response.json()["NeutronError"]
-    assert body["type"] == kind and body["detail"] == ""
-    return body["message"]
+from tests.functional.network.neutron import error
 
 
 def test_first_start_has_devstacks_layout(net, user):
@@ -56,26 +35,26 @@ def test_ports_errors_and_no_half_made_port(net, user):
         "network_id": network["id"], "cidr": "192.168.5.0/24", "ip_version": 4}})
     assert subnet.status_code == 201, subnet.text
     subnet = subnet.json()["subnet"]
-    _error(client.post("/subnets", json={"subnet": {
+    error(client.post("/subnets", json={"subnet": {
         "network_id": network["id"], "cidr": "192.168.5.128/25", "ip_version": 4}}),
         400, "OverlappingCidr")
     port = client.post("/ports", json={"port": {
         "network_id": network["id"], "fixed_ips": [{"ip_address": "192.168.5.9"}]}})
     assert port.status_code == 201, port.text
-    _error(client.post("/ports", json={"port": {
+    error(client.post("/ports", json={"port": {
         "network_id": network["id"], "fixed_ips": [{"ip_address": "192.168.5.9"}]}}),
         409, "IpAddressAlreadyAllocated")
-    _error(client.post("/ports", json={"port": {
+    error(client.post("/ports", json={"port": {
         "network_id": network["id"], "fixed_ips": [{"subnet_id": subnet["id"],
                                                     "ip_address": "10.9.9.9"}]}}),
         400, "InvalidIpForSubnet")
-    _error(client.post("/ports", json={"port": {"network_id": network["id"], "bogus": 1}}),
+    error(client.post("/ports", json={"port": {"network_id": network["id"], "bogus": 1}}),
            400, "HTTPBadRequest")
-    _error(client.post("/ports", json={"port": {
+    error(client.post("/ports", json={"port": {
         "network_id": network["id"], "binding:host_id": "h"}}), 403, "PolicyNotAuthorized")
     assert len(client.get("/ports", params={"network_id": network["id"]}).json()["ports"]) == 1
-    _error(client.delete(f"/networks/{network['id']}"), 409, "NetworkInUse")
-    _error(client.get("/ports/nope"), 404, "PortNotFound")
+    error(client.delete(f"/networks/{network['id']}"), 409, "NetworkInUse")
+    error(client.get("/ports/nope"), 404, "PortNotFound")
     assert client.delete(f"/ports/{port.json()['port']['id']}").status_code == 204
     assert client.delete(f"/networks/{network['id']}").status_code == 204
 
@@ -92,7 +71,7 @@ def test_lists_filter_sort_page_and_fields(net):
     assert names == sorted(names, reverse=True)
     page = net.get("/networks", params={"limit": 2, "sort_key": "name"}).json()
     assert len(page["networks"]) == 2 and page["networks_links"][0]["rel"] == "next"
-    _error(net.get("/networks", params={"colour": "red"}), 400, "HTTPBadRequest")
+    error(net.get("/networks", params={"colour": "red"}), 400, "HTTPBadRequest")
     assert made
 
 
@@ -105,7 +84,7 @@ def test_tags_and_revision_if_match(net):
         "networks"]] == [network["id"]]
     assert net.get(f"{path}/tags/zzz").status_code == 404
     revision = net.get(path).json()["network"]["revision_number"]
-    _error(net.put(path, json={"network": {"name": "x"}},
+    error(net.put(path, json={"network": {"name": "x"}},
                    headers={"If-Match": f"revision_number={revision - 1}"}),
            412, "RevisionNumberConstraintFailed")
     updated = net.put(path, json={"network": {"name": "x"}},
@@ -125,7 +104,7 @@ def test_floating_ip_and_router_interface(net, user):
     fip = fip.json()["floatingip"]
     assert fip["fixed_ip_address"] == port["fixed_ips"][0]["ip_address"]
     router = client.get("/routers").json()["routers"][0]
-    _error(client.put(f"/routers/{router['id']}/remove_router_interface",
+    error(client.put(f"/routers/{router['id']}/remove_router_interface",
                       json={"subnet_id": nets["private"]["subnets"][0]}),
            409, "RouterInterfaceInUseByFloatingIP")
     assert client.put(f"/floatingips/{fip['id']}", json={"floatingip": {"port_id": None}}
@@ -137,11 +116,11 @@ def test_quotas_and_security_groups(net, user):
     client, demo = user
     assert net.put(f"/quotas/{demo}", json={"quota": {"security_group": 2}}).status_code == 200
     assert client.get(f"/quotas/{demo}").json()["quota"]["security_group"] == 2
-    _error(client.put(f"/quotas/{demo}", json={"quota": {"port": 1}}), 403,
+    error(client.put(f"/quotas/{demo}", json={"quota": {"port": 1}}), 403,
            "PolicyNotAuthorized")
     web = client.post("/security-groups", json={"security_group": {"name": "web"}})
     assert web.status_code == 201, web.text
-    _error(client.post("/security-groups", json={"security_group": {"name": "more"}}),
+    error(client.post("/security-groups", json={"security_group": {"name": "more"}}),
            409, "OverQuota")
     rule = client.post("/security-group-rules", json={"security_group_rule": {
         "security_group_id": web.json()["security_group"]["id"], "direction": "ingress",
@@ -198,7 +177,7 @@ def test_port_security_goes_off_only_once_the_groups_are_gone(net):
         "network_id": network["id"], "cidr": "10.2.0.0/24", "ip_version": 4}})
     port = net.post("/ports", json={"port": {"network_id": network["id"]}}).json()["port"]
     assert port["security_groups"]
-    message = _error(net.put(f"/ports/{port['id']}", json={"port": {
+    message = error(net.put(f"/ports/{port['id']}", json={"port": {
         "port_security_enabled": False}}), 409, "Conflict")
     assert message.startswith("Port has security group associated.")
     assert net.get(f"/ports/{port['id']}").json()["port"]["security_groups"] == \
@@ -216,7 +195,7 @@ def test_a_router_takes_no_interface_overlapping_another(net):
     network = net.post("/networks", json={"network": {"name": "again"}}).json()["network"]
     subnet = net.post("/subnets", json={"subnet": {
         "network_id": network["id"], "cidr": "10.0.0.0/26", "ip_version": 4}}).json()
-    message = _error(net.put(f"/routers/{router['id']}/add_router_interface",
+    message = error(net.put(f"/routers/{router['id']}/add_router_interface",
                              json={"subnet_id": subnet["subnet"]["id"]}), 400, "BadRequest")
     assert message == (f"Bad router request: Cidr 10.0.0.0/26 of subnet "
                        f"{subnet['subnet']['id']} overlaps with cidr 10.0.0.0/26 of subnet "
@@ -230,12 +209,12 @@ def test_a_network_in_use_stays_shared_and_a_gateways_stays_external(net, user):
     net.post("/subnets", json={"subnet": {"network_id": net_id, "cidr": "10.3.0.0/24",
                                           "ip_version": 4}})
     assert demo.post("/ports", json={"port": {"network_id": net_id}}).status_code == 201
-    message = _error(net.put(f"/networks/{net_id}", json={"network": {"shared": False}}),
+    message = error(net.put(f"/networks/{net_id}", json={"network": {"shared": False}}),
                      409, "InvalidSharedSetting")
     assert message == ("Unable to reconfigure sharing settings for network all. Multiple "
                        "tenants are using it.")
     public = net.get("/networks", params={"name": "public"}).json()["networks"][0]
-    _error(net.put(f"/networks/{public['id']}", json={"network": {"router:external": False}}),
+    error(net.put(f"/networks/{public['id']}", json={"network": {"router:external": False}}),
            409, "ExternalNetworkInUse")
 
 
@@ -247,5 +226,14 @@ def test_a_network_in_use_stays_shared_and_a_gateways_stays_external(net, user):
 ])
 def test_a_create_without_its_required_attribute_is_a_400(net, collection, resource,
                                                           required):
-    message = _error(net.post(f"/{collection}", json={resource: {}}), 400, "HTTPBadRequest")
+    message = error(net.post(f"/{collection}", json={resource: {}}), 400, "HTTPBadRequest")
     assert message == f"Failed to parse request. Required attribute '{required}' not specified"
+
+
+@pytest.mark.parametrize(("path", "alias"), [("/agents", "agent"),
+                                             ("/rbac-policies", "rbac-policies")])
+def test_extensions_not_loaded_are_404_as_in_neutron(net, path, alias):
+    """Neutron answers 404 for the resources of an extension it has not loaded, and
+    clients read /extensions to know; these are not advertised."""
+    assert alias not in {e["alias"] for e in net.get("/extensions").json()["extensions"]}
+    assert error(net.get(path), 404, "HTTPNotFound") == "The resource could not be found."

@@ -1,0 +1,117 @@
+"""Ports' addresses over HTTP, as Neutron's IPAM gives them: only from the subnets that
+serve the port's device owner (subnet-service-types), and always, but on a router's
+interface, from every SLAAC and DHCPv6-stateless subnet of the network."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.functional.network.neutron import error
+
+
+@pytest.fixture
+def network(net) -> dict:
+    return net.post("/networks", json={"network": {"name": "addresses"}}).json()["network"]
+
+
+def _subnet(net, network: dict, cidr: str, **attrs) -> dict:
+    made = net.post("/subnets", json={"subnet": {
+        "network_id": network["id"], "cidr": cidr,
+        "ip_version": 6 if ":" in cidr else 4, **attrs}})
+    assert made.status_code == 201, made.text
+    return made.json()["subnet"]
+
+
+def _port(net, network: dict, **attrs) -> dict:
+    made = net.post("/ports", json={"port": {"network_id": network["id"], **attrs}})
+    assert made.status_code == 201, made.text
+    return made.json()["port"]
+
+
+def _subnets_of(port: dict) -> list[str]:
+    return [ip["subnet_id"] for ip in port["fixed_ips"]]
+
+
+def test_ports_take_addresses_from_the_subnets_serving_their_owner(net, network):
+    fips = _subnet(net, network, "10.20.0.0/24", service_types=["network:floatingip"])
+    anyone = _subnet(net, network, "10.21.0.0/24")
+    assert _subnets_of(_port(net, network, device_owner="compute:nova")) == [anyone["id"]]
+    assert _subnets_of(_port(net, network, device_owner="network:floatingip")) == \
+        [fips["id"]]
+    message = error(net.post("/ports", json={"port": {
+        "network_id": network["id"], "device_owner": "compute:nova",
+        "fixed_ips": [{"subnet_id": fips["id"]}]}}), 400, "InvalidInput")
+    assert message == (f"Invalid input for operation: Failed to create port on network "
+                       f"{network['id']}, because fixed_ips included invalid subnet "
+                       f"{fips['id']}.")
+    assert net.delete(f"/subnets/{anyone['id']}").status_code == 409  # its port holds it
+
+
+def test_a_port_no_subnet_serves_is_refused(net, network):
+    _subnet(net, network, "10.22.0.0/24", service_types=["network:router_gateway"])
+    message = error(net.post("/ports", json={"port": {
+        "network_id": network["id"], "device_owner": "compute:nova"}}),
+        409, "IpAddressGenerationFailureNoMatchingSubnet")
+    assert message == (f"No valid service subnet for the given device owner, network "
+                       f"{network['id']}, service type compute:nova.")
+
+
+@pytest.mark.parametrize(("service_types", "kind", "message"), [
+    (["foo"], "InvalidSubnetServiceType",
+     "Subnet service type foo does not correspond to a valid device owner."),
+    ([7], "InvalidInputSubnetServiceType", "Subnet service type 7 is not a string."),
+])
+def test_a_service_type_must_be_a_device_owners(net, network, service_types, kind,
+                                                message):
+    refused = net.post("/subnets", json={"subnet": {
+        "network_id": network["id"], "cidr": "10.23.0.0/24", "ip_version": 4,
+        "service_types": service_types}})
+    assert error(refused, 400, kind) == message
+    subnet = _subnet(net, network, "10.23.0.0/24")
+    assert error(net.put(f"/subnets/{subnet['id']}", json={"subnet": {
+        "service_types": service_types}}), 400, kind) == message
+    extensions = {e["alias"] for e in net.get("/extensions").json()["extensions"]}
+    assert "subnet-service-types" in extensions
+
+
+@pytest.mark.parametrize("mode", ["slaac", "dhcpv6-stateless"])
+def test_a_port_with_ipv4_addresses_still_gets_its_slaac_one(net, network, mode):
+    v4 = _subnet(net, network, "10.24.0.0/24")
+    v6 = _subnet(net, network, "fd00:24::/64", ipv6_ra_mode=mode, ipv6_address_mode=mode)
+    port = _port(net, network, fixed_ips=[{"subnet_id": v4["id"]}])
+    assert sorted(_subnets_of(port)) == sorted([v4["id"], v6["id"]])
+    slaac = next(ip for ip in port["fixed_ips"] if ip["subnet_id"] == v6["id"])
+    moved = net.put(f"/ports/{port['id']}", json={"port": {
+        "fixed_ips": [{"subnet_id": v4["id"], "ip_address": "10.24.0.99"}]}})
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["port"]["fixed_ips"] == [
+        {"subnet_id": v4["id"], "ip_address": "10.24.0.99"}, slaac]
+
+
+def test_a_router_interface_gets_no_slaac_address(net, network):
+    v4 = _subnet(net, network, "10.25.0.0/24")
+    _subnet(net, network, "fd00:25::/64", ipv6_ra_mode="slaac", ipv6_address_mode="slaac")
+    router = net.post("/routers", json={"router": {"name": "r"}}).json()["router"]
+    added = net.put(f"/routers/{router['id']}/add_router_interface",
+                    json={"subnet_id": v4["id"]})
+    assert added.status_code == 200, added.text
+    interface = net.get(f"/ports/{added.json()['port_id']}").json()["port"]
+    assert _subnets_of(interface) == [v4["id"]]
+
+
+def test_another_projects_unshared_network_is_hidden_from_new_ports_and_subnets(net, user):
+    client, _ = user
+    external = net.post("/networks", json={"network": {
+        "name": "admins-ext", "router:external": True}}).json()["network"]
+    _subnet(net, external, "172.30.0.0/24")
+    assert client.get(f"/networks/{external['id']}").status_code == 200  # external: seen
+    for collection, resource, extra in (("ports", "port", {}),
+                                        ("subnets", "subnet", {"cidr": "172.31.0.0/24",
+                                                               "ip_version": 4})):
+        refused = client.post(f"/{collection}", json={resource: {
+            "network_id": external["id"], **extra}})
+        assert error(refused, 404, "HTTPNotFound") == "The resource could not be found."
+    shared = net.post("/networks", json={"network": {"name": "all", "shared": True}})
+    _subnet(net, shared.json()["network"], "172.32.0.0/24")
+    assert client.post("/ports", json={"port": {
+        "network_id": shared.json()["network"]["id"]}}).status_code == 201
