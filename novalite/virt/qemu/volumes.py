@@ -3,8 +3,9 @@ attachment, read by a QEMU block node (`blockdev nbd`, which reconnects if the e
 restarts) under a virtio-blk device whose serial is the volume's id, so the guest finds
 it as /dev/disk/by-id/virtio-<id[:20]>. A multiattach volume (the connection says
 `multiattach`, as Nova's does) is a shareable disk, as libvirt makes one of
-`<shareable/>`: other guests write it at the same time. q35's root bus cannot hot-plug, so a guest gets
-[libvirt] num_pcie_ports PCIe root ports when it is made and each volume takes one.
+`<shareable/>`: other guests write it at the same time. q35's root bus cannot
+hot-plug, so a guest gets [libvirt] num_pcie_ports PCIe root ports when it is made and
+each volume takes one.
 
 Attach: blockdev-add, then device_add on a free port of a running guest (ACPI hot-plug);
 the volume is kept in guest.json, so every later launch (power on, hard reboot, resume,
