@@ -5,9 +5,10 @@ user cannot see is not found), the block device mapping recorded, the action rec
 and the work cast to the instance's compute (novalite.compute.volume_steps). A request
 refused or failed on the way leaves no reservation and no mapping behind.
 
-From 2.20 a shelved server takes and gives volumes too; one shelved off any host only
-has them reserved or released here (its unshelve connects them). Servers in
-VERIFY_RESIZE take no volumes (Nova's do). A server with volumes
+A multiattach volume goes to several servers from 2.60 (novalite.compute.multiattach),
+never twice to one. From 2.20 a shelved server takes and gives volumes too; one
+shelved off any host only has them reserved or released here (its unshelve connects
+them). Servers in VERIFY_RESIZE take no volumes (Nova's do). A server with volumes
 moves as Nova's does (the compute carries its attachments), but for a live migration
 off a qemu host (`refuse_live_migration`)."""
 
