@@ -154,10 +154,12 @@ class API:
         hostname: str | None = None,
         config_drive: bool = False,
         block_device_mapping: list[boot_volumes.Requested] | None = None,
+        supports_multiattach: bool = False,
     ) -> list[str]:
         """Record the instances, start the build, return their uuids at once. A server
         boots from `image_ref`, or with none from the volume of `block_device_mapping`
-        whose boot index is 0 (volume-backed: novalite.compute.boot_volumes)."""
+        whose boot index is 0 (volume-backed: novalite.compute.boot_volumes); with a
+        multiattach volume only if `supports_multiattach` (a request of 2.60 on)."""
         if min_count > max_count:
             raise exception.Invalid("min_count must be <= max_count")
         if hostname and max_count > 1:
@@ -171,7 +173,7 @@ class API:
         boot = boot_volumes.plan(
             ctx, boot_volumes.merged(from_image, block_device_mapping or []),
             image is not None and not root_from_image, max_count,
-            image if root_from_image else None)
+            image if root_from_image else None, supports_multiattach)
         if boot.boot_image is None:
             assert image is not None  # plan wants a boot index 0 otherwise
             self._check_flavor_fits_image(flavor, image)

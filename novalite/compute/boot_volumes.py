@@ -31,7 +31,7 @@ from typing import Any
 
 from novalite import exception, strutils
 from novalite.clients import cinder
-from novalite.compute import snapshots
+from novalite.compute import multiattach, snapshots
 from novalite.context import RequestContext
 from novalite.db.api import block_devices
 from novalite.image import api as image_api
@@ -233,10 +233,12 @@ class Plan:
 
 
 def plan(ctx: RequestContext, devices: list[Requested], image_booted: bool,
-         count: int, image: ImageMeta | None = None) -> Plan:
+         count: int, image: ImageMeta | None = None,
+         supports_multiattach: bool = False) -> Plan:
     """Nova's _validate_bdm and _check_and_transform_bdm for the request's devices
     (`image_booted`: the server boots from an imageRef, whose disk is boot index 0;
-    an imageRef whose image maps the boot volume is the `image` it boots as)."""
+    an imageRef whose image maps the boot volume is the `image` it boots as; a
+    multiattach volume only if `supports_multiattach`, a request of 2.60 or later)."""
     boot_indexes = sorted([d.boot_index for d in devices
                            if d.boot_index is not None and d.boot_index >= 0]
                           + ([0] if image_booted else []))
@@ -252,7 +254,7 @@ def plan(ctx: RequestContext, devices: list[Requested], image_booted: bool,
     volumes = cinder.Client(ctx)
     found = Plan(devices)
     for device in devices:
-        _check_source(ctx, volumes, device)
+        _check_source(ctx, volumes, device, supports_multiattach)
         if device.boot_index == 0:
             found.boot_image = image or _boot_image(ctx, volumes, device)
     return found
@@ -273,7 +275,8 @@ def _name_devices(devices: list[Requested], image_booted: bool) -> None:
         used.add(device.device_name)
 
 
-def _check_source(ctx: RequestContext, volumes: cinder.Client, device: Requested) -> None:
+def _check_source(ctx: RequestContext, volumes: cinder.Client, device: Requested,
+                  supports_multiattach: bool) -> None:
     uuid = device.uuid or ""
     if device.source_type == IMAGE:
         try:
@@ -285,10 +288,11 @@ def _check_source(ctx: RequestContext, volumes: cinder.Client, device: Requested
                              "non-zero size specified")
     elif device.source_type == VOLUME:
         volume = _get(volumes.get, uuid, InvalidBDMVolume)
-        if volume.get("status") != "available":
+        if volume.get("status") != "available" and not multiattach.is_multiattach(volume):
             raise exception.InvalidVolume(
                 reason=f"volume '{uuid}' status must be 'available'. Currently in "
                        f"'{volume.get('status')}'")
+        multiattach.check_microversion(volume, supports_multiattach)
         device.volume_size = volume.get("size")
     elif device.source_type == SNAPSHOT:
         snapshot = _get(volumes.snapshot_get, uuid, InvalidBDMSnapshot)

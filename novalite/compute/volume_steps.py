@@ -32,6 +32,7 @@ from typing import Any
 
 from novalite import exception
 from novalite.clients import cinder
+from novalite.compute import multiattach
 from novalite.compute.wrapping import tracked
 from novalite.conductor.rpcapi import ConductorAPI
 from novalite.context import RequestContext
@@ -109,10 +110,7 @@ class VolumeSteps:
         attachment_id = found.attachment_id or ""
         connected: dict[str, Any] | None = None
         try:
-            connector = {**self.driver.get_volume_connector(instance),
-                         "mountpoint": found.device_name}
-            connection = {**volumes.attachment_update(attachment_id, connector),
-                          "serial": found.volume_id}
+            connection = self._connection(volumes, instance, found)
             self.driver.attach_volume(ctx, connection, instance, found.device_name,
                                       found.disk_bus, found.device_type)
             connected = connection
@@ -125,6 +123,22 @@ class VolumeSteps:
             raise
         LOG.info("Attached volume %s to instance %s at %s", found.volume_id, instance.uuid,
                  found.device_name)
+
+    def _connection(self, volumes: cinder.Client, instance: Instance,
+                    bdm: BlockDeviceMapping, attachment_id: str | None = None
+                    ) -> dict[str, Any]:
+        """The mapping's attachment (or `attachment_id`, another of its volume's)
+        connected to this host's connector (Nova's
+        DriverVolumeBlockDevice._volume_attach): the connection the driver attaches,
+        the volume's id its serial; a multiattach volume's only if the driver takes one
+        (novalite.compute.multiattach)."""
+        volume = volumes.get(bdm.volume_id or "")
+        multiattach.check_driver(volume, self.driver.capabilities)
+        connector = {**self.driver.get_volume_connector(instance),
+                     "mountpoint": bdm.device_name}
+        return multiattach.flagged(volume, {
+            **volumes.attachment_update(attachment_id or bdm.attachment_id or "", connector),
+            "serial": bdm.volume_id})
 
     def _remove_volume(self, ctx: RequestContext, instance: Instance,
                        bdm: BlockDeviceMapping, connection: dict[str, Any] | None) -> None:
@@ -238,10 +252,7 @@ class VolumeSteps:
         with it (the driver connects it)."""
         volumes = cinder.Client(ctx, admin=True)
         attachment_id = bdm.attachment_id or ""
-        connector = {**self.driver.get_volume_connector(instance),
-                     "mountpoint": bdm.device_name}
-        connection = {**volumes.attachment_update(attachment_id, connector),
-                      "serial": bdm.volume_id}
+        connection = self._connection(volumes, instance, bdm)
         connected = self.conductor.block_device_mapping_update(
             ctx, bdm.uuid, {"connection_info": connection})
         volumes.attachment_complete(attachment_id)
@@ -278,17 +289,14 @@ class VolumeSteps:
         connection. The mappings keep the source's until the guest has moved
         (_take_attachments); nothing is left attached here if one fails."""
         volumes = cinder.Client(ctx, admin=True)
-        connector = self.driver.get_volume_connector(instance)
         made: dict[str, dict[str, Any]] = {}
         try:
             for bdm in mappings:
                 attachment_id = volumes.attachment_create(bdm.volume_id or "",
                                                           instance.uuid)["id"]
                 made[bdm.uuid] = {"attachment_id": attachment_id}
-                made[bdm.uuid]["connection_info"] = {
-                    **volumes.attachment_update(attachment_id, {
-                        **connector, "mountpoint": bdm.device_name}),
-                    "serial": bdm.volume_id}
+                made[bdm.uuid]["connection_info"] = self._connection(volumes, instance, bdm,
+                                                                     attachment_id)
         except Exception:
             for attachment in made.values():
                 with _logged("delete attachment %s", attachment["attachment_id"]):

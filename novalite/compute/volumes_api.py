@@ -5,9 +5,10 @@ user cannot see is not found), the block device mapping recorded, the action rec
 and the work cast to the instance's compute (novalite.compute.volume_steps). A request
 refused or failed on the way leaves no reservation and no mapping behind.
 
-From 2.20 a shelved server takes and gives volumes too; one shelved off any host only
-has them reserved or released here (its unshelve connects them). Servers in
-VERIFY_RESIZE take no volumes (Nova's do). A server with volumes
+A multiattach volume goes to several servers from 2.60 (novalite.compute.multiattach),
+never twice to one. From 2.20 a shelved server takes and gives volumes too; one
+shelved off any host only has them reserved or released here (its unshelve connects
+them). Servers in VERIFY_RESIZE take no volumes (Nova's do). A server with volumes
 moves as Nova's does (the compute carries its attachments), but for a live migration
 off a qemu host (`refuse_live_migration`)."""
 
@@ -19,7 +20,7 @@ import string
 
 from novalite import exception
 from novalite.clients import cinder
-from novalite.compute import guards, service_api
+from novalite.compute import guards, multiattach, service_api
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.context import RequestContext
 from novalite.db.api import actions, block_devices, compute_nodes
@@ -71,6 +72,18 @@ def refuse_live_migration(instance: Instance) -> None:
         raise exception.VolumesNotLiveMigratable(instance_uuid=instance.uuid)
 
 
+def _check_not_attached(instance: Instance, volume: dict) -> None:
+    """Nova's _check_volume_already_attached: a volume mapped to a server is attached to
+    no other unless multiattach, and to no server twice."""
+    attached = block_devices.bdm_get_by_volume(volume["id"])
+    if attached and not multiattach.is_multiattach(volume):
+        raise exception.InvalidVolume(reason=(
+            f"volume {volume['id']} is already attached to instances: "
+            f"{' '.join(b.instance_uuid for b in attached)}"))
+    if any(b.instance_uuid == instance.uuid for b in attached):
+        raise exception.InvalidVolume(reason=f"volume {volume['id']} already attached")
+
+
 class VolumeAttachAPI:
     def __init__(self) -> None:
         self.compute = compute_rpcapi.ComputeAPI()
@@ -98,21 +111,19 @@ class VolumeAttachAPI:
 
     def attach(self, ctx: RequestContext, instance: Instance, volume_id: str,
                device: str | None, tag: str | None, delete_on_termination: bool,
-               shelved: bool = False) -> BlockDeviceMapping:
+               shelved: bool = False, supports_multiattach: bool = False
+               ) -> BlockDeviceMapping:
         """The volume reserved and mapped, then connected by the server's compute; for a
         server shelved off any host, only reserved and mapped (Nova's
-        _attach_volume_shelved_offloaded): its unshelve connects it where it lands."""
+        _attach_volume_shelved_offloaded): its unshelve connects it where it lands. A
+        multiattach volume needs `supports_multiattach` (a request of 2.60 or later)
+        and a server on a host (novalite.compute.multiattach)."""
         host = self._checked(ctx, instance, "attach_volume", shelved)
         volume = self.volume(ctx, volume_id)
-        if volume.get("multiattach"):  # a real Cinder's; novalite's volumes never are
-            raise exception.InvalidVolume(reason=(
-                f"volume {volume_id} is multiattach; novalite attaches a volume to one "
-                "server at a time"))
-        attached = block_devices.bdm_get_by_volume(volume_id)
-        if attached:
-            raise exception.InvalidVolume(reason=(
-                f"volume {volume_id} is already attached to instances: "
-                f"{' '.join(b.instance_uuid for b in attached)}"))
+        _check_not_attached(instance, volume)
+        if host is None and multiattach.is_multiattach(volume):
+            raise multiattach.MultiattachToShelvedNotSupported()
+        multiattach.check_microversion(volume, supports_multiattach)
         device_name = self._device_name(instance.uuid, device)
         # the mapping first, as Nova's: a request racing this one for the volume fails
         # on it before reaching the volume service, and a mapping whose reservation a

@@ -35,6 +35,7 @@ CAPABILITY_TRAITS = {
     "supports_image_type_vhdx": "COMPUTE_IMAGE_TYPE_VHDX",
     "supports_image_type_vmdk": "COMPUTE_IMAGE_TYPE_VMDK",
     "supports_image_type_ploop": "COMPUTE_IMAGE_TYPE_PLOOP",
+    "supports_multiattach": "COMPUTE_VOLUME_MULTI_ATTACH",
 }
 
 

@@ -62,7 +62,8 @@ class _LiveCopy:
 
 
 class FakeDriver(ComputeDriver):
-    capabilities = {"supports_image_type_qcow2": True, "supports_image_type_raw": True}
+    capabilities = {"supports_image_type_qcow2": True, "supports_image_type_raw": True,
+                    "supports_multiattach": True}
 
     def __init__(self, numa_topology: dict | None = None, pci_stats: list | None = None,
                  metrics: dict[str, float] | None = None) -> None:

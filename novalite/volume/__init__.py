@@ -10,6 +10,8 @@ the volume's final status, recording a user message (`messages.py`) when it fail
 Attaching (`attach.py`, Cinder's attachments API as Nova uses it): an attachment is
 reserved for a server, then connected to the compute's connector — the manager serves the
 volume over NBD with a qemu-nbd of its own (`exports.py`) and answers the connection
-info — then completed (`in-use`); deleting it stops the export. The volume's status
-follows its attachments (`attachments.py`).
+info — then completed (`in-use`); deleting the volume's last attachment stops the
+export. The volume's status follows its attachments (`attachments.py`). A volume of a
+type with the `multiattach` extra spec `<is> True` is multiattach (Cinder's): reserved
+from `in-use` too, so several servers attach it at once, all reading one export.
 """

@@ -108,10 +108,12 @@ def _size(requested: int | None, minimum: int | None, from_snapshot: bool) -> in
     return size
 
 
-def create(ctx: RequestContext, requested_size: int | None, fields: dict[str, Any]) -> Volume:
+def create(ctx: RequestContext, requested_size: int | None, fields: dict[str, Any],
+           authorize: Callable[[str], None]) -> Volume:
     """Record the volume `creating` and cast its creation; `fields` holds name,
     description, metadata, volume_type, availability_zone, bootable and one source
-    (snapshot_id, source_volid or image_id), all optional."""
+    (snapshot_id, source_volid or image_id), all optional. A volume of a multiattach
+    type needs the caller `authorize`d for Cinder's volume:multiattach."""
     project_id = ctx.require_project_id()
     # the image service is asked before the transaction: no lock is held over HTTP
     from_image = (_image(ctx, fields["image_id"], _size(requested_size, None, False))
@@ -134,6 +136,8 @@ def create(ctx: RequestContext, requested_size: int | None, fields: dict[str, An
                                         if fields.get("volume_type")
                                         else volume_types.default(s)).id
         volume = volumes.create(s, values)
+        if volume.multiattach:
+            authorize("volume:multiattach")  # a refusal rolls the volume back
     _recheck(project_id, lambda s: volumes.remove(s, volume.id), volumes=1, gigabytes=size)
     VolumeAPI().create_volume(ctx, volume.id, source_host)
     return volume

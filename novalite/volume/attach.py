@@ -11,6 +11,7 @@ view of all)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from novalite.context import RequestContext
@@ -23,10 +24,11 @@ from novalite.volume.rpcapi import VolumeAPI
 
 LOG = logging.getLogger(__name__)
 
-# Cinder's statuses a non-multiattach volume may be reserved from (novalite has no
-# `downloading`; the text stays Cinder's)
-_RESERVABLE = (states.AVAILABLE,)
-_RESERVABLE_TEXT = "available or downloading"
+# Cinder's statuses a volume may be reserved from (novalite has no `downloading`; the
+# text stays Cinder's): a multiattach volume in use too
+_RESERVABLE = {False: (states.AVAILABLE,), True: (states.AVAILABLE, states.IN_USE)}
+_RESERVABLE_TEXT = {False: "available or downloading",
+                    True: "available or in-use or downloading"}
 
 
 def _in_error(volume_id: str, status: str, verb: str) -> str:
@@ -36,24 +38,27 @@ def _in_error(volume_id: str, status: str, verb: str) -> str:
 
 def create(ctx: RequestContext, project_id: str | None, volume_id: str,
            instance_uuid: str | None, connector: dict[str, Any] | None,
-           mode: str) -> Attachment:
+           mode: str, authorize: Callable[[str], None]) -> Attachment:
     """Reserve the volume for `instance_uuid` (`reserved`); with a connector, connect it
-    at once (`attaching`). A second attachment of an attached volume is refused, as it
-    is for Cinder's volumes that are not multiattach (novalite has none that are),
-    unless all its attachments are the same instance's (Cinder's override: the
-    instance's compute hands the volume over to the next host it is built or moved
-    on, so the volume is never free in between)."""
+    at once (`attaching`). A second attachment of an attached volume is refused unless
+    the volume is multiattach (a bootable one in use needs the caller `authorize`d for
+    Cinder's volume:multiattach_bootable_volume), or one of its attachments is the same
+    instance's (Cinder's override: the instance's compute hands the volume over to the
+    next host it is built or moved on, so the volume is never free in between)."""
     with session.writer() as s:
-        volume = volumes.get_row(s, volume_id, project_id)
+        volume = volumes.get(s, volume_id, project_id)
         if "error" in volume.status:
             raise errors.InvalidVolume(reason=_in_error(volume_id, volume.status, "created"))
-        if not volumes.swap_status(s, volume_id, _RESERVABLE, {"status": states.RESERVED}):
-            held = attachments.of_volumes(s, [volume_id]).get(volume_id, [])
-            if not (instance_uuid and held
-                    and all(a.instance_uuid == instance_uuid for a in held)):
+        if volume.multiattach and volume.status == states.IN_USE and volume.bootable:
+            authorize("volume:multiattach_bootable_volume")
+        if not volumes.swap_status(s, volume_id, _RESERVABLE[volume.multiattach],
+                                   {"status": states.RESERVED}):
+            held = volume.attachments
+            if not (instance_uuid and any(a.instance_uuid == instance_uuid for a in held)):
                 raise errors.InvalidVolume(reason=(
-                    f"Volume {volume_id} status must be {_RESERVABLE_TEXT} to reserve, but "
-                    f"the current status is {volume.status}."))
+                    f"Volume {volume_id} status must be "
+                    f"{_RESERVABLE_TEXT[volume.multiattach]} to reserve, but the current "
+                    f"status is {volume.status}."))
         attachment_id = attachments.create(s, volume_id, instance_uuid, mode)
         attachments.settle(s, volume_id)
     if connector is None:

@@ -23,6 +23,12 @@ class VolumeTypeInUse(VolumeError):
                "with the type.")
 
 
+class ExtraSpecsRefused(VolumeError):
+    """Cinder's 400 for a change of a type's extra specs, its text alone."""
+
+    msg_fmt = "%(reason)s"
+
+
 class VolumeNotFound(VolumeError):
     msg_fmt = "Volume %(volume_id)s could not be found."
     code = 404

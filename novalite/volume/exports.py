@@ -1,16 +1,20 @@
 """NBD exports of volumes: how the file backend's volumes reach the computes that attach
 them (as iSCSI targets are LVM's), with QEMU's own NBD server, `qemu-nbd`.
 
-One export per attachment, on a TCP port of its own at [DEFAULT] my_ip: a qemu-nbd that
-serves the volume's qcow2 file as the raw disk the guest sees (`--format qcow2`),
-read-only for an `ro` attachment, and stays up when its client disconnects
+One export per volume, on a TCP port of its own at [DEFAULT] my_ip: a qemu-nbd that
+serves the volume's qcow2 file as the raw disk the guest sees (`--format qcow2`) — a
+qcow2 has one writer, so one qemu-nbd — read-only for an `ro` attachment of a volume
+that is not multiattach, to any number of clients at once for a multiattach volume
+(`--shared=0`: each of its guests connects, as each of a shareable iSCSI target's
+initiators logs in), and stays up when its client disconnects
 (`--persistent`), so a guest that reboots or whose QEMU restarts connects again. It runs
 in a session of its own, outliving the volume service as guests outlive their compute;
 its pidfile (`$state_path/volume-exports/<host>/<attachment id>.pid`) lets a restarted
 service find it or stop it, and the attachment's recorded connection lets it start one
-again on the same port. A second attachment of the volume (its consumer's own, see
-novalite.volume.manager) shares the export of the first, and keeps it when the first
-goes."""
+again on the same port. The export is named for the attachment that started it; the
+volume's other attachments (another server's of a multiattach volume, or its own
+consumer's second, see novalite.volume.manager) share it, and one of them takes it over
+(hand_over) when that attachment goes: it stops with the volume's last attachment."""
 
 from __future__ import annotations
 
@@ -53,17 +57,19 @@ class Exports:
         return os.path.join(self.directory, f"{attachment_id}.{suffix}")
 
     def start(self, attachment_id: str, path: str, name: str, read_only: bool,
-              port: int | None = None) -> Export:
+              port: int | None = None, shared: bool = False) -> Export:
         """Serve the qcow2 at `path` as export `name` (on `port` if given: an export
-        started again where its client expects it)."""
+        started again where its client expects it); `shared`: to any number of clients
+        at once (a multiattach volume's guests), else to one at a time."""
         os.makedirs(self.directory, exist_ok=True)
         address = CONF.my_ip
         chosen = port or _free_port(address)
-        done = self._run(attachment_id, path, name, read_only, address, chosen)
+        options = (["--read-only"] if read_only else []) + (["--shared=0"] if shared else [])
+        done = self._run(attachment_id, path, name, options, address, chosen)
         attempts = 1
         while done.returncode != 0 and port is None and attempts < BIND_ATTEMPTS:
             chosen = _free_port(address)
-            done = self._run(attachment_id, path, name, read_only, address, chosen)
+            done = self._run(attachment_id, path, name, options, address, chosen)
             attempts += 1
         if done.returncode != 0:
             raise errors.ExportError(f"qemu-nbd could not serve {path} on "
@@ -72,13 +78,11 @@ class Exports:
                  chosen, attachment_id)
         return Export(address, chosen, name)
 
-    def _run(self, attachment_id: str, path: str, name: str, read_only: bool,
+    def _run(self, attachment_id: str, path: str, name: str, options: list[str],
              address: str, port: int) -> subprocess.CompletedProcess[str]:
-        argv = [QEMU_NBD, "--fork", "--persistent", "--format", "qcow2", "--bind", address,
-                "--port", str(port), "--export-name", name,
+        argv = [QEMU_NBD, *options, "--fork", "--persistent", "--format", "qcow2",
+                "--bind", address, "--port", str(port), "--export-name", name,
                 "--pid-file", self._file(attachment_id, "pid"), path]
-        if read_only:
-            argv.insert(1, "--read-only")
         try:
             return subprocess.run(argv, capture_output=True, text=True, check=False,
                                   timeout=START_TIMEOUT, start_new_session=True)

@@ -3,8 +3,9 @@ volumes and snapshots. It places a new volume on its backend if it fits, creates
 (empty, or as a copy of a snapshot, another volume or an image's data fetched from the
 image service over HTTP, as Cinder's does), snapshots, extends and deletes the
 data, and sets each resource's final status; a failure is an error status plus a user
-message saying why. It exports a volume to each attachment's consumer over NBD
-(exports.py) and stops the export when the attachment goes. At start it moves what a
+message saying why. It exports a volume to its attachments' consumers over NBD
+(exports.py: one export per volume, which all the servers of a multiattach volume
+share) and stops the export when the last attachment goes. At start it moves what a
 killed predecessor left half-done to an error status (Cinder's init_host), so nothing
 stays `creating` or `deleting` forever, and recovers the attachments (see
 _recover_attachments)."""
@@ -23,6 +24,7 @@ from novalite.clients import glance
 from novalite.context import RequestContext
 from novalite.db import session
 from novalite.exception import NovaliteException
+from novalite.locks import KeyedLocks
 from novalite.rpc import Target
 from novalite.service.manager import Manager
 from novalite.timeutils import utcnow
@@ -38,7 +40,7 @@ from novalite.volume import (
     volumes,
 )
 from novalite.volume.backend import FileBackend
-from novalite.volume.exports import Exports
+from novalite.volume.exports import Export, Exports
 from novalite.volume.records import Volume
 
 LOG = logging.getLogger(__name__)
@@ -52,6 +54,7 @@ class VolumeManager(Manager):
         self.backend_host = capacity.pool_name(host)
         self.backend = FileBackend(backend.volumes_dir())
         self.exports = Exports(host)
+        self._volume_locks = KeyedLocks()
 
     def init_host(self) -> None:
         self.backend.setup()
@@ -103,27 +106,39 @@ class VolumeManager(Manager):
 
     def attachment_update(self, ctx: RequestContext, volume_id: str, attachment_id: str,
                           connector: dict[str, Any]) -> dict[str, Any]:
-        """Export the volume to `connector` (its own qemu-nbd, read-only for an `ro`
-        attachment) and record the connection: attachment and volume `attaching`. The
-        connection info, as a Cinder driver's initialize_connection gives it. Asked
-        again for an attachment it serves (a consumer retrying), the running export is
-        the answer. The volume's other attachment (its consumer's own: a live
-        migration's destination attached beside its source) shares that one's export:
-        a qcow2 has one writer, one qemu-nbd."""
-        with session.reader() as s:
-            row, _ = attachments.get_row(s, attachment_id, None)
-            mode = row.attach_mode if row.attach_mode != "null" else connector.get(
-                "mode") or "rw"
-            served = next((other.connection_info for other in [row, *self._others(s, row)]
-                           if other.connection_info and self.exports.running(other.id)),
-                          None)
-        data = {key: value for key, value in (served or {}).items()
-                if key not in ("driver_volume_type", "attachment_id")}
-        if not data:
-            export = self.exports.start(attachment_id, self.backend.path(volume_id),
-                                        volume_id, mode == "ro")
-            data = {"host": export.host, "port": export.port, "export": export.name,
-                    "name": volume_id, "volume_id": volume_id, "access_mode": mode}
+        """Export the volume to `connector` and record the connection: attachment and
+        volume `attaching`. The connection info, as a Cinder driver's
+        initialize_connection gives it. Asked again for an attachment it serves (a
+        consumer retrying), the running export is the answer. The volume's other
+        attachments (other servers' of a multiattach volume; its consumer's own, a live
+        migration's destination attached beside its source) share the one export: a
+        qcow2 has one writer, one qemu-nbd. Per volume, one request at a time decides
+        whether to start it."""
+        with self._volume_locks(volume_id):
+            with session.reader() as s:
+                row, _ = attachments.get_row(s, attachment_id, None)
+                mode = row.attach_mode if row.attach_mode != "null" else connector.get(
+                    "mode") or "rw"
+                served = next((other.connection_info
+                               for other in [row, *self._others(s, row)]
+                               if other.connection_info and self.exports.running(other.id)),
+                              None)
+                volume = volumes.get(s, volume_id, None)
+            data = {key: value for key, value in (served or {}).items()
+                    if key not in ("driver_volume_type", "attachment_id")}
+            if not data:
+                export = self._start(attachment_id, volume, mode == "ro")
+                data = {"host": export.host, "port": export.port, "export": export.name,
+                        "name": volume_id, "volume_id": volume_id, "access_mode": mode}
+            elif volume.multiattach:  # each of its servers' own mode, on a writable export
+                data["access_mode"] = mode
+            self._connected(attachment_id, volume_id, connector, mode, data)
+        return {"driver_volume_type": "nbd", "data": data}
+
+    def _connected(self, attachment_id: str, volume_id: str, connector: dict[str, Any],
+                   mode: str, data: dict[str, Any]) -> None:
+        """The attachment `attaching` with its connection; one deleted while it was being
+        exported stops the export it started."""
         try:
             with session.writer() as s:
                 row, _ = attachments.get_row(s, attachment_id, None)
@@ -136,22 +151,34 @@ class VolumeManager(Manager):
                 row.attach_mode, row.attach_time = mode, utcnow()
                 attachments.settle(s, volume_id)
         except errors.VolumeAttachmentNotFound:
-            self.exports.stop(attachment_id)  # deleted while it was being exported
+            self.exports.stop(attachment_id)
             raise
-        return {"driver_volume_type": "nbd", "data": data}
+
+    def _start(self, attachment_id: str, volume: Volume, read_only: bool,
+               port: int | None = None) -> Export:
+        """The volume's export, named for `attachment_id`: read-only for an `ro`
+        attachment of a volume no other attachment may write to, to every client of a
+        multiattach volume (an `ro` attachment of it reads through a client of its
+        own that QEMU opens read-only)."""
+        return self.exports.start(attachment_id, self.backend.path(volume.id), volume.id,
+                                  read_only and not volume.multiattach, port,
+                                  shared=volume.multiattach)
 
     def attachment_delete(self, ctx: RequestContext | None, attachment_id: str) -> None:
         """Stop the attachment's export (the API then removes the attachment), unless
         another attachment of the volume shares it: that one keeps it."""
         with session.reader() as s:
-            row, _ = attachments.get_row(s, attachment_id, None)
-            sharing = [other.id for other in self._others(s, row) if other.connection_info
-                       and _export_of(other.connection_info)
-                       == _export_of(row.connection_info or {})]
-        if sharing:
-            self.exports.hand_over(attachment_id, sharing[0])
-        else:
-            self.exports.stop(attachment_id)
+            volume_id = attachments.get_row(s, attachment_id, None)[0].volume_id
+        with self._volume_locks(volume_id):
+            with session.reader() as s:
+                row, _ = attachments.get_row(s, attachment_id, None)
+                sharing = [other.id for other in self._others(s, row)
+                           if other.connection_info and _export_of(other.connection_info)
+                           == _export_of(row.connection_info or {})]
+            if sharing:
+                self.exports.hand_over(attachment_id, sharing[0])
+            else:
+                self.exports.stop(attachment_id)
 
     @staticmethod
     def _others(s: Session, row: Any) -> list[Any]:
@@ -282,8 +309,10 @@ class VolumeManager(Manager):
     def _export(self, attachment_id: str, volume_id: str, connection: dict[str, Any]
                 ) -> None:
         """The attachment's export (again) where its consumer connects: same port."""
-        self.exports.start(attachment_id, self.backend.path(volume_id), connection["export"],
-                           connection["access_mode"] == "ro", connection["port"])
+        with session.reader() as s:
+            volume = volumes.get(s, volume_id, None)
+        self._start(attachment_id, volume, connection["access_mode"] == "ro",
+                    connection["port"])
 
     def create_snapshot(self, ctx: RequestContext, snapshot_id: str) -> None:
         with session.reader() as s:

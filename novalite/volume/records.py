@@ -6,6 +6,9 @@ import dataclasses
 import datetime
 from typing import Any
 
+# the value of the `multiattach` extra spec that makes a type's volumes multiattach
+MULTIATTACH = "<is> True"
+
 
 @dataclasses.dataclass(frozen=True)
 class VolumeType:
@@ -37,6 +40,13 @@ class Volume:
     created_at: datetime.datetime | None
     updated_at: datetime.datetime | None
     attachments: list[Attachment] = dataclasses.field(default_factory=list)
+
+    @property
+    def multiattach(self) -> bool:
+        """Whether several servers may attach it at once: its type says so (Cinder's
+        `multiattach` extra spec), as the type it was created with, which cannot
+        change while a volume has it (novalite.volume.volume_types)."""
+        return self.volume_type.extra_specs.get("multiattach") == MULTIATTACH
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from novalite.conf import CONF
 from novalite.db.models import volume as m
 from novalite.volume import errors
-from novalite.volume.records import VolumeType
+from novalite.volume.records import MULTIATTACH, VolumeType
 
 DEFAULT_TYPE_NAME = "__DEFAULT__"
 
@@ -91,6 +91,17 @@ def set_extra_specs(s: Session, type_id: str, specs: dict[str, str]) -> dict[str
         else:
             s.add(m.VolumeTypeExtraSpec(volume_type_id=type_id, key=key, value=value))
     return specs
+
+
+def check_specs_change(s: Session, type_id: str, specs: dict[str, str]) -> None:
+    """Cinder's rules for a type's extra specs set (`specs`) or deleted (empty): never
+    while a volume has the type (a volume keeps what its type said when it was made,
+    multiattach among it), and `cacheable` never with `multiattach`."""
+    if s.scalar(select(m.Volume.id).where(m.Volume.volume_type_id == type_id).limit(1)):
+        raise errors.ExtraSpecsRefused(reason="Volume Type is currently in use.")
+    merged = {**record(s, get_row(s, type_id)).extra_specs, **specs}
+    if specs and merged.get("multiattach") == merged.get("cacheable") == MULTIATTACH:
+        raise errors.ExtraSpecsRefused(reason="cacheable cannot be set with multiattach.")
 
 
 def delete_extra_spec(s: Session, type_id: str, key: str) -> None:

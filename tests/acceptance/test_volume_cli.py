@@ -136,6 +136,37 @@ def test_a_volume_attached_to_a_server_and_detached_with_the_cli(cloud):
     demo.ok("volume", "delete", "attached")
 
 
+def test_a_multiattach_volume_on_two_servers_with_the_cli(cloud):
+    demo = Cli(cloud.clouds_yaml, "novalite")
+    admin = Cli(cloud.clouds_yaml, "novalite-admin")
+    admin.ok("volume", "type", "create", "--property", 'multiattach=<is> True', "multi")
+    made = demo.json("volume", "create", "--type", "multi", "--size", "1", "shared")
+    assert made["multiattach"] is True
+    _status(demo, "shared", "available")
+    servers = [demo.json("server", "create", "--image", "novalite-tiny", "--flavor",
+                         "m1.tiny", "--wait", name)["id"] for name in ("ma-1", "ma-2")]
+
+    refused = demo.run("--os-compute-api-version", "2.59", "server", "add", "volume",
+                       "ma-1", "shared")
+    assert refused.returncode != 0
+    assert "only supported starting with compute API version 2.60" in refused.stderr
+    for server in ("ma-1", "ma-2"):
+        demo.ok("--os-compute-api-version", "2.60", "server", "add", "volume", server,
+                "shared")
+        _status(demo, "shared", "in-use")
+    shown = demo.json("volume", "show", "shared")
+    assert sorted(a["server_id"] for a in shown["attachments"]) == sorted(servers)
+
+    demo.ok("server", "remove", "volume", "ma-1", "shared")
+    wait_for(lambda: [a["server_id"] for a in demo.json("volume", "show", "shared")[
+        "attachments"]] == [servers[1]], timeout=60, interval=0.5, what="one left")
+    assert demo.json("volume", "show", "shared")["status"] == "in-use"
+    demo.ok("server", "remove", "volume", "ma-2", "shared")
+    assert _status(demo, "shared", "available")["attachments"] == []
+    demo.ok("server", "delete", "--wait", "ma-1", "ma-2")
+    demo.ok("volume", "delete", "shared")
+
+
 def test_servers_booted_from_volumes_with_the_cli(cloud):
     demo = Cli(cloud.clouds_yaml, "novalite")
     demo.json("volume", "create", "--image", "novalite-tiny", "--size", "1", "bootvol")

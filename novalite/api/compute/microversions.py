@@ -33,6 +33,7 @@ History (the versions that change something novalite serves):
   2.55 — flavors: `description`, PUT /flavors/{id}.
   2.57 — limits, quotas: the file injection limits are gone.
   2.58 — os-instance-actions: `updated_at`, paging, `changes-since`.
+  2.60 — os-volume_attachments and block_device_mapping_v2: multiattach volumes.
   2.61 — flavors: `extra_specs` in views.
   2.62 — os-instance-actions: `host` (admins) and `hostId` in events.
   2.63 — servers: `trusted_image_certificates` in views.

@@ -17,7 +17,7 @@ from novalite.api.compute.views import links
 from novalite.api.compute.views import servers as view
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
-from novalite.compute import boot_volumes, neutron
+from novalite.compute import boot_volumes, multiattach, neutron
 from novalite.compute.api import API
 from novalite.db.api import (
     actions,
@@ -128,7 +128,9 @@ def create(req: ApiRequest) -> ApiResponse:
                              if g.get("name")] or None,
             hostname=server.get("hostname"),
             config_drive=_bool(str(server.get("config_drive", ""))),
-            block_device_mapping=devices, **_destination(req, server))
+            block_device_mapping=devices,
+            supports_multiattach=req.at_least(multiattach.MICROVERSION),
+            **_destination(req, server))
     except exception.ComputeHostNotFound as exc:
         raise HTTPFault(400, exc.format_message()) from None
     if _bool(str(server.get("return_reservation_id", ""))):

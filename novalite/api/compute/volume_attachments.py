@@ -17,6 +17,7 @@ from novalite.api.compute.servers import get_instance
 from novalite.api.compute.views import volume_attachments as view
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
+from novalite.compute import multiattach
 from novalite.compute.volumes_api import VolumeAttachAPI
 from novalite.conf import CONF
 from novalite.db.api import block_devices
@@ -87,7 +88,8 @@ def create(req: ApiRequest) -> ApiResponse:
     bdm = VolumeAttachAPI().attach(req.ctx, instance, body["volumeId"], body.get("device"),
                                    body.get("tag"),
                                    _bool(body.get("delete_on_termination", False)),
-                                   shelved=req.at_least("2.20"))
+                                   shelved=req.at_least("2.20"),
+                                   supports_multiattach=req.at_least(multiattach.MICROVERSION))
     return ApiResponse(200, {"volumeAttachment": view.attached(bdm, req.version)})
 
 

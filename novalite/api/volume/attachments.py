@@ -77,7 +77,8 @@ def create(req: ApiRequest) -> ApiResponse:
         volume = volumes.get(s, values["volume_uuid"], scope(req))
     policy.authorize(req.ctx, "volume:attachment_create", volume.project_id)
     made = attach.create(req.ctx, scope(req), volume.id, values.get("instance_uuid"),
-                         values.get("connector"), values.get("mode", "null"))
+                         values.get("connector"), values.get("mode", "null"),
+                         lambda rule: policy.authorize(req.ctx, rule, volume.project_id))
     return ApiResponse(200, {"attachment": views.attachment(made)})
 
 

@@ -15,6 +15,8 @@ DEFAULTS: dict[str, str] = {
     "volume:update": MEMBER,
     "volume:delete": MEMBER,
     "volume:extend": MEMBER,
+    "volume:multiattach": MEMBER,
+    "volume:multiattach_bootable_volume": MEMBER,
     "volume:get_snapshot": READER,
     "volume:get_all_snapshots": READER,
     "volume:create_snapshot": MEMBER,

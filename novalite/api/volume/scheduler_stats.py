@@ -27,7 +27,7 @@ def _capabilities(found: capacity.Capacity) -> dict[str, Any]:
             "reserved_percentage": CONF.reserved_percentage,
             "storage_protocol": "file", "vendor_name": "novalite", "driver_version": "1.0",
             "thin_provisioning_support": True, "thick_provisioning_support": False,
-            "multiattach": False, "QoS_support": False,
+            "multiattach": True, "QoS_support": False,
             "timestamp": views.timestamp(utcnow())}
 
 

@@ -27,7 +27,7 @@ CREATE_VOLUME = {
                 "volume_type": {"type": ["string", "null"], "maxLength": 255},
                 "metadata": METADATA,
                 "bootable": {"type": "boolean"},
-                "multiattach": {"enum": [False]},
+                "multiattach": {"type": ["boolean", "string"]},  # false only: volumes.py
                 "snapshot_id": {"type": "string", "maxLength": 36},
                 "source_volid": {"type": "string", "maxLength": 36},
                 "imageRef": {"type": "string", "maxLength": 36},

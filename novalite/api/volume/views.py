@@ -37,7 +37,8 @@ def volume(req: ApiRequest, vol: Volume) -> dict[str, Any]:
         "source_volid": vol.source_volid, "metadata": vol.metadata,
         "links": links(req, "volumes", vol.id), "user_id": vol.user_id,
         "bootable": "true" if vol.bootable else "false", "encrypted": False,
-        "replication_status": None, "consistencygroup_id": None, "multiattach": False,
+        "replication_status": None, "consistencygroup_id": None,
+        "multiattach": vol.multiattach,
         "attachments": [volume_attachment(req, a) for a in vol.attachments
                         if a.status == "attached"],
     }

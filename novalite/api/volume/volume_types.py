@@ -107,6 +107,7 @@ def specs_create(req: ApiRequest) -> ApiResponse:
     validate(schemas.EXTRA_SPECS, req.body)
     policy.authorize(req.ctx, "volume_extension:types_extra_specs:create")
     with session.writer() as s:
+        volume_types.check_specs_change(s, req.params["id"], req.body["extra_specs"])
         specs = volume_types.set_extra_specs(s, req.params["id"], req.body["extra_specs"])
     return ApiResponse(200, {"extra_specs": specs})
 
@@ -131,6 +132,7 @@ def specs_update(req: ApiRequest) -> ApiResponse:
     if not isinstance(body, dict) or list(body) != [key] or not isinstance(body[key], str):
         raise errors.InvalidInput(reason="Request body and URI mismatch")
     with session.writer() as s:
+        volume_types.check_specs_change(s, req.params["id"], body)
         volume_types.set_extra_specs(s, req.params["id"], body)
     return ApiResponse(200, body)
 
@@ -138,5 +140,6 @@ def specs_update(req: ApiRequest) -> ApiResponse:
 def specs_delete(req: ApiRequest) -> ApiResponse:
     policy.authorize(req.ctx, "volume_extension:types_extra_specs:delete")
     with session.writer() as s:
+        volume_types.check_specs_change(s, req.params["id"], {})
         volume_types.delete_extra_spec(s, req.params["id"], req.params["key"])
     return ApiResponse(202)

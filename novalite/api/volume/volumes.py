@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from novalite import strutils
 from novalite.api import policy
 from novalite.api.compute.schemas import validate
+from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
 from novalite.api.volume import listing, schemas, views
 from novalite.db import session
@@ -94,9 +96,24 @@ def create(req: ApiRequest) -> ApiResponse:
     if len(sources) > 1:
         raise errors.InvalidInput(reason=f"Give one source of {', '.join(sources)}, not "
                                          "several.")
+    _no_multiattach_flag(values.pop("multiattach", False))
     image = values.pop("imageRef", None)
-    volume = volume_api.create(req.ctx, size, {"image_id": image, **values, **names(values)})
+    volume = volume_api.create(req.ctx, size, {"image_id": image, **values, **names(values)},
+                               lambda rule: policy.authorize(req.ctx, rule))
     return ApiResponse(202, {"volume": views.volume(req, volume)})
+
+
+def _no_multiattach_flag(value: bool | str) -> None:
+    """Cinder's: the body's `multiattach` is gone, only false is accepted; a volume
+    is multiattach by its type."""
+    flag = value if isinstance(value, bool) else strutils.parse_bool(value)
+    if flag is None:
+        raise HTTPFault(400, f"Value '{value}' for 'multiattach' is not a boolean.")
+    if flag:
+        raise HTTPFault(400, "multiattach parameter has been removed. The default behavior "
+                             "is to use multiattach enabled volume types. Contact your "
+                             "administrator to create a multiattach enabled volume type "
+                             "and use it to create multiattach volumes.")
 
 
 def update(req: ApiRequest) -> ApiResponse:

@@ -86,6 +86,7 @@ class QemuDriver(driver.ComputeDriver):
         "supports_image_type_aki": True,
         "supports_image_type_ari": True,
         "supports_image_type_ami": True,
+        "supports_multiattach": True,  # a shareable virtio-blk disk: novalite.virt.qemu.volumes
     }
 
     def __init__(self, instances_dir: str | None = None) -> None:

@@ -1,8 +1,11 @@
 """Volumes in a QEMU guest. Each is the NBD export the volume service made for its
 attachment, read by a QEMU block node (`blockdev nbd`, which reconnects if the export
 restarts) under a virtio-blk device whose serial is the volume's id, so the guest finds
-it as /dev/disk/by-id/virtio-<id[:20]>. q35's root bus cannot hot-plug, so a guest gets
-[libvirt] num_pcie_ports PCIe root ports when it is made and each volume takes one.
+it as /dev/disk/by-id/virtio-<id[:20]>. A multiattach volume (the connection says
+`multiattach`, as Nova's does) is a shareable disk, as libvirt makes one of
+`<shareable/>`: other guests write it at the same time. q35's root bus cannot
+hot-plug, so a guest gets [libvirt] num_pcie_ports PCIe root ports when it is made and
+each volume takes one.
 
 Attach: blockdev-add, then device_add on a free port of a running guest (ACPI hot-plug);
 the volume is kept in guest.json, so every later launch (power on, hard reboot, resume,
@@ -36,6 +39,11 @@ if TYPE_CHECKING:
 # Seconds a guest's I/O waits for an export that went away (its volume service
 # restarting) to come back before it fails; QEMU reconnects meanwhile.
 RECONNECT_DELAY = 30
+# A shareable disk's (libvirt's `<shareable/>`, which Nova's libvirt driver gives a
+# multiattach volume with cache mode none): the node bypasses the host's cache and
+# passes the guest's flushes on, the device lets other writers share the image
+# (`share-rw=on`) and tells the guest it has a write cache to flush
+SHARED_CACHE = {"cache": {"direct": True, "no-flush": False}}
 # The root ports' slots on pcie.0, clear of those QEMU gives the disks and NICs (from
 # 0x1) and of the ICH9 functions (0x1f)
 FIRST_SLOT = 0x10
@@ -57,6 +65,7 @@ class Volume:
     nbd_port: int
     export: str
     read_only: bool
+    shareable: bool = False  # a multiattach volume, which other guests write too
 
     @classmethod
     def of(cls, connection_info: dict[str, Any], port: int | None) -> Volume:
@@ -68,7 +77,8 @@ class Volume:
         data = connection_info["data"]
         return cls(serial=connection_info["serial"], port=port, host=data["host"],
                    nbd_port=int(data["port"]), export=data["export"],
-                   read_only=data.get("access_mode") == "ro")
+                   read_only=data.get("access_mode") == "ro",
+                   shareable=bool(connection_info.get("multiattach")))
 
     @property
     def node(self) -> str:
@@ -82,13 +92,14 @@ class Volume:
         return {"driver": "nbd", "node-name": self.node,
                 "server": {"type": "inet", "host": self.host, "port": str(self.nbd_port)},
                 "export": self.export, "read-only": self.read_only,
-                "reconnect-delay": RECONNECT_DELAY}
+                "reconnect-delay": RECONNECT_DELAY, **(SHARED_CACHE if self.shareable else {})}
 
     def device_args(self) -> dict[str, Any]:
         where = ({"bootindex": 1, "addr": f"{pci_layout.root_volume_slot():#x}"}
                  if self.port is None else {"bus": port_id(self.port)})
+        shared = {"share-rw": "on", "write-cache": "on"} if self.shareable else {}
         return {"driver": "virtio-blk-pci", "drive": self.node, "id": self.device,
-                "serial": self.serial, **where}
+                "serial": self.serial, **where, **shared}
 
     def probe_filename(self) -> str:
         """The disk as qemu-img reads it (a `json:` filename of this node's options, its

@@ -212,3 +212,52 @@ def test_begin_and_roll_detaching(cloud, user, admin):
     assert rolled.status_code == 202 and _status(user, volume["id"]) == "in-use"
     assert admin.delete(f"/attachments/{attachment['id']}").status_code == 200
     assert _status(user, volume["id"]) == "available"
+
+
+def test_a_multiattach_volume_is_attached_to_two_servers_through_one_export(
+        cloud, user, admin):
+    made = admin.post("/types", json={"volume_type": {
+        "name": "multi", "extra_specs": {"multiattach": "<is> True"}}})
+    assert made.status_code == 200, made.text
+    removed = user.post("/volumes", json={"volume": {"size": 1, "multiattach": True}})
+    assert "multiattach parameter has been removed" in _fault(removed, 400)
+    assert _fault(user.post("/volumes", json={"volume": {"size": 1, "multiattach": "x"}}),
+                  400) == "Value 'x' for 'multiattach' is not a boolean."
+    created = user.post("/volumes", json={"volume": {"size": 1, "volume_type": "multi"}})
+    assert created.status_code == 202, created.text
+    assert created.json()["volume"]["multiattach"] is True
+    cloud.settle()
+    volume_id = created.json()["volume"]["id"]
+    assert _fault(admin.put(f"/types/{made.json()['volume_type']['id']}/extra_specs/"
+                            "multiattach", json={"multiattach": "<is> False"}), 400) == (
+        "Volume Type is currently in use.")
+
+    servers = (SERVER, "0c9d8e7f-6a5b-4c3d-8e2f-1a0b9c8d7e6f")
+    connections, attachment_ids = [], []
+    for index, server in enumerate(servers):
+        attached = user.post("/attachments", json={"attachment": {
+            "volume_uuid": volume_id, "instance_uuid": server,
+            "connector": {**CONNECTOR, "host": f"compute{index}"}}})
+        assert attached.status_code == 200, attached.text
+        attachment_ids.append(attached.json()["attachment"]["id"])
+        connections.append(attached.json()["attachment"]["connection_info"])
+        assert user.post(f"/attachments/{attachment_ids[-1]}/action",
+                         json={"os-complete": None}).status_code == 204
+        assert _status(user, volume_id) == "in-use"
+    assert connections[0]["port"] == connections[1]["port"]  # one qemu-nbd, two clients
+    both = [subprocess.Popen(["qemu-io", "-f", "raw", "-c", "read 0 512",
+                              _nbd_url(connections[0])], stdout=subprocess.PIPE)
+            for _ in servers]
+    assert [reader.wait(timeout=30) for reader in both] == [0, 0]
+    shown = user.get(f"/volumes/{volume_id}").json()["volume"]
+    assert shown["multiattach"] is True
+    assert sorted(a["server_id"] for a in shown["attachments"]) == sorted(servers)
+    assert "must not be migrating, attached" in _fault(user.delete(f"/volumes/{volume_id}"),
+                                                       400)
+
+    left = admin.delete(f"/attachments/{attachment_ids[0]}").json()["attachments"]
+    assert [a["id"] for a in left] == [attachment_ids[1]]
+    assert _status(user, volume_id) == "in-use" and _listening(connections[0])
+    assert _qemu_io(_nbd_url(connections[0]), "read 0 512").returncode == 0
+    admin.delete(f"/attachments/{attachment_ids[1]}")
+    assert _status(user, volume_id) == "available" and not _listening(connections[0])

@@ -81,3 +81,33 @@ def test_a_volumes_tag_is_kept_on_its_mapping_but_the_image_roots_is_refused():
     with pytest.raises(exception.Invalid, match="tag on the image's root disk"):
         boot_volumes.from_api([{"source_type": "image", "destination_type": "local",
                                 "uuid": "img", "boot_index": 0, "tag": "root"}])
+
+
+class _Volumes:
+    """A volume service holding one volume in use."""
+
+    def __init__(self, multiattach: bool):
+        self.multiattach = multiattach
+
+    def get(self, uuid):
+        return {"id": uuid, "status": "in-use", "size": 1, "multiattach": self.multiattach}
+
+
+@pytest.mark.parametrize("multiattach, supports, refusal", [
+    (False, True, f"Invalid volume: volume '{VOLUME}' status must be 'available'. "
+                  "Currently in 'in-use'"),
+    (True, False, "Multiattach volumes are only supported starting with compute API "
+                  "version 2.60."),
+    (True, True, None),
+])
+def test_a_volume_in_use_boots_a_server_only_if_multiattach_from_2_60(multiattach,
+                                                                     supports, refusal):
+    (device,) = boot_volumes.from_api([_entry()])
+    volumes = _Volumes(multiattach)
+    if refusal is None:
+        boot_volumes._check_source(get_admin_context(), volumes, device, supports)
+        assert device.volume_size == 1
+        return
+    with pytest.raises(exception.Invalid) as refused:
+        boot_volumes._check_source(get_admin_context(), volumes, device, supports)
+    assert (refused.value.code, refused.value.format_message()) == (400, refusal)

@@ -48,6 +48,7 @@ class Volumes:
     def __init__(self):
         self.attachments = {}
         self.statuses = {}
+        self.shared = set()  # the multiattach volumes
         self.calls = []
         self.fail = None
 
@@ -87,7 +88,8 @@ class Volumes:
         return [{"id": a} for a in self.attachments]
 
     def get(self, volume_id):
-        return {"id": volume_id, "status": self.statuses.get(volume_id, "in-use")}
+        return {"id": volume_id, "status": self.statuses.get(volume_id, "in-use"),
+                "multiattach": volume_id in self.shared}
 
     def roll_detaching(self, volume_id):
         self._asked("roll", volume_id)
@@ -128,6 +130,27 @@ def test_attach_connects_plugs_saves_then_completes(manager):
     assert volumes.calls == [("update", "a-v1", "/dev/vdb"), ("complete", "a-v1")]
     assert manager.conductor.bdms["b-v1"].connection_info == {**CONNECTION, "serial": "v1"}
     assert manager.driver.volumes[INSTANCE.uuid]["v1"]["serial"] == "v1"
+
+
+def test_a_multiattach_volume_is_plugged_as_a_shared_disk(manager):
+    manager, volumes = manager
+    volumes.shared.add("v1")
+    manager.attach_volume(CTX, INSTANCE, _mapping(manager, volumes))
+    assert manager.driver.volumes[INSTANCE.uuid]["v1"]["multiattach"] is True
+    assert manager.conductor.bdms["b-v1"].connection_info["multiattach"] is True
+
+
+def test_a_driver_without_multiattach_refuses_such_a_volume(manager, monkeypatch):
+    manager, volumes = manager
+    volumes.shared.add("v1")
+    monkeypatch.setattr(manager.driver, "capabilities", {})
+    manager.attach_volume(CTX, INSTANCE, _mapping(manager, volumes))
+    assert volumes.calls == [("delete", "a-v1")]  # never connected, reservation undone
+    assert manager.conductor.bdms == {}
+    fault = next(args for name, args in manager.conductor.calls
+                 if name == "instance_fault_create")
+    assert fault[3] == ("Volume v1 has 'multiattach' set, which is not supported for this "
+                        "instance.")
 
 
 def test_an_attach_that_fails_late_undoes_every_step(manager):

@@ -64,20 +64,49 @@ def test_computes_capped_below_attachments_refuse_them(db, conf):
                                              None, None, False)
 
 
-def test_a_multiattach_volume_of_a_real_cinder_is_refused(db, monkeypatch):
-    class Cinder:
-        def __init__(self, ctx, admin=False):
-            pass
+class _Cinder:
+    """A volume service whose volumes are all multiattach (no request reaches it)."""
 
+    def __init__(self, ctx, admin=False):
+        pass
+
+    def get(self, volume_id):
+        return {"id": volume_id, "multiattach": True}
+
+
+def _attach(instance: Instance, supports_multiattach: bool, shelved: bool = False):
+    return volumes_api.VolumeAttachAPI().attach(
+        RequestContext(project_id="p"), instance, "v1", None, None, False, shelved=shelved,
+        supports_multiattach=supports_multiattach)
+
+
+@pytest.mark.parametrize("instance, supports, message", [
+    (Instance(uuid="i-2", vm_state=states.ACTIVE, host="h1", launched_at=NOW), False,
+     "Multiattach volumes are only supported starting with compute API version 2.60."),
+    (Instance(uuid="i-2", vm_state=states.SHELVED_OFFLOADED, launched_at=NOW), True,
+     "Attaching multiattach volumes is not supported for shelved-offloaded instances."),
+    (Instance(uuid="i-1", vm_state=states.ACTIVE, host="h1", launched_at=NOW), True,
+     "Invalid volume: volume v1 already attached"),
+])
+def test_a_multiattach_volume_is_refused_with_novas_texts(db, monkeypatch, instance,
+                                                          supports, message):
+    monkeypatch.setattr(volumes_api.cinder, "Client", _Cinder)
+    _mapping("/dev/vdb", "v1")  # attached to SERVER already
+    with pytest.raises(exception.Invalid) as refused:
+        _attach(instance, supports, shelved=True)
+    assert (refused.value.code, refused.value.format_message()) == (400, message)
+    assert len(block_devices.bdm_get_by_volume("v1")) == 1
+
+
+def test_a_volume_that_is_not_multiattach_goes_to_one_server(db, monkeypatch):
+    class Single(_Cinder):
         def get(self, volume_id):
-            return {"id": volume_id, "multiattach": True}
+            return {"id": volume_id, "multiattach": False}
 
-    monkeypatch.setattr(volumes_api.cinder, "Client", Cinder)
+    monkeypatch.setattr(volumes_api.cinder, "Client", Single)
+    _mapping("/dev/vdb", "v1")
     with pytest.raises(exception.InvalidVolume) as refused:
-        volumes_api.VolumeAttachAPI().attach(RequestContext(project_id="p"), Instance(
-            uuid="i-1", vm_state=states.ACTIVE, host="h1", launched_at=NOW), "v1", None,
-            None, False)
+        _attach(Instance(uuid="i-2", vm_state=states.ACTIVE, host="h1", launched_at=NOW),
+                True)
     assert refused.value.format_message() == (
-        "Invalid volume: volume v1 is multiattach; novalite attaches a volume to one "
-        "server at a time")
-    assert block_devices.bdm_get_all_by_instance("i-1") == []
+        "Invalid volume: volume v1 is already attached to instances: i-1")

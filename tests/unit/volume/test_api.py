@@ -5,12 +5,16 @@ import pytest
 from novalite import context
 from novalite.db import session
 from novalite.volume import api, errors, quotas, states, volumes
-from tests.unit.volume.builders import make_volume
+from tests.unit.volume.builders import make_volume, multiattach_type
 
 
 @pytest.fixture
 def ctx(db):
     return context.RequestContext(project_id="p1", user_id="u1")
+
+
+def _allowed(rule: str) -> None:
+    """A caller every policy rule lets through."""
 
 
 def test_a_volume_that_is_not_deletable_is_refused_with_cinders_text(ctx):
@@ -37,7 +41,7 @@ def test_an_image_the_volume_cannot_take_is_refused(ctx, monkeypatch, image, mes
     found = {"id": "i1", "status": "active", "disk_format": "raw", "size": 1, **image}
     monkeypatch.setattr(api.glance, "show", lambda ctx, image_id: found)
     with pytest.raises(errors.InvalidInput) as refused:
-        api.create(ctx, 1, {"image_id": "i1"})
+        api.create(ctx, 1, {"image_id": "i1"}, _allowed)
     assert refused.value.format_message() == f"Invalid input received: {message}"
 
 
@@ -49,6 +53,29 @@ def test_a_create_that_a_racing_one_took_over_quota_is_undone_and_refused(ctx, m
     make_volume(states.AVAILABLE, size=1)  # the racer's, committed after our check
     monkeypatch.setattr(quotas, "check", lambda *args, **kwargs: None)
     with pytest.raises(errors.VolumeLimitExceeded):
-        api.create(ctx, 1, {"name": "late"})
+        api.create(ctx, 1, {"name": "late"}, _allowed)
     with session.reader() as s:
         assert quotas.usage(s, "p1")["volumes"] == 1
+
+
+class Refused(Exception):
+    pass
+
+
+def test_a_volume_of_a_multiattach_type_needs_the_multiattach_rule(ctx, monkeypatch):
+    asked = []
+
+    def refuse(rule):
+        asked.append(rule)
+        raise Refused(rule)
+
+    monkeypatch.setattr(api.VolumeAPI, "create_volume", lambda *args: None)
+    multi = multiattach_type()
+    assert api.create(ctx, 1, {"name": "plain"}, refuse).multiattach is False
+    with pytest.raises(Refused):
+        api.create(ctx, 1, {"name": "shared", "volume_type": multi}, refuse)
+    assert asked == ["volume:multiattach"]
+    with session.reader() as s:
+        assert [v.name for v in volumes.list_volumes(s, "p1")] == ["plain"]
+    made = api.create(ctx, 1, {"name": "shared", "volume_type": multi}, _allowed)
+    assert made.multiattach is True

@@ -15,6 +15,10 @@ def ctx(db):
     return context.RequestContext(project_id="p1", user_id="u1")
 
 
+def _allowed(rule: str) -> None:
+    """A caller every policy rule lets through."""
+
+
 def _status(volume_id: str) -> str:
     with session.reader() as s:
         return volumes.get(s, volume_id, None).status
@@ -23,7 +27,7 @@ def _status(volume_id: str) -> str:
 def test_a_volume_in_error_is_refused_with_cinders_text(ctx):
     volume_id = make_volume(states.ERROR, host="host1@file#file")
     with pytest.raises(errors.InvalidVolume) as refused:
-        attach.create(ctx, "p1", volume_id, "server-1", None, "null")
+        attach.create(ctx, "p1", volume_id, "server-1", None, "null", _allowed)
     assert refused.value.format_message() == (
         f"Invalid volume: Volume attachments can not be created if the volume is in an "
         f"error state. The Volume {volume_id} currently has a status of: error ")
@@ -38,7 +42,7 @@ def test_a_connection_the_manager_could_not_make_leaves_the_volume_available(
 
     monkeypatch.setattr(attach.VolumeAPI, "attachment_update", unreachable)
     with pytest.raises(errors.AttachmentFailed) as failed:
-        attach.create(ctx, "p1", volume_id, "server-1", {"host": "c1"}, "null")
+        attach.create(ctx, "p1", volume_id, "server-1", {"host": "c1"}, "null", _allowed)
     assert failed.value.code == 500
     assert failed.value.format_message() == (
         "Unable to update attachment (no reply from volume service host1).")
@@ -62,3 +66,64 @@ def test_only_an_admin_deletes_an_attachment_a_server_uses(ctx, monkeypatch):
     assert attach.delete(ctx.elevated(), None, attachment_id) == []
     assert stopped == [("host1@file#file", attachment_id)]
     assert _status(volume_id) == "available"
+
+
+def _attached(volume_id: str, server: str) -> str:
+    """An attachment of `server` in use (the volume settled to in-use)."""
+    with session.writer() as s:
+        attachment_id = attachments.create(s, volume_id, server, "rw")
+        row, _ = attachments.get_row(s, attachment_id, None)
+        row.attach_status, row.connection_info = "attached", {"driver_volume_type": "nbd"}
+        attachments.settle(s, volume_id)
+    return attachment_id
+
+
+def test_a_volume_in_use_is_reserved_for_another_server_only_if_multiattach(ctx):
+    single = make_volume(states.AVAILABLE, host="host1@file#file")
+    _attached(single, "server-1")
+    with pytest.raises(errors.InvalidVolume) as refused:
+        attach.create(ctx, "p1", single, "server-2", None, "null", _allowed)
+    assert refused.value.format_message() == (
+        f"Invalid volume: Volume {single} status must be available or downloading to "
+        "reserve, but the current status is in-use.")
+
+    shared = make_volume(states.AVAILABLE, host="host1@file#file", multiattach=True)
+    _attached(shared, "server-1")
+    second = attach.create(ctx, "p1", shared, "server-2", None, "null", _allowed)
+    assert (second.status, second.instance_uuid) == ("reserved", "server-2")
+    assert _status(shared) == "in-use"  # while any attachment is in use
+    with session.writer() as s:
+        volumes.get_row(s, shared, None).status = states.DETACHING
+    with pytest.raises(errors.InvalidVolume) as refused:
+        attach.create(ctx, "p1", shared, "server-3", None, "null", _allowed)
+    assert refused.value.format_message() == (
+        f"Invalid volume: Volume {shared} status must be available or in-use or "
+        "downloading to reserve, but the current status is detaching.")
+
+
+def test_a_bootable_multiattach_volume_in_use_needs_its_own_rule(ctx):
+    asked = []
+
+    def refuse(rule):
+        asked.append(rule)
+        raise errors.InvalidInput(reason=rule)
+
+    shared = make_volume(states.AVAILABLE, host="host1@file#file", multiattach=True,
+                         bootable=True)
+    attach.create(ctx, "p1", shared, "server-1", None, "null", refuse)  # available
+    assert asked == []
+    with session.writer() as s:
+        volumes.get_row(s, shared, None).status = states.IN_USE
+    with pytest.raises(errors.InvalidInput):
+        attach.create(ctx, "p1", shared, "server-2", None, "null", refuse)
+    assert asked == ["volume:multiattach_bootable_volume"]
+
+
+def test_the_last_detach_of_a_multiattach_volume_makes_it_available(ctx, monkeypatch):
+    shared = make_volume(states.AVAILABLE, host="host1@file#file", multiattach=True)
+    first, second = _attached(shared, "server-1"), _attached(shared, "server-2")
+    monkeypatch.setattr(attach.VolumeAPI, "attachment_delete", lambda *args: None)
+    (left,) = attach.delete(ctx.elevated(), None, first)
+    assert left.id == second and _status(shared) == "in-use"
+    assert attach.delete(ctx.elevated(), None, second) == []
+    assert _status(shared) == "available"

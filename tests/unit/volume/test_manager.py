@@ -213,3 +213,39 @@ def test_a_second_attachment_of_the_consumer_shares_the_export_and_keeps_it(mana
     assert manager.exports.known() == [second] and manager.exports.running(second)
     manager.attachment_delete(ctx, second)
     assert manager.exports.known() == []
+
+
+def _cmdline(manager, attachment_id: str) -> list[str]:
+    with open(manager.exports._file(attachment_id, "pid")) as pidfile:
+        pid = int(pidfile.read())
+    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+        return cmdline.read().decode().split("\0")
+
+
+def test_the_servers_of_a_multiattach_volume_share_one_export_until_the_last_goes(
+        manager):
+    ctx = context.get_admin_context()
+    volume_id = make_volume(multiattach=True)
+    manager.create_volume(ctx, volume_id)
+    with session.writer() as s:
+        first = attachments.create(s, volume_id, "server-1", "null")
+        second = attachments.create(s, volume_id, "server-2", "ro")
+    try:
+        one = manager.attachment_update(ctx, volume_id, first, CONNECTOR)
+        other = manager.attachment_update(ctx, volume_id, second,
+                                          {**CONNECTOR, "host": "compute2"})
+        assert manager.exports.known() == [first]
+        argv = _cmdline(manager, first)
+        assert "--shared=0" in argv and "--read-only" not in argv  # both guests connect
+        assert (one["data"]["port"], one["data"]["access_mode"]) == (
+            other["data"]["port"], "rw")
+        assert other["data"]["access_mode"] == "ro"  # its guest's QEMU opens it read-only
+        manager.attachment_delete(ctx, first)
+        with session.writer() as s:
+            attachments.remove(s, first)
+        assert manager.exports.known() == [second] and manager.exports.running(second)
+        manager.attachment_delete(ctx, second)
+        assert manager.exports.known() == []
+    finally:
+        for leftover in manager.exports.known():
+            manager.exports.stop(leftover)

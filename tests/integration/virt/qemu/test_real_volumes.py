@@ -294,3 +294,97 @@ def test_a_volume_goes_with_its_guest_on_a_cold_migration(two_hosts_no_export_le
     # (unless the new export happened to get the port the old one let go of)
     assert (after["connection_info"]["port"] == before["connection_info"]["port"]
             or not _listening(before["connection_info"]))
+
+
+# Two guests on one multiattach volume, raw block I/O on its sector 16 (no filesystem:
+# two guests mounting one would corrupt it). The writer writes a line once the disk is
+# there; the reader prints what the sector holds whenever it changes, reading past its
+# own page cache (which knows nothing of the other guest's writes).
+MULTI_WRITER = """#!/bin/sh
+(
+while true; do
+  for dev in /sys/block/vd*; do
+    [ "$(cat "$dev/serial" 2> /dev/null)" = "{serial}" ] || continue
+    echo MULTI-FROM-A | dd of="/dev/${{dev##*/}}" bs=512 seek=16 conv=notrunc,fsync \\
+      2> /dev/null && echo NOVALITE-A-WROTE
+    exit 0
+  done
+  sleep 1
+done
+) &
+"""
+MULTI_READER = """#!/bin/sh
+(
+last=none
+while true; do
+  for dev in /sys/block/vd*; do
+    [ "$(cat "$dev/serial" 2> /dev/null)" = "{serial}" ] || continue
+    echo 1 > /proc/sys/vm/drop_caches
+    seen=$(dd if="/dev/${{dev##*/}}" bs=512 skip=16 count=1 2> /dev/null \\
+      | tr -cd 'A-Za-z0-9-')
+    [ "$seen" = "$last" ] || echo "NOVALITE-B-READ [$seen]"
+    last=$seen
+  done
+  sleep 1
+done
+) &
+"""
+
+
+def _attach_shared(cloud, server_id: str, volume_id: str) -> None:
+    attached = cloud.api.post(f"/servers/{server_id}/os-volume_attachments",
+                              headers={"OpenStack-API-Version": "compute 2.60"},
+                              json={"volumeAttachment": {"volumeId": volume_id}})
+    assert attached.status_code == 200, attached.text
+    cloud.settle()
+
+
+def test_a_multiattach_volume_shared_by_two_running_guests(no_export_left):
+    """Guest B sees what guest A writes through their one export; A detached, B still
+    reads the volume (what the test then writes through the export)."""
+    cloud = no_export_left
+    volumes = _volumes(cloud)
+    assert volumes.post("/types", json={"volume_type": {
+        "name": "multi", "extra_specs": {"multiattach": "<is> True"}}}).status_code == 200
+    made = volumes.post("/volumes", json={"volume": {"size": 1, "volume_type": "multi"}})
+    volume_id = made.json()["volume"]["id"]
+    cloud.settle()
+    servers = {}
+    for name, script in (("a", MULTI_WRITER), ("b", MULTI_READER)):
+        created = _create(cloud, f"multi-{name}", script.format(serial=volume_id[:20]),
+                          imageRef=images.DEFAULT_IMAGE_ID)
+        assert created.status_code == 202, created.text
+        servers[name] = created.json()["server"]["id"]
+    for server_id in servers.values():
+        wait_settled(cloud, server_id, "ACTIVE", 1)
+        wait_console(cloud, server_id, f"{USERDATA_MARKER} rc=0")
+
+    _attach_shared(cloud, servers["b"], volume_id)
+    wait_console(cloud, servers["b"], "NOVALITE-B-READ []")
+    _attach_shared(cloud, servers["a"], volume_id)
+    wait_console(cloud, servers["a"], "NOVALITE-A-WROTE")
+    wait_console(cloud, servers["b"], "NOVALITE-B-READ [MULTI-FROM-A]")
+    shown = volumes.get(f"/volumes/{volume_id}").json()["volume"]
+    assert sorted(a["server_id"] for a in shown["attachments"]) == sorted(servers.values())
+    assert len(Exports(CONF.host).known()) == 1  # one qemu-nbd, both guests its clients
+
+    detached = cloud.api.delete(
+        f"/servers/{servers['a']}/os-volume_attachments/{volume_id}")
+    assert detached.status_code == 202, detached.text
+    cloud.settle()
+    assert _status(volumes, volume_id) == "in-use"
+    (left,) = volumes.get("/attachments/detail").json()["attachments"]
+    assert left["instance"] == servers["b"] and _listening(left["connection_info"])
+    assert Exports(CONF.host).known() == [left["id"]]  # the one export, handed over
+    url = (f"nbd://{left['connection_info']['host']}:{left['connection_info']['port']}/"
+           f"{left['connection_info']['export']}")
+    subprocess.run(["qemu-io", "-f", "raw", "-c", "write -P 0x41 8192 16", url],
+                   check=True, capture_output=True, timeout=30)
+    wait_console(cloud, servers["b"], f"NOVALITE-B-READ [{'A' * 16}]")
+
+    for server_id in servers.values():
+        assert cloud.api.delete(f"/servers/{server_id}").status_code == 204
+        cloud.wait_gone(server_id)
+    cloud.settle()
+    assert _status(volumes, volume_id) == "available"
+    assert not _listening(left["connection_info"]) and Exports(CONF.host).known() == []
