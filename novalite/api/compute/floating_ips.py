@@ -129,7 +129,7 @@ def _refresh_previous(req: ApiRequest, uuid: str) -> None:
     effort: that event refreshes it anyway."""
     try:
         API().refresh_network_info(req.ctx, instances.instance_get(uuid))
-    except (exception.NovaliteException, OSError) as exc:
+    except exception.NovaliteException as exc:
         LOG.warning("Could not refresh the network info of %s, which had floating IP "
                     "%s: %s", uuid, req.body["addFloatingIp"]["address"], exc)
 
