@@ -146,6 +146,11 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-volumes-attachments:delete": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-floating-ips:add": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-floating-ips:remove": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-floating-ips:list": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-floating-ips:show": PROJECT_READER_OR_ADMIN,
+    "os_compute_api:os-floating-ips:create": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-floating-ips:delete": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-floating-ip-pools": ANY,
     "os_compute_api:os-multinic:add": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-multinic:remove": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-security-groups:add": PROJECT_MEMBER_OR_ADMIN,
@@ -399,4 +404,11 @@ def check(ctx: RequestContext, rule: str, target_project: str | None = None) -> 
 def authorize(ctx: RequestContext, rule: str, target_project: str | None = None) -> None:
     """Refuse with Nova's 403 when the caller does not pass `rule`."""
     if not check(ctx, rule, target_project):
+        raise HTTPFault(403, f"Policy doesn't allow {rule} to be performed.")
+
+
+def authorize_target(ctx: RequestContext, rule: str, target: dict) -> None:
+    """`authorize` on a target Nova builds itself (an empty one, where it has no
+    resource to name)."""
+    if not check_target(ctx, rule, target):
         raise HTTPFault(403, f"Policy doesn't allow {rule} to be performed.")

@@ -84,6 +84,42 @@ class FloatingIpNotAssociated(Conflict):
     msg_fmt = "Floating IP %(address)s is not associated with instance %(id)s."
 
 
+class FloatingIpNotFound(NotFound):
+    msg_fmt = "Floating IP not found for ID %(id)s"
+
+
+class FloatingIpMultipleFoundForAddress(Conflict):
+    msg_fmt = "Multiple floating IPs are found for address %(address)s."
+
+
+class FloatingIpPoolNotFound(NotFound):
+    msg_fmt = "Floating IP pool not found."
+
+
+class FloatingIpPoolAmbiguous(Conflict):
+    """Nova answers this one 500; a 409 says the same without blaming the cloud."""
+    msg_fmt = "Multiple floating IP pools matches found for name '%(name)s'"
+
+
+class NoMoreFloatingIps(NotFound):
+    msg_fmt = "No more floating IPs available."
+
+
+class FloatingIpLimitExceeded(Forbidden):
+    msg_fmt = "IP allocation over quota."
+
+
+class FloatingIpRefused(Invalid):
+    """The network service's 400 on a floating IP (Nova's FloatingIpBadRequest and
+    FloatingIpAssociateFailed), in its own words."""
+    msg_fmt = "%(reason)s"
+
+
+class FloatingIpAssociationFailed(Invalid):
+    msg_fmt = ("Unable to associate floating IP %(address)s to fixed IP %(fixed_address)s "
+               "for instance %(id)s. Error: %(error)s")
+
+
 class SecurityGroupNotFoundForProject(NotFound):
     msg_fmt = "Security group %(name)s not found for project %(project)s."
 

@@ -284,9 +284,10 @@ def _vif(port: dict[str, Any], net: dict[str, Any], subnets: dict[str, dict[str,
 
 
 class ServerNetworking:
-    """What the compute API's proxies do for a user on a running server: floating IPs,
-    security groups and interfaces (Nova's os-floating-ips actions, os-security-groups
-    actions and os-interface), each with the user's token."""
+    """What the compute API's proxies do for a user on a running server: fixed IPs,
+    security groups and interfaces (Nova's multinic actions, os-security-groups actions
+    and os-interface), each with the user's token (floating IPs:
+    novalite.compute.floating_ips)."""
 
     def __init__(self, ctx: RequestContext, instance_uuid: str) -> None:
         self.ctx, self.uuid = ctx, instance_uuid
@@ -294,36 +295,6 @@ class ServerNetworking:
 
     def ports(self) -> list[dict[str, Any]]:
         return self.client.list(PORTS, device_id=self.uuid)
-
-    def _floating_ip(self, address: str) -> dict[str, Any]:
-        found = self.client.list("floatingips", floating_ip_address=address)
-        if not found:
-            raise errors.FloatingIpNotFoundForAddress(address=address)
-        return found[0]
-
-    def add_floating_ip(self, address: str, fixed_address: str | None) -> None:
-        fip = self._floating_ip(address)
-        candidates = [(p["id"], ip["ip_address"]) for p in self.ports()
-                      for ip in p["fixed_ips"] if ":" not in ip["ip_address"]
-                      and fixed_address in (None, ip["ip_address"])]
-        if not candidates:
-            raise errors.NetworkRequestInvalid(reason=(
-                "Specified fixed address not assigned to instance" if fixed_address
-                else "Instance network is not ready yet"))
-        port_id, fixed = candidates[0]
-        try:
-            self.client.update("floatingips", "floatingip", fip["id"],
-                               {"port_id": port_id, "fixed_ip_address": fixed})
-        except NeutronError as exc:
-            raise errors.NetworkRequestInvalid(reason=(
-                f"Unable to associate floating IP {address} to fixed IP {fixed} for "
-                f"instance {self.uuid}. Error: {exc.message}")) from None
-
-    def remove_floating_ip(self, address: str) -> None:
-        fip = self._floating_ip(address)
-        if fip.get("port_id") not in {p["id"] for p in self.ports()}:
-            raise errors.FloatingIpNotAssociated(address=address, id=self.uuid)
-        self.client.update("floatingips", "floatingip", fip["id"], {"port_id": None})
 
     def add_fixed_ip(self, network_id: str) -> None:
         """Nova's add_fixed_ip_to_instance: one more address, from the network's first

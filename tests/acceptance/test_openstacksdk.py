@@ -9,12 +9,13 @@ import pytest
 from openstack import connection, exceptions
 from openstack.config import OpenStackConfig
 
+from novalite.image import db as images
 from tests.acceptance.credentials import clouds_yaml_with, public_key
 
 
-def _connect(clouds_yaml, cloud: str) -> connection.Connection:
+def _connect(clouds_yaml, cloud: str, **options: str) -> connection.Connection:
     config = OpenStackConfig(config_files=[str(clouds_yaml)], load_envvars=False)
-    return connection.Connection(config=config.get_one(cloud=cloud))
+    return connection.Connection(config=config.get_one(cloud=cloud, **options))
 
 
 def test_a_demo_user_runs_a_server_life_with_openstacksdk(cloud, tmp_path):
@@ -77,3 +78,30 @@ def _other_project_user(admin: connection.Connection, clouds_yaml: Path,
     copy = clouds_yaml_with(clouds_yaml, tmp_path / "clouds.yaml", "novalite-other",
                             "sdk-user", "sdk-other", "s3cret")
     return _connect(copy, "novalite-other")
+
+
+def test_floating_ips_through_novas_proxy_with_openstacksdk(cloud):
+    """openstacksdk's cloud layer with `floating_ip_source: nova` (what it uses for a
+    cloud without Neutron) is the one client left that drives os-floating-ips,
+    os-floating-ip-pools and addFloatingIp/removeFloatingIp: the openstack CLI's
+    floating IP commands all go to the network service now."""
+    demo = _connect(cloud.clouds_yaml, "novalite", floating_ip_source="nova")
+    assert demo.list_floating_ip_pools() == [{"name": "public"}]
+    fip = demo.create_floating_ip(network="public")
+    assert fip.floating_ip_address.startswith("172.24.4.") and not fip.attached
+    assert fip.id in {f.id for f in demo.list_floating_ips()}
+
+    server = demo.compute.create_server(name="sdk-fip", image_id=images.DEFAULT_IMAGE_ID,
+                                        flavor_id="1", networks="auto")
+    server = demo.compute.wait_for_server(server, status="ACTIVE", interval=0.2, wait=60)
+    server = demo.add_ip_list(server, [fip.floating_ip_address], wait=True, timeout=30)
+    assert demo.get_floating_ip(fip.id).attached
+    wired = demo.network.get_ip(fip.id)  # the network service's own association
+    assert wired.port_id and wired.status == "ACTIVE"
+
+    demo.detach_ip_from_server(server.id, fip.id)
+    assert demo.network.get_ip(fip.id).port_id is None
+    assert demo.delete_floating_ip(fip.id, retry=0)
+    assert demo.get_floating_ip(fip.id) is None
+    demo.compute.delete_server(server)
+    demo.compute.wait_for_delete(server, interval=0.2, wait=60)

@@ -14,6 +14,7 @@ from novalite import exception
 from novalite.api.compute import (
     actions,
     admin_actions,
+    floating_ips,
     server_images,
     server_lock,
     server_moves,
@@ -125,8 +126,8 @@ ACTIONS: actions.Table = {
     "rescue": server_rescue.rescue,
     "unrescue": server_rescue.unrescue,
     "unlock": server_lock.unlock,
-    "addFloatingIp": server_networks.add_floating_ip,
-    "removeFloatingIp": server_networks.remove_floating_ip,
+    "addFloatingIp": floating_ips.add_floating_ip,
+    "removeFloatingIp": floating_ips.remove_floating_ip,
     "addFixedIp": server_networks.add_fixed_ip,
     "removeFixedIp": server_networks.remove_fixed_ip,
     "addSecurityGroup": server_networks.add_security_group,

@@ -1,8 +1,8 @@
 """A server's networking through the compute API (Nova's proxies to the network
 service): `/servers/{id}/ips[/{network}]` from the cached network info, `os-interface`
-(list, show, attach, detach), the addFloatingIp/removeFloatingIp and addSecurityGroup/
-removeSecurityGroup actions, and `/servers/{id}/os-security-groups`. What changes a
-server's ports refreshes its network info cache."""
+(list, show, attach, detach), the multinic and addSecurityGroup/removeSecurityGroup
+actions, and `/servers/{id}/os-security-groups` (the floating IP actions:
+floating_ips.py). What changes a server's ports refreshes its network info cache."""
 
 from __future__ import annotations
 
@@ -101,25 +101,6 @@ def interface_detach(req: ApiRequest) -> ApiResponse:
     neutron.ServerNetworking(req.ctx, instance.uuid).detach(req.params["port_id"],
                                                             instance.preserved_ports())
     API().interfaces_changed(req.ctx, instance)
-    return ApiResponse(202)
-
-
-def add_floating_ip(req: ApiRequest) -> ApiResponse:
-    validate(schema.add_floating_ip, req.body)
-    instance = _server(req, "os-floating-ips:add")
-    body = req.body["addFloatingIp"]
-    neutron.ServerNetworking(req.ctx, instance.uuid).add_floating_ip(
-        body["address"], body.get("fixed_address"))
-    API().refresh_network_info(req.ctx, instance)
-    return ApiResponse(202)
-
-
-def remove_floating_ip(req: ApiRequest) -> ApiResponse:
-    validate(schema.remove_floating_ip, req.body)
-    instance = _server(req, "os-floating-ips:remove")
-    neutron.ServerNetworking(req.ctx, instance.uuid).remove_floating_ip(
-        req.body["removeFloatingIp"]["address"])
-    API().refresh_network_info(req.ctx, instance)
     return ApiResponse(202)
 
 

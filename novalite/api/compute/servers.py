@@ -40,7 +40,11 @@ def _project(req: ApiRequest) -> str | None:
 
 def get_instance(req: ApiRequest) -> Instance:
     """The server `{server_id}` names, or Nova's 404 if the caller cannot see it."""
-    uuid = req.params["server_id"]
+    return find_instance(req, req.params["server_id"])
+
+
+def find_instance(req: ApiRequest, uuid: str) -> Instance:
+    """The server `uuid`, or Nova's 404 if the caller cannot see it."""
     try:
         return instances.instance_get(uuid, project_id=_project(req))
     except exception.InstanceNotFound:

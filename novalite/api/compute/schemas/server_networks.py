@@ -1,6 +1,5 @@
-"""Bodies of os-interface attach and the floating IP and security group actions, as
-Nova's schemas (attach_interfaces.py, floating_ips.py, multinic.py, security_groups.py)
-take them."""
+"""Bodies of os-interface attach and the multinic and security group actions, as Nova's
+schemas (attach_interfaces.py, multinic.py, security_groups.py) take them."""
 
 from __future__ import annotations
 
@@ -8,7 +7,8 @@ import copy
 from typing import Any
 
 _uuid = {"type": "string", "format": "uuid"}
-_ip = {"type": "string", "oneOf": [{"format": "ipv4"}, {"format": "ipv6"}]}
+# Nova's parameter_types.ip_address
+ip_address = {"type": "string", "oneOf": [{"format": "ipv4"}, {"format": "ipv6"}]}
 
 attach: dict[str, Any] = {
     "type": "object",
@@ -17,7 +17,7 @@ attach: dict[str, Any] = {
         "properties": {
             "net_id": _uuid, "port_id": _uuid,
             "fixed_ips": {"type": "array", "minItems": 1, "maxItems": 1, "items": {
-                "type": "object", "properties": {"ip_address": _ip},
+                "type": "object", "properties": {"ip_address": ip_address},
                 "required": ["ip_address"], "additionalProperties": False}},
         },
         "additionalProperties": False}},
@@ -32,24 +32,6 @@ def attach_for(version: tuple[int, int]) -> dict:
     if version >= (2, 49):
         body["properties"]["interfaceAttachment"]["properties"]["tag"] = _tag
     return body
-
-add_floating_ip = {
-    "type": "object",
-    "properties": {"addFloatingIp": {
-        "type": "object",
-        "properties": {"address": _ip, "fixed_address": _ip},
-        "required": ["address"], "additionalProperties": False}},
-    "required": ["addFloatingIp"], "additionalProperties": False,
-}
-
-remove_floating_ip = {
-    "type": "object",
-    "properties": {"removeFloatingIp": {
-        "type": "object", "properties": {"address": _ip},
-        "required": ["address"], "additionalProperties": False}},
-    "required": ["removeFloatingIp"], "additionalProperties": False,
-}
-
 
 def security_group_action(name: str) -> dict:
     return {"type": "object",
@@ -73,7 +55,7 @@ add_fixed_ip = {
 remove_fixed_ip = {
     "type": "object",
     "properties": {"removeFixedIp": {
-        "type": "object", "properties": {"address": _ip},
+        "type": "object", "properties": {"address": ip_address},
         "required": ["address"], "additionalProperties": False}},
     "required": ["removeFixedIp"], "additionalProperties": False,
 }
