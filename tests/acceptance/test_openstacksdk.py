@@ -86,7 +86,7 @@ def test_floating_ips_through_novas_proxy_with_openstacksdk(cloud):
     os-floating-ip-pools and addFloatingIp/removeFloatingIp: the openstack CLI's
     floating IP commands all go to the network service now."""
     demo = _connect(cloud.clouds_yaml, "novalite", floating_ip_source="nova")
-    assert demo.list_floating_ip_pools() == [{"name": "public"}]
+    assert {"name": "public"} in demo.list_floating_ip_pools()  # (other files add more)
     fip = demo.create_floating_ip(network="public")
     assert fip.floating_ip_address.startswith("172.24.4.") and not fip.attached
     assert fip.id in {f.id for f in demo.list_floating_ips()}
