@@ -3,6 +3,7 @@ and `cloud`, registered by the conftests that import them)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import httpx
@@ -15,6 +16,7 @@ from novalite.datapath import teardown
 from novalite.image import db as images
 from novalite.rpc.inprocess import InProcessTransport
 from novalite.rpc.transport import get_transport
+from novalite.volume.exports import Exports
 from tests.waiting import wait_for
 
 
@@ -84,8 +86,19 @@ def cloud_factory(conf, state_db):
     yield start
     for aio, server, thread in started:
         aio.stop(stop_http=lambda s=server, t=thread: http_server.stop(s, t))
+    _stop_volume_exports()
     if started and CONF.compute_driver == "qemu":  # real guests were wired into namespaces
         teardown.remove_all()
+
+
+def _stop_volume_exports() -> None:
+    """Volume exports outlive their service by design, as guests do; a test leaves none
+    (a failed one included)."""
+    root = os.path.join(CONF.state_path, "volume-exports")
+    for host in os.listdir(root) if os.path.isdir(root) else []:
+        exports = Exports(host)
+        for attachment_id in exports.known():
+            exports.stop(attachment_id)
 
 
 @pytest.fixture

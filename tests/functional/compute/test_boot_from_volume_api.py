@@ -32,11 +32,8 @@ def volumes(cloud):
 
 
 @pytest.fixture(autouse=True)
-def no_export_left(conf):
+def quick_retries(conf):
     conf.set_override("block_device_allocate_retries_interval", 1)
-    yield
-    for attachment_id in Exports(conf.host).known():
-        Exports(conf.host).stop(attachment_id)
 
 
 def _volume(cloud, volumes: httpx.Client, **fields) -> str:

@@ -15,7 +15,6 @@ import pytest
 from novalite.identity import bootstrap
 from novalite.image import db as images
 from novalite.instance_metadata import sign
-from novalite.volume.exports import Exports
 from tests.functional.tempest_schemas import check
 
 MV = "X-OpenStack-Nova-API-Version"
@@ -37,13 +36,6 @@ def demo(cloud):
     return {"project": project, "compute": client("/compute/v2.1", **{MV: "2.70"}),
             "network": network, "private": private,
             "volume": client("/volume/v3", **{"OpenStack-API-Version": "volume 3.70"})}
-
-
-@pytest.fixture(autouse=True)
-def no_export_left(conf):
-    yield
-    for attachment_id in Exports(conf.host).known():
-        Exports(conf.host).stop(attachment_id)
 
 
 def _volume(cloud, demo) -> str:

@@ -37,13 +37,6 @@ def server(cloud):
     return server_id
 
 
-@pytest.fixture(autouse=True)
-def no_export_left(conf):
-    yield
-    for attachment_id in Exports(conf.host).known():
-        Exports(conf.host).stop(attachment_id)
-
-
 def _image(cloud) -> str:
     return images.DEFAULT_IMAGE_ID
 

@@ -24,7 +24,6 @@ from novalite.db import models, session
 from novalite.db.api import block_devices, compute_nodes, instances, migrations
 from novalite.image import db as images
 from novalite.objects.migration import Migration
-from novalite.volume.exports import Exports
 
 MV = "X-OpenStack-Nova-API-Version"
 ALICE = {"X-Auth-Token": "alice:proj1"}
@@ -42,13 +41,6 @@ def admin_volumes(cloud):
     """The volume service as an admin sees it: which host each attachment is on."""
     return httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=30,
                         headers=VOLUME_API)
-
-
-@pytest.fixture(autouse=True)
-def no_export_left(conf):
-    yield
-    for attachment_id in Exports(conf.host).known():
-        Exports(conf.host).stop(attachment_id)
 
 
 def _volume(cloud, volumes: httpx.Client, **fields) -> str:

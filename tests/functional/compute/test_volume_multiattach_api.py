@@ -21,7 +21,6 @@ from tests.functional.compute.test_volume_attachments_api import (
     _host,
     _image,
     _volume_status,
-    no_export_left,  # noqa: F401 (a fixture)
     volumes,  # noqa: F401 (a fixture)
 )
 from tests.functional.tempest_schemas import check

@@ -13,22 +13,10 @@ import pytest
 
 from novalite.identity import bootstrap
 from novalite.volume import backend
-from novalite.volume.exports import Exports
 
 SERVER = "8a1b9e1c-2f4d-4b6a-9c3e-5d7f0a1b2c3d"
 CONNECTOR = {"host": "compute1", "ip": "127.0.0.1", "platform": "x86_64",
              "os_type": "linux", "multipath": False, "mountpoint": "/dev/vdb"}
-
-
-@pytest.fixture(autouse=True)
-def no_export_left(conf):
-    """A failed test leaves no qemu-nbd behind (each export outlives its service)."""
-    yield
-    root = os.path.join(conf.state_path, "volume-exports")
-    for host in os.listdir(root) if os.path.isdir(root) else []:
-        exports = Exports(host)
-        for attachment_id in exports.known():
-            exports.stop(attachment_id)
 
 
 @pytest.fixture

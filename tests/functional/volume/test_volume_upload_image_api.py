@@ -15,7 +15,6 @@ from novalite.clients import glance
 from novalite.image import db as images
 from novalite.image import store
 from novalite.volume import backend
-from novalite.volume.exports import Exports
 
 ALICE = {"X-Auth-Token": "alice:proj1"}
 
@@ -24,13 +23,6 @@ ALICE = {"X-Auth-Token": "alice:proj1"}
 def client(cloud):
     return httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=30,
                         headers={**ALICE, "OpenStack-API-Version": "volume 3.1"})
-
-
-@pytest.fixture(autouse=True)
-def no_export_left(conf):
-    yield
-    for attachment_id in Exports(conf.host).known():
-        Exports(conf.host).stop(attachment_id)
 
 
 @pytest.fixture
