@@ -192,7 +192,8 @@ class MoveSteps:
                         exc: Exception) -> None:
         """The guest never left: give the source allocation back to the instance (its
         destination claim goes in the same write), put back a guest the driver had
-        taken, with its volumes connected here again if they were handed over, and
+        taken (or start one it had only stopped, when a restart cut the move short),
+        with its volumes connected here again if they were handed over, and
         leave the instance on the source, idle: in its state after a refusal
         (ResizeError, or a driver without moves), in ERROR otherwise."""
         self._status(ctx, migration, mig.ERROR)
@@ -202,11 +203,14 @@ class MoveSteps:
         self.rt.release(ctx, migration.uuid)
         # the driver refused (or cannot move at all) before touching the guest
         refused = isinstance(exc, exception.ResizeError | NotImplementedError)
+        power_on = instance.vm_state != states.STOPPED
         if instance.uuid not in self.driver.list_instances():
             with contextlib.suppress(exception.InstanceNotFound):
                 self.driver.finish_revert_migration(
                     ctx, instance, self._connect_volumes(ctx, instance, lenient=True),
-                    power_on=instance.vm_state != states.STOPPED)
+                    power_on=power_on)
+        elif power_on and self._guest_power(instance) != states.RUNNING:
+            self.driver.power_on(ctx, instance)  # stopped by a move a restart cut short
         self.conductor.instance_fault_create(ctx, instance.uuid, 400 if refused else 500,
                                              fault_message(exc), format_tb(exc), self.host)
         values = {"task_state": None, "host": self.host, "node": migration.source_node,

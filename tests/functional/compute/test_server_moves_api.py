@@ -416,9 +416,12 @@ def test_moves_wait_for_an_upgraded_compute(cloud, conf):
     assert cloud.server(server_id)["OS-EXT-STS:task_state"] is None
 
 
-def test_a_source_restarted_mid_handover_takes_the_server_back(cloud, placement, capsys):
+@pytest.mark.parametrize("guest", ["set aside", "only stopped"])
+def test_a_source_restarted_mid_handover_takes_the_server_back(cloud, placement, capsys,
+                                                               guest):
     """As if the source compute died inside migrate_disk_and_power_off: the guest is set
-    aside, the migration holds the source allocation, the task is RESIZE_MIGRATING."""
+    aside (or was only stopped yet), the migration holds the source allocation, the task
+    is RESIZE_MIGRATING."""
     server_id, server = _active(cloud)
     source = server["OS-EXT-SRV-ATTR:host"]
     manager = cloud.compute(source)
@@ -430,7 +433,10 @@ def test_a_source_restarted_mid_handover_takes_the_server_back(cloud, placement,
     assert placement_client.report_client().move_allocations(ctx, server_id,
                                                              migration.uuid)
     instances.instance_update(server_id, {"task_state": "resize_migrating"})
-    manager.driver.migrate_disk_and_power_off(ctx, instance, "elsewhere", instance.flavor)
+    if guest == "set aside":
+        manager.driver.migrate_disk_and_power_off(ctx, instance, "elsewhere", instance.flavor)
+    else:
+        manager.driver.power_off(instance)
 
     manager._init_instance(ctx, instances.instance_get(server_id))
     back = _settled(cloud, server_id, "ACTIVE")

@@ -2,10 +2,9 @@
 own configuration file and instances_path as two machines would have, beside the API,
 conductor and scheduler processes on RabbitMQ and PostgreSQL: a cold migration confirmed
 (the disk pulled over NBD from the other process) and a live migration back without a
-reboot. Then the destination of a cold migration is killed while the move is under way
-and started again: the server ends where Nova would leave it (back on its source, or
-ERROR with a fault), no allocation is left without its server, and no half-copied guest
-is left in the dead destination's directory."""
+reboot. Then a compute is killed while a cold migration is under way and started again:
+the server ends where Nova would leave it (back on its source, or ERROR with a fault),
+no allocation is left without its server, and no half-copied guest is left behind."""
 
 from __future__ import annotations
 
@@ -147,23 +146,28 @@ def test_real_guests_move_between_two_compute_processes(qemu_topology):
     _audit_clean(topo)
 
 
-@pytest.mark.parametrize("moment", [(), ("resize_migrated", "resize_finish")],
-                         ids=["as-the-move-starts", "as-it-finishes"])
-def test_a_destination_killed_mid_move_leaves_nothing_behind(qemu_topology, moment):
-    """Killed before it took the move, the destination's successor takes it from the
-    queue; killed while finishing it, its successor finds the move where it was. Either
-    way the server ends on one host with one allocation and one guest directory."""
+@pytest.mark.parametrize(("victim", "moment"), [
+    ("destination", ()), ("destination", ("resize_migrated", "resize_finish")),
+    ("source", ("resize_migrating",))],
+    ids=["destination-as-the-move-starts", "destination-as-it-finishes",
+         "source-as-it-hands-over"])
+def test_a_compute_killed_mid_move_leaves_nothing_behind(qemu_topology, victim, moment):
+    """A destination killed before it took the move: its successor takes it from the
+    queue. Killed while finishing it, or the source killed while handing the guest over:
+    the successor finds the move where it was and sends the server back to its source.
+    Either way the server ends on one host with one allocation and one guest directory."""
     topo = qemu_topology
     _start_all(topo)
     server_id = _boot(topo, "victim")
-    target = next(h for h in COMPUTES if h != _server(topo, server_id)["OS-EXT-SRV-ATTR:host"])
+    source = _server(topo, server_id)["OS-EXT-SRV-ATTR:host"]
+    killed = source if victim == "source" else next(h for h in COMPUTES if h != source)
 
     _action(topo, server_id, {"migrate": None})
     if moment:
         topo.wait(lambda: _server(topo, server_id)["OS-EXT-STS:task_state"] in moment,
-                  timeout=TIMEOUT, what="the move reaching the destination")
-    topo.procs.pop(target).kill()
-    _start_compute(topo, target)
+                  timeout=TIMEOUT, what=f"the move reaching {'/'.join(moment)}")
+    topo.procs.pop(killed).kill()
+    _start_compute(topo, killed)
 
     ended = _settled(topo, server_id, "ACTIVE", "ERROR", "VERIFY_RESIZE")
     if ended["status"] == "VERIFY_RESIZE":
@@ -172,8 +176,12 @@ def test_a_destination_killed_mid_move_leaves_nothing_behind(qemu_topology, mome
         ended = _settled(topo, server_id, "ACTIVE")
     if ended["status"] == "ERROR":
         assert ended["fault"]["message"], ended
+    elif moment:  # sent back
+        assert ended["OS-EXT-SRV-ATTR:host"] == source
+        assert ended["OS-EXT-STS:power_state"] == 1
     host = ended["OS-EXT-SRV-ATTR:host"]
     elsewhere = next(h for h in COMPUTES if h != host)
     topo.wait(lambda: not {server_id, f"{server_id}_resize"} & _guest_dirs(topo, elsewhere),
               timeout=TIMEOUT, what="no copy left on the other host")
+    assert f"{server_id}_resize" not in _guest_dirs(topo, host)
     _audit_clean(topo)
