@@ -410,17 +410,6 @@ class DeviceDetachFailed(NovaliteException):
     msg_fmt = "Device detach failed for %(device)s: %(reason)s"
 
 
-class VolumesNotLiveMigratable(Conflict):
-    """The qemu driver does not live-migrate a guest with volumes (see
-    novalite.virt.qemu.driver.NO_LIVE_VOLUMES)."""
-
-    msg_fmt = ("Cannot 'live_migrate' instance %(instance_uuid)s while it has volumes "
-               "attached: its host's qemu driver does not live-migrate a guest with "
-               "volumes yet (the destination's QEMU would have to open each volume "
-               "through the source's NBD export, which serves one client at a time, on "
-               "the same PCIe port); migrate it cold, or detach them first.")
-
-
 def fault_message(exc: BaseException) -> str:
     """The message an instance fault records: a domain exception's own text, otherwise the
     error's text, or its class name when it has none (a fault never says nothing)."""

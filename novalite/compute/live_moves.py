@@ -75,8 +75,9 @@ class LiveMoveSteps(MoveSteps):
                          migration.uuid, instance.uuid)
                 return
             dest = migration.dest_compute or ""
-            migrate_data = self.compute_rpc.pre_live_migration(ctx, dest, instance,
-                                                               migration)
+            migrate_data = self.compute_rpc.pre_live_migration(
+                ctx, dest, instance, migration,
+                self.driver.check_can_live_migrate_source(ctx, instance))
             attached_there = migrate_data.pop(VOLUMES, {})
             try:
                 self.driver.live_migration(ctx, instance, dest, migrate_data)
@@ -241,18 +242,20 @@ class LiveMoveSteps(MoveSteps):
     # --- destination ------------------------------------------------------------------
 
     def pre_live_migration(self, ctx: RequestContext, instance: Instance,
-                           migration: Migration) -> dict[str, Any]:
-        """Ready to receive the guest, its volumes attached here too
-        (_attach_here_too): what the source's driver needs to send it, and under
-        VOLUMES those attachments, which the source gives the mappings once the guest
-        has moved."""
+                           migration: Migration,
+                           migrate_data: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Ready to receive the guest the source's driver describes in `migrate_data`,
+        its volumes attached here too (_attach_here_too): what the source's driver
+        needs to send it, and under VOLUMES those attachments, which the source gives
+        the mappings once the guest has moved."""
         mappings = self.conductor.block_device_mapping_get_all_by_instance(ctx,
                                                                            instance.uuid)
         made = self._attach_here_too(ctx, instance, mappings)
         devices = self._connected_devices([dataclasses.replace(bdm, **made[bdm.uuid])
                                            for bdm in mappings])
         try:
-            return {**self.driver.pre_live_migration(ctx, instance, devices),
+            return {**self.driver.pre_live_migration(ctx, instance, devices,
+                                                     migrate_data or {}),
                     VOLUMES: made}
         except Exception:
             self._delete_unmapped_attachments(ctx, instance, mappings)

@@ -100,7 +100,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTa
     attaching and detaching volumes from VolumeSteps (novalite.compute.volume_steps), the
     guest's tagged devices from DeviceTagSteps (novalite.compute.device_tags)."""
 
-    target = Target(version="1.24")
+    target = Target(version="1.25")
 
     def __init__(self, host: str, driver_name: str | None = None,
                  driver_args: dict[str, str] | None = None) -> None:

@@ -5,7 +5,7 @@ the instance claimed for the move, the action recorded, the work cast."""
 from __future__ import annotations
 
 from novalite import exception
-from novalite.compute import guards, quotas, volumes_api
+from novalite.compute import guards, quotas
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.context import RequestContext
@@ -124,7 +124,6 @@ class MoveAPI:
         guards.check_lock(ctx, instance)
         guards.check_host(instance)
         guards.check_state(instance, "live_migrate", states.ALLOW_LIVE_MIGRATE)
-        volumes_api.refuse_live_migration(instance)
         if host is not None:
             if host == instance.host:
                 raise CannotMigrateToSameHost()

@@ -25,6 +25,7 @@ Version history:
   1.22: attach_volume, detach_volume
   1.23: refresh_device_metadata (the API attached or detached an interface)
   1.24: extend_volume (the 2.51 volume-extended external event)
+  1.25: pre_live_migration takes the source's migrate_data (what its guest is like)
 """
 
 from __future__ import annotations
@@ -158,12 +159,17 @@ class ComputeAPI:
             ctx, "live_migration", instance=instance, migration=migration)
 
     def pre_live_migration(self, ctx: RequestContext, host: str, instance: Instance,
-                           migration: Migration) -> dict[str, Any]:
-        """To the destination: get ready to receive the guest; what the source's driver
-        needs to send it (an address to migrate to, say), and the attachments made for
-        its volumes there."""
-        found: dict[str, Any] = self.client.prepare(server=host, version="1.21").call(
-            ctx, "pre_live_migration", instance=instance, migration=migration)
+                           migration: Migration, migrate_data: dict[str, Any]
+                           ) -> dict[str, Any]:
+        """To the destination: get ready to receive the guest, as the source's driver
+        describes it in `migrate_data` (a destination older than 1.25 is not told);
+        what the source's driver needs to send it (an address to migrate to, say), and
+        the attachments made for its volumes there."""
+        told = ({"migrate_data": migrate_data} if self.client.can_send_version("1.25")
+                else {})
+        found: dict[str, Any] = self.client.prepare(
+            server=host, version="1.25" if told else "1.21").call(
+            ctx, "pre_live_migration", instance=instance, migration=migration, **told)
         return found
 
     def rollback_live_migration_at_destination(self, ctx: RequestContext, host: str,

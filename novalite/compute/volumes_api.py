@@ -9,8 +9,7 @@ A multiattach volume goes to several servers from 2.60 (novalite.compute.multiat
 never twice to one. From 2.20 a shelved server takes and gives volumes too; one
 shelved off any host only has them reserved or released here (its unshelve connects
 them). Servers in VERIFY_RESIZE take no volumes (Nova's do). A server with volumes
-moves as Nova's does (the compute carries its attachments), but for a live migration
-off a qemu host (`refuse_live_migration`)."""
+moves as Nova's does, live migrations too: the compute carries its attachments."""
 
 from __future__ import annotations
 
@@ -23,7 +22,7 @@ from novalite.clients import cinder
 from novalite.compute import guards, multiattach, service_api
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.context import RequestContext
-from novalite.db.api import actions, block_devices, compute_nodes
+from novalite.db.api import actions, block_devices
 from novalite.objects import states
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.instance import Instance
@@ -55,21 +54,6 @@ def _volume_error(exc: cinder.CinderError, volume_id: str) -> Exception:
     if exc.status == 400:
         return exception.InvalidInput(reason=exc.format_message())
     return exception.VolumeServiceError(status=exc.status, reason=exc.format_message())
-
-
-# The hypervisors whose driver cannot live-migrate a guest with volumes (the qemu
-# driver's, for the reason novalite.virt.qemu.driver.NO_LIVE_VOLUMES gives)
-_NO_LIVE_VOLUMES = ("QEMU",)
-
-
-def refuse_live_migration(instance: Instance) -> None:
-    """A server with volumes on a host whose driver would refuse it is refused now,
-    with the reason, rather than after the move started."""
-    if not block_devices.bdm_get_all_by_instance(instance.uuid):
-        return
-    nodes = compute_nodes.compute_node_get_by_host(instance.host or "")
-    if any(node.hypervisor_type in _NO_LIVE_VOLUMES for node in nodes):
-        raise exception.VolumesNotLiveMigratable(instance_uuid=instance.uuid)
 
 
 def _check_not_attached(instance: Instance, volume: dict) -> None:

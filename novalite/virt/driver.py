@@ -283,14 +283,22 @@ class ComputeDriver(abc.ABC):
         if `power_on`."""
         raise NotImplementedError()
 
+    def check_can_live_migrate_source(self, ctx: Any, instance: Instance) -> dict[str, Any]:
+        """On the source, before the destination prepares: what the destination's
+        pre_live_migration must know of the running guest to rebuild it as it is (Nova's
+        migrate data from its source check); raises MigrationPreCheckError for a guest
+        it cannot send."""
+        return {}
+
     def pre_live_migration(self, ctx: Any, instance: Instance,
-                           block_device_info: list[VolumeDevice] | None = None
-                           ) -> dict[str, Any]:
-        """On the destination, before the source starts: be ready to receive the guest,
-        with the volumes of `block_device_info` (connected to this host too: the
-        source's guest still uses them through its own connections); what the
-        source's live_migration needs (its migrate_data). Raises
-        MigrationPreCheckError, having prepared nothing, for a guest it cannot take."""
+                           block_device_info: list[VolumeDevice] | None = None,
+                           migrate_data: dict[str, Any] | None = None) -> dict[str, Any]:
+        """On the destination, before the source starts: be ready to receive the guest
+        the source's check_can_live_migrate_source described in `migrate_data`, with
+        the volumes of `block_device_info` (connected to this host too: the source's
+        guest still uses them through its own connections); what the source's
+        live_migration needs (its migrate_data). Raises MigrationPreCheckError, having
+        prepared nothing, for a guest it cannot take."""
         raise NotImplementedError()
 
     def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:

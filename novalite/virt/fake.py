@@ -232,8 +232,8 @@ class FakeDriver(ComputeDriver):
                       disk_format="raw")
 
     def pre_live_migration(self, ctx: Any, instance: Instance,
-                           block_device_info: list[VolumeDevice] | None = None
-                           ) -> dict[str, Any]:
+                           block_device_info: list[VolumeDevice] | None = None,
+                           migrate_data: dict[str, Any] | None = None) -> dict[str, Any]:
         return {}  # a simulated guest needs nothing to land
 
     def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:

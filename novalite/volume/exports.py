@@ -6,7 +6,9 @@ serves the volume's qcow2 file as the raw disk the guest sees (`--format qcow2`)
 qcow2 has one writer, so one qemu-nbd — read-only for an `ro` attachment of a volume
 that is not multiattach, to any number of clients at once for a multiattach volume
 (`--shared=0`: each of its guests connects, as each of a shareable iSCSI target's
-initiators logs in), and stays up when its client disconnects
+initiators logs in), else to two (`--shared=2`: its guest's QEMU and, while the guest
+live-migrates, the destination's, which connects as it starts, before the source's
+lets go; a third waits), and stays up when its client disconnects
 (`--persistent`), so a guest that reboots or whose QEMU restarts connects again. It runs
 in a session of its own, outliving the volume service as guests outlive their compute;
 its pidfile (`$state_path/volume-exports/<host>/<attachment id>.pid`) lets a restarted
@@ -38,6 +40,9 @@ STOP_TIMEOUT = 10.0
 TERM_RESEND = 0.25
 # a port another process took between our probe and qemu-nbd's bind: try another
 BIND_ATTEMPTS = 3
+# the clients of a volume that is not multiattach: its guest, and a live migration's
+# incoming guest on another host (qemu-nbd serves one by default)
+LIVE_CLIENTS = 2
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,11 +65,12 @@ class Exports:
               port: int | None = None, shared: bool = False) -> Export:
         """Serve the qcow2 at `path` as export `name` (on `port` if given: an export
         started again where its client expects it); `shared`: to any number of clients
-        at once (a multiattach volume's guests), else to one at a time."""
+        at once (a multiattach volume's guests), else to LIVE_CLIENTS."""
         os.makedirs(self.directory, exist_ok=True)
         address = CONF.my_ip
         chosen = port or _free_port(address)
-        options = (["--read-only"] if read_only else []) + (["--shared=0"] if shared else [])
+        options = (["--read-only"] if read_only else []) + [
+            f"--shared={0 if shared else LIVE_CLIENTS}"]
         done = self._run(attachment_id, path, name, options, address, chosen)
         attempts = 1
         while done.returncode != 0 and port is None and attempts < BIND_ATTEMPTS:

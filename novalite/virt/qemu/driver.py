@@ -59,14 +59,6 @@ MAX_CONSOLE_BYTES = 100 * 1024  # as Nova's libvirt driver
 WATCH_INTERVAL = 1.0
 SUSPEND_TIMEOUT = 120.0
 PACKAGES = "qemu-system-x86 qemu-utils"
-# Why a guest with volumes does not live-migrate: the destination's QEMU would have to
-# open each volume through the export the source's reads (the volume service shares it
-# between the two attachments, as a qcow2 takes one writer), which serves one client at
-# a time, and on the PCIe port the source's guest has it on, which it is not told.
-NO_LIVE_VOLUMES = ("the qemu driver does not live-migrate a guest with volumes yet: the "
-                   "destination's QEMU would have to open each volume through the "
-                   "source's NBD export, which serves one client at a time, on the same "
-                   "PCIe port; migrate it cold instead")
 # Where a resized or cold-migrated guest's directory waits for confirm or revert (Nova's
 # libvirt driver keeps `<instance dir>_resize` the same way).
 RESIZE_SUFFIX = "_resize"
@@ -279,14 +271,15 @@ class QemuDriver(driver.ComputeDriver):
         return self._guest_config(instance, image, kernel, ramdisk, image_meta.properties)
 
     def _volume_backed(self, ctx: Any, instance: Instance, image_meta: ImageMeta | None,
-                       root: driver.VolumeDevice) -> GuestConfig:
+                       root: driver.VolumeDevice, probe: bool = True) -> GuestConfig:
         """The launch configuration of a guest whose root disk is `root` (which
         _set_volumes puts in it); no disk file.
         The kernel and ramdisk are those its image metadata names (Cinder keeps the
         properties of the image a volume was made from, which may be gone since, so
         the image itself is not read); without a kernel, the volume must be one a BIOS
-        boots. Neither a volume QEMU cannot take nor one that cannot boot would do on
-        another host: both abort the build."""
+        boots (not `probe`d for a guest that runs already: a live migration's). Neither
+        a volume QEMU cannot take nor one that cannot boot would do on another host: both
+        abort the build."""
         properties = image_meta.properties if image_meta is not None else {}
         try:
             volume = _volume(root, None)
@@ -296,7 +289,7 @@ class QemuDriver(driver.ComputeDriver):
             kernel, ramdisk = self._kernel_files(ctx, {}, properties)
         except (exception.ImageNotFound, glance.ImageUnusable) as exc:
             raise _abort(instance, exc.format_message()) from exc
-        if kernel is None and not _bootable(volume):
+        if probe and kernel is None and not _bootable(volume):
             raise _abort(instance, f"volume {volume.serial} is not bootable: its disk has no "
                                    "boot sector and its image metadata names no kernel_id")
         return self._guest_config(instance, {}, kernel, ramdisk, properties)
@@ -735,38 +728,66 @@ class QemuDriver(driver.ComputeDriver):
 
     # --- live migration ------------------------------------------------------------------
 
+    def check_can_live_migrate_source(self, ctx: Any, instance: Instance) -> dict[str, Any]:
+        """The guest's layout (novalite.virt.qemu.live_migration.Layout): its root
+        ports, the port of each volume, what a volume-backed guest boots with."""
+        config = GuestConfig.load(self._existing(instance).paths.config)
+        boot = _boot_properties(config) if config.root_volume is not None else None
+        return migrating.Layout(
+            pcie_ports=config.pcie_ports, boot=boot,
+            volume_ports={kept["serial"]: kept["port"] for kept in config.volumes}
+        ).to_data()
+
     def pre_live_migration(self, ctx: Any, instance: Instance,
-                           block_device_info: list[driver.VolumeDevice] | None = None
-                           ) -> dict[str, Any]:
-        """A QEMU waiting for the guest, on an empty overlay of the same base and size,
-        which it serves over NBD for the source to mirror the disk into. A guest with
-        volumes (a volume-backed one too) is refused: see NO_LIVE_VOLUMES."""
-        if block_device_info or instance.is_volume_backed:
-            raise exception.MigrationPreCheckError(reason=NO_LIVE_VOLUMES)
+                           block_device_info: list[driver.VolumeDevice] | None = None,
+                           migrate_data: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A QEMU waiting for the guest, the machine the source's layout describes: an
+        image-backed guest on an empty overlay of the same base and size, which it
+        serves over NBD for the source to mirror the disk into; each volume (a
+        volume-backed guest's root too) opened through its connection to this host, on
+        the port the source has it on. A source that did not describe its guest (older
+        than RPC 1.25) sends only a guest without volumes."""
+        devices = block_device_info or []
+        layout = migrating.Layout.from_data(migrate_data or {})
+        if layout is None and (devices or instance.is_volume_backed):
+            raise exception.MigrationPreCheckError(reason=(
+                "the source did not say which PCIe port each of the guest's volumes is "
+                "on: its compute service must be upgraded first"))
+        root = driver.root_volume(devices)
+        with self._new_guest(ctx, instance) as guest:
+            if root is not None:
+                assert layout is not None
+                config = self._volume_backed(
+                    ctx, instance, ImageMeta(id="", properties=layout.boot or {}), root,
+                    probe=False)
+            else:
+                config = self._empty_overlay(ctx, instance, guest)
+            if layout is not None:
+                config.pcie_ports = layout.pcie_ports
+            _set_volumes(config, devices, layout.volume_ports if layout else None)
+            self._configure(instance, guest, config)
+            self._plug(guest, bound_here=False)
+            return migrating.receive(guest, self.emulator, disk=root is None)
+
+    def _empty_overlay(self, ctx: Any, instance: Instance, guest: Guest) -> GuestConfig:
+        """An overlay of the instance's image for a live migration's mirror to fill."""
         flavor = instance.flavor
         assert flavor is not None
-        with self._new_guest(ctx, instance) as guest:
-            image, base, kernel, ramdisk = self._boot_files(ctx, instance.image_ref or "", {})
-            found = disk.info(base)
-            self._overlay(base, found["format"], int(found["virtual-size"]), flavor,
-                          guest.paths.disk)
-            self._configure(instance, guest,
-                            self._guest_config(instance, image, kernel, ramdisk, {}))
-            self._plug(guest, bound_here=False)
-            return migrating.receive(guest, self.emulator)
+        image, base, kernel, ramdisk = self._boot_files(ctx, instance.image_ref or "", {})
+        found = disk.info(base)
+        self._overlay(base, found["format"], int(found["virtual-size"]), flavor,
+                      guest.paths.disk)
+        return self._guest_config(instance, image, kernel, ramdisk, {})
 
     def rollback_live_migration_at_destination(self, ctx: Any, instance: Instance) -> None:
         self.destroy(ctx, instance)
 
     def live_migration(self, ctx: Any, instance: Instance, dest: str,
                        migrate_data: dict[str, Any]) -> None:
-        """QEMU's own: the disk mirrored into the destination's export, the memory
-        copied while the guest runs, then the switch; the source's QEMU and directory
-        go. Aborted: the guest runs on here, LiveMigrationAborted. A guest with
-        volumes is refused before anything moves (see NO_LIVE_VOLUMES)."""
-        config = GuestConfig.load(self._existing(instance).paths.config)
-        if config.volumes or config.root_volume is not None:
-            raise exception.MigrationPreCheckError(reason=NO_LIVE_VOLUMES)
+        """QEMU's own: the disk (if the guest has one) mirrored into the destination's
+        export, the memory copied while the guest runs, then the switch; the source's
+        QEMU (its volumes' NBD clients with it) and directory go. Aborted: the guest runs
+        on here with its volumes, LiveMigrationAborted."""
         guest = self._running(instance)
         control = migrating.Control()
         with self._lock:
@@ -864,13 +885,16 @@ def _volume(device: driver.VolumeDevice, port: int | None) -> guest_volumes.Volu
     return guest_volumes.Volume.of(device.connection_info, port)
 
 
-def _set_volumes(config: GuestConfig, devices: list[driver.VolumeDevice]) -> None:
+def _set_volumes(config: GuestConfig, devices: list[driver.VolumeDevice],
+                 ports: dict[str, int] | None = None) -> None:
     """The guest's volumes are `devices`, as they are connected to this host now: the
     root volume (boot index 0) where a disk file would be, a volume the guest had on
-    the port it had (the guest finds its disks where they were), a new one on a free
-    port as attach_volume puts it. Raises for a volume the guest cannot take."""
+    the port it had (`ports` by volume id, else as `config` has them: the guest finds
+    its disks where they were), a new one on a free port as attach_volume puts it.
+    Raises for a volume the guest cannot take."""
     root = driver.root_volume(devices)
-    had = {kept["serial"]: kept["port"] for kept in config.volumes}
+    had = ports if ports is not None else {kept["serial"]: kept["port"]
+                                           for kept in config.volumes}
     others = sorted((device for device in devices if device is not root),
                     key=lambda device: device.serial not in had)
     if root is not None:

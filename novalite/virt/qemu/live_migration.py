@@ -3,7 +3,16 @@ hosts share no storage: the destination's QEMU waits for the guest (-incoming de
 serves its empty disk over NBD; the source mirrors its disk into that export, then
 migrates the memory while the guest runs; paused just before the switch, it ends the
 mirror (the disks are identical) and lets QEMU switch over. query-migrate reports the
-downtime the guest saw."""
+downtime the guest saw.
+
+QEMU's migration stream carries the state of devices, not the devices: the incoming
+QEMU is the same machine, which the source describes (Layout) before the destination
+starts it — the same PCIe root ports, each volume on the port it has on the source.
+Volumes are shared storage, never copied: both QEMUs open the volume's one export (it
+takes a second client for this), the incoming one's nodes inactive until it runs
+(late-block-activate), the source's flushed and closed by QEMU at the switch-over; their
+nodes keep no data of their own (novalite.virt.qemu.volumes.CACHE_NONE). A
+volume-backed guest has no disk of the directory: nothing is mirrored at all."""
 
 from __future__ import annotations
 
@@ -25,6 +34,7 @@ LOG = logging.getLogger(__name__)
 DRIVE = "virtio0"  # what QEMU calls the guest's one -drive if=virtio
 JOB = "live-migration-mirror"
 POLL_S = 0.05
+LAYOUT = "layout"  # the key of the source's Layout in its migrate_data
 
 
 @dataclasses.dataclass
@@ -36,31 +46,61 @@ class Control:
     abort: threading.Event = dataclasses.field(default_factory=threading.Event)
 
 
-def receive(guest: Guest, emulator: str) -> dict[str, str]:
-    """On the destination (its configuration and empty overlay written): QEMU started to
-    receive, its disk exported; where the source sends the disk and the memory."""
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    """What the destination must know of the source's guest to start the same machine
+    (the source's migrate_data for pre_live_migration, under LAYOUT)."""
+
+    pcie_ports: int  # as many as the guest was made with, whatever this host's option
+    volume_ports: dict[str, int]  # each attached volume's root port, by volume id
+    # a volume-backed guest's kernel, ramdisk and command line, as image properties (the
+    # destination reads no image for it, as for a cold migration); None with a disk
+    boot: dict[str, str] | None = None
+
+    def to_data(self) -> dict[str, object]:
+        return {LAYOUT: dataclasses.asdict(self)}
+
+    @classmethod
+    def from_data(cls, migrate_data: dict[str, object]) -> Layout | None:
+        """None when the source did not say (a compute before RPC 1.25)."""
+        found = migrate_data.get(LAYOUT)
+        return cls(**found) if isinstance(found, dict) else None
+
+
+def receive(guest: Guest, emulator: str, disk: bool) -> dict[str, str]:
+    """On the destination (its configuration written, with an empty overlay when the
+    guest has a `disk`): QEMU started to receive, the disk exported; where the source
+    sends the disk (under "nbd", only with a disk) and the memory."""
     address = CONF.my_ip
     guest.launch(emulator, incoming="defer")
-    # the disk stays the export's until the guest is told to run (libvirt's way): else
-    # QEMU, taking it at the switch-over, finds the export writing to it and exits
+    # the disks stay inactive until the guest is told to run (libvirt's way): else
+    # QEMU, taking the disk at the switch-over, finds the export writing to it and
+    # exits; and no volume is written from here while the source still writes it
     guest.qmp("migrate-set-capabilities",
               capabilities=[{"capability": "late-block-activate", "state": True}])
+    found = {"nbd": _export_disk(guest, address)} if disk else {}
+    migrate_uri = f"tcp:{address}:{nbd.free_port(address)}"
+    guest.qmp("migrate-incoming", uri=migrate_uri)
+    return {**found, "uri": migrate_uri}
+
+
+def _export_disk(guest: Guest, address: str) -> str:
     nbd_port = nbd.free_port(address)
     guest.qmp("nbd-server-start",
               addr={"type": "inet", "data": {"host": address, "port": str(nbd_port)}})
     guest.qmp("nbd-server-add", device=DRIVE, writable=True)
-    migrate_uri = f"tcp:{address}:{nbd.free_port(address)}"
-    guest.qmp("migrate-incoming", uri=migrate_uri)
-    return {"nbd": f"nbd://{address}:{nbd_port}/{DRIVE}", "uri": migrate_uri}
+    return f"nbd://{address}:{nbd_port}/{DRIVE}"
 
 
 def send(guest: Guest, migrate_data: dict[str, str], control: Control,
          timeout: float) -> None:
-    """On the source; returns once the guest runs on the destination. Aborted, failed
-    or out of time: the mirror and the migration are cancelled and the guest runs here
-    as it did before, resumed if the migration had paused it (a forced completion, or
-    the pause before the switch-over)."""
+    """On the source; returns once the guest runs on the destination. The disk is
+    mirrored when the destination serves one (a volume-backed guest has none). Aborted,
+    failed or out of time: the mirror and the migration are cancelled and the guest
+    runs here as it did before, resumed if the migration had paused it (a forced
+    completion, or the pause before the switch-over)."""
     deadline = time.monotonic() + timeout
+    mirrored = "nbd" in migrate_data
     was_running = guest.status() == "running"
     paused: list[bool] = []
 
@@ -76,27 +116,29 @@ def send(guest: Guest, migrate_data: dict[str, str], control: Control,
 
     guest.qmp("migrate-set-capabilities",
               capabilities=[{"capability": "pause-before-switchover", "state": True}])
-    guest.qmp("drive-mirror", **{"job-id": JOB, "device": DRIVE,
-                                 "target": migrate_data["nbd"], "format": "raw",
-                                 "sync": "top", "mode": "existing"})
+    if mirrored:
+        guest.qmp("drive-mirror", **{"job-id": JOB, "device": DRIVE,
+                                     "target": migrate_data["nbd"], "format": "raw",
+                                     "sync": "top", "mode": "existing"})
     try:
-        _until(lambda: bool(_mirror(guest).get("ready")), check)
+        _until(lambda: not mirrored or bool(_mirror(guest).get("ready")), check)
         guest.qmp("migrate", uri=migrate_data["uri"])
-        _until(lambda: _progress(guest, check), check)
+        _until(lambda: _progress(guest, check, mirrored), check)
     except BaseException:
         _cancel(guest, resume=was_running)
         raise
 
 
-def _progress(guest: Guest, check: Callable[[], None]) -> bool:
+def _progress(guest: Guest, check: Callable[[], None], mirrored: bool) -> bool:
     """One look at the memory copy: True once the guest runs on the destination."""
     status = guest.qmp("query-migrate")
     assert isinstance(status, dict)
     state = status.get("status")
     if state == "pre-switchover":  # paused for us: end the mirror, then switch
         LOG.info("Guest %s paused for the switch-over", guest.uuid)
-        guest.qmp("block-job-cancel", device=JOB)
-        _until(lambda: not _mirror(guest), check)
+        if mirrored:
+            guest.qmp("block-job-cancel", device=JOB)
+            _until(lambda: not _mirror(guest), check)
         guest.qmp("migrate-continue", state="pre-switchover")
     elif state == "completed":
         LOG.info("Live migration of guest %s completed in %s ms, downtime %s ms",

@@ -1,11 +1,12 @@
 """Volumes in a QEMU guest. Each is the NBD export the volume service made for its
 attachment, read by a QEMU block node (`blockdev nbd`, which reconnects if the export
 restarts) under a virtio-blk device whose serial is the volume's id, so the guest finds
-it as /dev/disk/by-id/virtio-<id[:20]>. A multiattach volume (the connection says
-`multiattach`, as Nova's does) is a shareable disk, as libvirt makes one of
-`<shareable/>`: other guests write it at the same time. q35's root bus cannot
-hot-plug, so a guest gets [libvirt] num_pcie_ports PCIe root ports when it is made and
-each volume takes one.
+it as /dev/disk/by-id/virtio-<id[:20]>, and which keeps no cache (CACHE_NONE). A
+multiattach volume (the connection says `multiattach`, as Nova's does) is a shareable
+disk, as libvirt makes one of `<shareable/>`: other guests write it at the same time.
+q35's root bus cannot hot-plug, so a guest gets [libvirt] num_pcie_ports PCIe root
+ports when it is made and each volume takes one (a live migration's incoming guest gets
+as many, each volume on its port: novalite.virt.qemu.live_migration.Layout).
 
 Attach: blockdev-add, then device_add on a free port of a running guest (ACPI hot-plug);
 the volume is kept in guest.json, so every later launch (power on, hard reboot, resume,
@@ -39,11 +40,14 @@ if TYPE_CHECKING:
 # Seconds a guest's I/O waits for an export that went away (its volume service
 # restarting) to come back before it fails; QEMU reconnects meanwhile.
 RECONNECT_DELAY = 30
-# A shareable disk's (libvirt's `<shareable/>`, which Nova's libvirt driver gives a
-# multiattach volume with cache mode none): the node bypasses the host's cache and
-# passes the guest's flushes on, the device lets other writers share the image
-# (`share-rw=on`) and tells the guest it has a write cache to flush
-SHARED_CACHE = {"cache": {"direct": True, "no-flush": False}}
+# Every volume's node is libvirt's cache mode none (Nova's libvirt driver's for volumes,
+# and the one libvirt requires of a network disk a live migration leaves open on two
+# hosts): it keeps no written data of its own and passes the guest's flushes on to the
+# export, so what the source wrote is the export's when the destination's guest runs.
+# A shareable disk's device (libvirt's `<shareable/>`, a multiattach volume) also lets
+# other writers share the image (`share-rw=on`) and tells the guest it has a write cache
+# to flush
+CACHE_NONE = {"cache": {"direct": True, "no-flush": False}}
 # The root ports' slots on pcie.0, clear of those QEMU gives the disks and NICs (from
 # 0x1) and of the ICH9 functions (0x1f)
 FIRST_SLOT = 0x10
@@ -92,7 +96,7 @@ class Volume:
         return {"driver": "nbd", "node-name": self.node,
                 "server": {"type": "inet", "host": self.host, "port": str(self.nbd_port)},
                 "export": self.export, "read-only": self.read_only,
-                "reconnect-delay": RECONNECT_DELAY, **(SHARED_CACHE if self.shareable else {})}
+                "reconnect-delay": RECONNECT_DELAY, **CACHE_NONE}
 
     def device_args(self) -> dict[str, Any]:
         where = ({"bootindex": 1, "addr": f"{pci_layout.root_volume_slot():#x}"}
@@ -103,9 +107,10 @@ class Volume:
 
     def probe_filename(self) -> str:
         """The disk as qemu-img reads it (a `json:` filename of this node's options, its
-        own connection): a look at the volume before a guest has it."""
+        own connection, no guest's cache mode): a look at the volume before a guest has
+        it."""
         options = {key: value for key, value in self.blockdev().items()
-                   if key not in ("node-name", "read-only")}
+                   if key not in ("node-name", "read-only", "cache")}
         return "json:" + json.dumps({"file": options})
 
 

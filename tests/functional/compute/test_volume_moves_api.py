@@ -8,7 +8,7 @@ after it handed the volume over. An offloaded server's
 volume is reserved for it on no host; a volume-backed server shelves without an image.
 An evacuation takes the volume from the failed host. A live migration attaches it to
 the destination too, then lets the source's attachment go (or, rolled back, the
-destination's); off a qemu host it is refused with the reason."""
+destination's), the destination's driver told what the source's says of the guest."""
 
 from __future__ import annotations
 
@@ -239,20 +239,37 @@ def test_a_failed_live_migration_lets_the_destinations_attachment_go(
     assert [a["id"] for a in listed.json()["attachments"]] == [before]
 
 
-def test_live_migration_off_a_qemu_host_is_refused_with_the_reason(cloud, volumes):
-    server_id, _ = _server_with_volume(cloud, volumes, "attached")
-    host = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
-    for node in compute_nodes.compute_node_get_by_host(host):
+def test_a_qemu_hosts_server_with_volumes_live_migrates_its_guest_as_the_source_says(
+        cloud, volumes, admin_volumes):
+    """Nothing refuses a server with volumes on a QEMU host; the destination's driver is
+    told what the source's says of its guest (the machine to start: its volumes'
+    ports), with the volumes connected to the destination."""
+    server_id, volume_id = _server_with_volume(cloud, volumes, "attached")
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    for node in compute_nodes.compute_node_get_by_host(source):
         node.hypervisor_type = "QEMU"
         compute_nodes.compute_node_save(node)
-    refused = _live(cloud, server_id)
-    assert refused.status_code == 409
-    assert refused.json()["conflictingRequest"]["message"] == (
-        f"Cannot 'live_migrate' instance {server_id} while it has volumes attached: its "
-        "host's qemu driver does not live-migrate a guest with volumes yet (the "
-        "destination's QEMU would have to open each volume through the source's NBD "
-        "export, which serves one client at a time, on the same PCIe port); migrate it "
-        "cold, or detach them first.")
+    before = _attached_on(cloud, admin_volumes, server_id, volume_id, source)
+    layout = {"layout": {"volume_ports": {volume_id: 0}}}
+    cloud.compute(source).driver.check_can_live_migrate_source = lambda ctx, inst: layout
+    told: list[tuple[list[str], dict]] = []
+    for service in cloud.aio.services:
+        if service.binary == "novalite-compute" and service.host != source:
+            driver = service.manager.driver
+            driver.pre_live_migration = _recording(driver.pre_live_migration, told)
+    assert _live(cloud, server_id).status_code == 202
+    target = _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+    assert target != source
+    assert told == [([volume_id], layout)]
+    _attached_on(cloud, admin_volumes, server_id, volume_id, target)
+    _gone(admin_volumes, before)
+
+
+def _recording(pre_live_migration, told: list):
+    def recorded(ctx, instance, block_device_info=None, migrate_data=None):
+        told.append(([device.serial for device in block_device_info or []], migrate_data))
+        return pre_live_migration(ctx, instance, block_device_info, migrate_data)
+    return recorded
 
 
 @pytest.mark.parametrize("kind", ["attached", "volume-backed"])

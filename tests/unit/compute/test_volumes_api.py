@@ -1,6 +1,5 @@
-"""The compute API's volume checks on a real database: device names, a compute too old
-for attachments, and a live migration refused off a qemu host while volumes are
-attached."""
+"""The compute API's volume checks on a real database: device names and a compute too
+old for attachments."""
 
 import datetime
 
@@ -9,9 +8,8 @@ import pytest
 from novalite import exception
 from novalite.compute import volumes_api
 from novalite.context import RequestContext
-from novalite.db.api import block_devices, compute_nodes
+from novalite.db.api import block_devices
 from novalite.objects import states
-from novalite.objects.compute_node import ComputeNode
 from novalite.objects.instance import Instance
 
 NOW = datetime.datetime(2024, 1, 1)
@@ -37,24 +35,6 @@ def test_device_names_follow_the_root_disks_and_a_taken_one_is_refused(db):
     with pytest.raises(volumes_api.TooManyDiskDevices) as full:
         volumes_api.VolumeAttachAPI._device_name(SERVER.uuid, None)
     assert full.value.code == 403
-
-
-@pytest.mark.parametrize("hypervisor_type, refused", [("QEMU", True), ("fake", False)])
-def test_a_server_with_volumes_does_not_live_migrate_off_a_qemu_host(db, hypervisor_type,
-                                                                     refused):
-    compute_nodes.compute_node_save(ComputeNode(
-        uuid="n-1", host=SERVER.host or "", hypervisor_hostname="h1",
-        hypervisor_type=hypervisor_type, hypervisor_version=1, vcpus=1, memory_mb=1,
-        local_gb=1))
-    volumes_api.refuse_live_migration(SERVER)  # none yet
-    _mapping("/dev/vdb", "v1")
-    if not refused:
-        volumes_api.refuse_live_migration(SERVER)
-        return
-    with pytest.raises(exception.VolumesNotLiveMigratable) as caught:
-        volumes_api.refuse_live_migration(SERVER)
-    assert caught.value.code == 409
-    assert "qemu driver does not live-migrate" in caught.value.format_message()
 
 
 def test_computes_capped_below_attachments_refuse_them(db, conf):

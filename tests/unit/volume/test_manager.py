@@ -200,6 +200,7 @@ def test_a_second_attachment_of_the_consumer_shares_the_export_and_keeps_it(mana
                                        {**CONNECTOR, "host": "compute2"})
     assert shared == connection  # one qemu-nbd: a qcow2 has one writer
     assert manager.exports.known() == [first]
+    assert "--shared=2" in _cmdline(manager, first)  # the live migration's two QEMUs
     manager.exports.stop(first)  # the machine rebooted: one export started again
     manager.init_host()
     assert manager.exports.known() == [first] and manager.exports.running(first)

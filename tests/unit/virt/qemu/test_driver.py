@@ -165,10 +165,6 @@ def test_what_would_copy_or_move_its_disk_refuses_a_volume_backed_guest(volume_b
         qemu.snapshot(None, instance, "image-1", lambda *_: pytest.fail("snapshotting"))
     with pytest.raises(exception.InstanceNotRescuable, match=f"from volume {ROOT_ID}"):
         qemu.rescue(None, instance, ImageMeta(id="rescue"), None)
-    with pytest.raises(exception.MigrationPreCheckError, match="with volumes"):
-        qemu.live_migration(None, instance, "host2", {})
-    with pytest.raises(exception.MigrationPreCheckError, match="with volumes"):
-        qemu.pre_live_migration(None, instance, [_root()])
     with pytest.raises(exception.InvalidVolume, match=f"volume {ROOT_ID} is the root disk"):
         qemu.detach_volume(None, _connection(ROOT_ID), instance, "/dev/vda")
     assert _saved(qemu, instance).root_volume["serial"] == ROOT_ID  # all as it was
@@ -205,6 +201,67 @@ def test_a_volume_backed_guest_migrates_on_its_volumes_connected_anew(volume_bac
     assert reverted.root_volume["nbd_port"] == 20004
     assert [(v["serial"], v["port"], v["nbd_port"]) for v in reverted.volumes] == [
         (DATA_ID, 0, 20003)]
+
+
+OTHER_ID = "2d9a6e3c-4b5f-4a7b-8c1d-2e3f4a5b6c7d"
+
+
+@pytest.fixture
+def destination(tmp_path, monkeypatch):
+    """A live migration's destination whose QEMU is not started: `received` has
+    whether it was to receive a disk."""
+    dest = driver.QemuDriver(instances_dir=str(tmp_path / "dest"))
+    received: list[bool] = []
+
+    def receive(guest, emulator, disk):
+        received.append(disk)
+        return {"uri": "tcp:192.0.2.9:1"}
+
+    monkeypatch.setattr(driver.migrating, "receive", receive)
+    return dest, received
+
+
+def test_a_live_migrations_incoming_guest_is_the_sources_machine(volume_backed, conf,
+                                                                 destination):
+    """Same root ports (whatever the destination's option), each volume on the port
+    the source has it on (here not the first free one), connected as here; nothing of a
+    volume-backed guest is mirrored."""
+    qemu, instance = volume_backed
+    qemu.attach_volume(None, _connection(DATA_ID), instance, "/dev/vdb")
+    qemu.attach_volume(None, _connection(OTHER_ID), instance, "/dev/vdc")
+    qemu.detach_volume(None, _connection(DATA_ID), instance, "/dev/vdb")
+    layout = qemu.check_can_live_migrate_source(None, instance)
+    conf.set_override("num_pcie_ports", 3, group="libvirt")
+    dest, received = destination
+    other = VolumeDevice(_moved(_connection(OTHER_ID), 20002), "/dev/vdc")
+    root = VolumeDevice(_moved(_connection(ROOT_ID), 20001), "/dev/vda", boot_index=0)
+    assert dest.pre_live_migration(None, instance, [other, root], layout) == {
+        "uri": "tcp:192.0.2.9:1"}
+    assert received == [False]
+    source, incoming = _saved(qemu, instance), _saved(dest, instance)
+    assert incoming.pcie_ports == source.pcie_ports != 3
+    assert [(v["serial"], v["port"], v["nbd_port"]) for v in incoming.volumes] == [
+        (OTHER_ID, 1, 20002)]
+    assert (incoming.root_volume["serial"], incoming.root_volume["nbd_port"]) == (ROOT_ID,
+                                                                                 20001)
+    assert (incoming.kernel, incoming.ramdisk, incoming.kernel_args) == (
+        "/base/k1", "/base/r1", "quiet")
+    argv = config.command("qemu", incoming, dest._guest(instance.uuid).paths, "defer")
+    assert f"serial={OTHER_ID},bus=volport1" in " ".join(argv)
+    assert argv[argv.index("-incoming") + 1] == "defer"
+
+    dest.rollback_live_migration_at_destination(None, instance)
+    assert dest.list_instances() == [] and qemu.list_instances() == [instance.uuid]
+
+
+def test_a_guest_with_volumes_needs_the_sources_layout(volume_backed, destination):
+    """A source older than RPC 1.25 says nothing of its guest's ports: refused, with
+    nothing prepared."""
+    qemu, instance = volume_backed
+    dest, received = destination
+    with pytest.raises(exception.MigrationPreCheckError, match="which PCIe port"):
+        dest.pre_live_migration(None, instance, [_root()], {})
+    assert received == [] and dest.list_instances() == []
 
 
 def test_destroying_a_volume_backed_guest_removes_only_its_directory(volume_backed):

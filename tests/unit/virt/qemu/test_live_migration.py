@@ -1,5 +1,6 @@
 """The source's side of a live migration against a scripted QMP: an abort, whenever it
-comes, leaves a guest that ran running on the source."""
+comes, leaves a guest that ran running on the source; a guest without a disk to mirror
+(volume-backed) moves with its memory alone."""
 
 import pytest
 
@@ -43,3 +44,21 @@ def test_an_abort_leaves_the_guest_running_here(reached):
         live_migration.send(guest, {"nbd": "nbd://x", "uri": "tcp:x:1"}, control, 30)
     assert guest.state == "running"
     assert "migrate_cancel" in guest.sent
+
+
+class SwitchingGuest(ScriptedGuest):
+    """A source QEMU whose migration pauses before the switch-over, then completes."""
+
+    def qmp(self, command: str, **arguments):
+        if command == "query-migrate":
+            self.sent.append(command)
+            return {"status": "completed" if "migrate-continue" in self.sent
+                    else "pre-switchover" if "migrate" in self.sent else "active"}
+        return super().qmp(command, **arguments)
+
+
+def test_without_a_disk_on_the_destination_nothing_is_mirrored():
+    guest = SwitchingGuest("pre-switchover")
+    live_migration.send(guest, {"uri": "tcp:x:1"}, live_migration.Control(), 30)
+    assert not {"drive-mirror", "block-job-cancel", "query-block-jobs"} & set(guest.sent)
+    assert guest.sent[-2:] == ["migrate-continue", "query-migrate"]
