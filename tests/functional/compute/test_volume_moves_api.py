@@ -147,6 +147,33 @@ def test_migrate_then_revert_brings_the_volume_back(cloud, volumes, admin_volume
     assert back not in (before, moved)
 
 
+@pytest.mark.parametrize("end", ["confirmResize", "revertResize"])
+def test_a_volume_taken_and_one_given_while_the_resize_waits_go_with_its_end(
+        cloud, volumes, admin_volumes, end):
+    """As Nova, a server in VERIFY_RESIZE takes and gives volumes on the host it runs
+    on now; a revert takes what it then has back to the source (the connections are
+    made again there from its mappings), a confirm leaves them where they are."""
+    server_id, given = _server_with_volume(cloud, volumes, "attached")
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    _act(cloud, server_id, {"migrate": None})
+    dest = _settled(cloud, server_id, "VERIFY_RESIZE")["OS-EXT-SRV-ATTR:host"]
+    taken = _volume(cloud, volumes)
+    attachments = f"/servers/{server_id}/os-volume_attachments"
+    assert cloud.api.post(attachments, headers={**ALICE, MV: "2.79"}, json={
+        "volumeAttachment": {"volumeId": taken}}).status_code == 200
+    assert cloud.api.delete(f"{attachments}/{given}", headers=ALICE).status_code == 202
+    cloud.settle()
+    _attached_on(cloud, admin_volumes, server_id, taken, dest)
+    assert volumes.get(f"/volumes/{given}").json()["volume"]["status"] == "available"
+
+    _act(cloud, server_id, {end: None})
+    host = _settled(cloud, server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+    assert host == (dest if end == "confirmResize" else source)
+    _attached_on(cloud, admin_volumes, server_id, taken, host)
+    assert [v["id"] for v in cloud.server(server_id)[
+        "os-extended-volumes:volumes_attached"]] == [taken]
+
+
 @pytest.mark.parametrize("kind", ["attached", "volume-backed"])
 def test_shelve_offload_then_unshelve_elsewhere(cloud, volumes, admin_volumes, kind):
     server_id, volume_id = _server_with_volume(cloud, volumes, kind)
