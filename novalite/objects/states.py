@@ -88,6 +88,7 @@ ALLOW_RESIZE = (ACTIVE, STOPPED)
 # Nova's, less RESIZED and the shelved ones: those take no volume (novalite does not
 # attach one to a server without a guest or with one waiting for confirm or revert)
 ALLOW_ATTACH_VOLUME = (ACTIVE, PAUSED, STOPPED, SOFT_DELETED)
+ALLOW_ATTACH_INTERFACE = (ACTIVE, PAUSED, STOPPED)
 ALLOW_REBUILD = (ACTIVE, STOPPED, ERROR)
 ALLOW_RESCUE = (ACTIVE, STOPPED, ERROR)
 ALLOW_LIVE_MIGRATE = (ACTIVE, PAUSED)
