@@ -410,6 +410,22 @@ class DeviceDetachFailed(NovaliteException):
     msg_fmt = "Device detach failed for %(device)s: %(reason)s"
 
 
+class InterfaceAttachFailed(NovaliteException):
+    """The compute could not plug the port into the guest (Nova's API answers 500 with
+    this text); the port is unbound again."""
+
+    msg_fmt = "Failed to attach network adapter device to %(instance_uuid)s"
+    safe = True
+
+
+class InterfaceDetachFailed(Invalid):
+    msg_fmt = "Failed to detach network adapter device from %(instance_uuid)s"
+
+
+class AttachInterfaceNotSupported(Invalid):
+    msg_fmt = "Attaching interfaces is not supported for instance %(instance_uuid)s."
+
+
 def fault_message(exc: BaseException) -> str:
     """The message an instance fault records: a domain exception's own text, otherwise the
     error's text, or its class name when it has none (a fault never says nothing)."""

@@ -264,34 +264,15 @@ class API:
                 instances.instance_destroy(instance_uuid)
             raise exception.BuildNotQueued(reason=str(exc)) from exc
 
-    def refresh_network_info(self, ctx: RequestContext, instance: Instance,
-                             brought: str | None = None,
-                             tags: dict[str, str] | None = None) -> list[VIF]:
-        """Cache what the network service now says of the instance's ports (`brought`:
-        a port the user just attached, kept when the server goes; `tags`: the device
-        tags of ports just attached), with the tags the cache had."""
-        preserve = instance.preserved_ports() | ({brought} if brought else set())
+    def refresh_network_info(self, ctx: RequestContext, instance: Instance) -> list[VIF]:
+        """Cache what the network service now says of the instance's ports, with the
+        tags the cache had."""
         vifs = network_info.with_tags(network_info.in_order(
-            self.network_api.get_instance_nw_info(ctx, instance.uuid, preserve),
-            instance.network_info), {**instance.port_tags(), **(tags or {})})
+            self.network_api.get_instance_nw_info(ctx, instance.uuid,
+                                                  instance.preserved_ports()),
+            instance.network_info), instance.port_tags())
         info_caches.update(instance.uuid, network_info.to_json(vifs))
         return vifs
-
-    def interfaces_changed(self, ctx: RequestContext, instance: Instance,
-                           brought: str | None = None,
-                           tags: dict[str, str] | None = None) -> None:
-        """After an interface attach or detach: the network info cached, then the
-        guest's device metadata reported again by its compute (a compute too old to
-        say is skipped, as is a server on no host: its next build reports it; one that
-        does not answer leaves the list as it was until the next change)."""
-        instance.network_info = self.refresh_network_info(ctx, instance, brought, tags)
-        if not instance.host or not self.compute.client.can_send_version("1.23"):
-            return
-        try:
-            self.compute.refresh_device_metadata(ctx, instance.host, instance)
-        except MessagingError as exc:  # the interface is attached all the same
-            LOG.warning("Could not have the device metadata of %s reported again: %s",
-                        instance.uuid, exc)
 
     @staticmethod
     def _recheck_quota(ctx: RequestContext, flavor: Flavor, uuids: list[str]) -> None:

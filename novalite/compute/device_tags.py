@@ -5,8 +5,9 @@ ports and block device mappings say which the user tagged, and the result is kep
 the instance (through the conductor) for the metadata service and config drive.
 
 It is worked out when the guest is made (in the same update that makes the server
-ACTIVE), when a volume is attached or detached here, and when the API attached or
-detached an interface (refresh_device_metadata). A report that fails is logged and
+ACTIVE), when a volume or an interface is attached or detached here, and when an API
+older than compute RPC 1.26, which attached the port itself, asks
+(refresh_device_metadata). A report that fails is logged and
 leaves the list as it was: the devices are in the guest either way, and the next
 change reports them all again."""
 

@@ -22,7 +22,7 @@ from novalite import exception
 from novalite.clients import glance
 from novalite.clients import placement as placement_client
 from novalite.compute import group_policy, host_boot, neutron, power_sync
-from novalite.compute.device_tags import DeviceTagSteps
+from novalite.compute.interface_steps import InterfaceSteps
 from novalite.compute.live_moves import LiveMoveSteps
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
@@ -92,15 +92,16 @@ def _sync_power_interval() -> float:
     return CONF.sync_power_state_interval or 60
 
 
-class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, DeviceTagSteps,
+class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, InterfaceSteps,
                      Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves), the reaping of
     deleted servers' guests from RunningDeletedCleanup (novalite.compute.running_deleted),
-    attaching and detaching volumes from VolumeSteps (novalite.compute.volume_steps), the
-    guest's tagged devices from DeviceTagSteps (novalite.compute.device_tags)."""
+    attaching and detaching volumes from VolumeSteps (novalite.compute.volume_steps),
+    interfaces from InterfaceSteps (novalite.compute.interface_steps), the guest's tagged
+    devices from its DeviceTagSteps (novalite.compute.device_tags)."""
 
-    target = Target(version="1.25")
+    target = Target(version="1.26")
 
     def __init__(self, host: str, driver_name: str | None = None,
                  driver_args: dict[str, str] | None = None) -> None:

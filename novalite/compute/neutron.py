@@ -8,6 +8,8 @@ Neutron.
   (device_id). Any failure undoes what it did, so a refused create leaves no port.
 - On the chosen host: `bind` names the host (`binding:host_id`, `device_owner
   compute:<az>`) with the service's credentials; a reschedule `unbind`s first.
+- On an interface attach or detach: `bind_port` / `unbind_port` on the host, and
+  `deallocate_port` gives one port back as a delete would.
 - On delete: `deallocate_for_instance` deletes the ports Nova created and releases the
   ones the user brought (their VIFs say `preserve_on_delete`); a port already gone is
   fine, so doing it twice is harmless.
@@ -215,6 +217,26 @@ class API:
             else:
                 _quietly(admin.delete, PORTS, port["id"])
 
+    def bind_port(self, ctx: RequestContext, port_id: str, host: str, zone: str) -> None:
+        """One port attached to a server on `host` (an interface attach)."""
+        Client(ctx, admin=True).update(PORTS, "port", port_id, {
+            "binding:host_id": host, "device_owner": f"compute:{zone}"})
+
+    def unbind_port(self, ctx: RequestContext, port_id: str) -> None:
+        """A port whose attach failed on the host, left to the API to give back."""
+        _quietly(Client(ctx, admin=True).update, PORTS, "port", port_id,
+                 {"binding:host_id": ""})
+
+    def deallocate_port(self, ctx: RequestContext, port_id: str, preserve: bool) -> None:
+        """One port off its server (an interface detached, or an attach undone): the
+        user's own released, one made for the server deleted."""
+        admin = Client(ctx, admin=True)
+        if preserve:
+            _quietly(admin.update, PORTS, "port", port_id, {
+                "device_id": "", "device_owner": "", "binding:host_id": ""})
+        else:
+            _quietly(admin.delete, PORTS, port_id)
+
     def get_instance_nw_info(self, ctx: RequestContext, instance_uuid: str,
                              preserve: set[str]) -> list[VIF]:
         admin = Client(ctx, admin=True)
@@ -358,29 +380,20 @@ class ServerNetworking:
         ids = {g for p in self.ports() for g in p["security_groups"]}
         return [g for g in self.client.list("security-groups") if g["id"] in ids]
 
-    def attach(self, request: NetworkRequest, host: str | None, zone: str) -> dict[str, Any]:
-        """A new interface: the user's port claimed, or one made on the network; bound to
-        the server's host at once (the fake driver plugs it as it is bound)."""
+    def attach(self, request: NetworkRequest) -> tuple[dict[str, Any], bool]:
+        """A new interface: the user's port claimed (True: kept when it goes), or one
+        made on the network; its host's compute binds and plugs it."""
         made: list[str] = []
         claimed: list[str] = []
         _check(self.ctx, self.client, [request], 1)
         try:
             vifs = API()._ports_for(self.ctx, self.client, self.uuid, [request], None, made,
                                     claimed)
-            if host:
-                Client(self.ctx, admin=True).update(PORTS, "port", vifs[0].id, {
-                    "binding:host_id": host, "device_owner": f"compute:{zone}"})
         except BaseException:
             API._undo(self.client, made, claimed)
             raise
-        return self.client.show(PORTS, "port", vifs[0].id)
+        return self.client.show(PORTS, "port", vifs[0].id), bool(claimed)
 
-    def detach(self, port_id: str, preserve: set[str]) -> None:
+    def check_attached(self, port_id: str) -> None:
         if port_id not in {p["id"] for p in self.ports()}:
             raise errors.InterfaceNotFound(port_id=port_id, instance=self.uuid)
-        admin = Client(self.ctx, admin=True)
-        if port_id in preserve:
-            admin.update(PORTS, "port", port_id, {"device_id": "", "device_owner": "",
-                                                  "binding:host_id": ""})
-        else:
-            _quietly(admin.delete, PORTS, port_id)

@@ -26,6 +26,8 @@ Version history:
   1.23: refresh_device_metadata (the API attached or detached an interface)
   1.24: extend_volume (the 2.51 volume-extended external event)
   1.25: pre_live_migration takes the source's migrate_data (what its guest is like)
+  1.26: attach_interface (a call: the API answers with the plugged port),
+        detach_interface (a cast, as Nova's)
 """
 
 from __future__ import annotations
@@ -276,9 +278,17 @@ class ComputeAPI:
         self.client.prepare(server=host, version="1.24").cast(
             ctx, "extend_volume", instance=instance, volume_id=volume_id)
 
-    def refresh_device_metadata(self, ctx: RequestContext, host: str, instance: Instance
-                                ) -> None:
-        """A call, so that the interface attach or detach the API answers is in the
-        guest's device metadata by then."""
-        self.client.prepare(server=host, version="1.23").call(
-            ctx, "refresh_device_metadata", instance=instance)
+    def attach_interface(self, ctx: RequestContext, host: str, instance: Instance,
+                         port_id: str, tag: str | None, preserve: bool) -> None:
+        """Bind the port the API made or claimed (`preserve`: the user's own) to the
+        host and plug it into the guest; raises InterfaceAttachFailed, the port
+        unbound, when the driver cannot."""
+        self.client.prepare(server=host, version="1.26").call(
+            ctx, "attach_interface", instance=instance, port_id=port_id, tag=tag,
+            preserve=preserve)
+
+    def detach_interface(self, ctx: RequestContext, host: str, instance: Instance,
+                         port_id: str) -> None:
+        """A cast, as Nova's: the guest may take its time to let the device go."""
+        self.client.prepare(server=host, version="1.26").cast(
+            ctx, "detach_interface", instance=instance, port_id=port_id)

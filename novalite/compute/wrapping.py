@@ -75,12 +75,15 @@ P = ParamSpec("P")
 
 
 def tracked(event: str, error_vm_state: str | None = None, alongside: bool = False,
-            notify: str | None = None
+            notify: str | None = None, owns_task: bool = True, reraise: bool = False
             ) -> Callable[[Callable[Concatenate[M, RequestContext, Instance, P], None]],
                           Callable[Concatenate[M, RequestContext, Instance, P], None]]:
     """Wrap an action on `instance`; a failure also sets `error_vm_state` if given (a
     delete that failed leaves the instance in ERROR, as Nova, so it can be deleted
-    again). `notify` is the action's name in Nova's instance.<action>.* notifications."""
+    again). `notify` is the action's name in Nova's instance.<action>.* notifications.
+    An action the API gave no task state (`owns_task=False`: an interface attach or
+    detach) ends none on failure: one set meanwhile belongs to the next action. With
+    `reraise`, a failure recorded is raised on to the caller of an RPC call."""
     def decorate(fn: Callable[Concatenate[M, RequestContext, Instance, P], None]
                  ) -> Callable[Concatenate[M, RequestContext, Instance, P], None]:
         signature = inspect.signature(fn)
@@ -105,9 +108,11 @@ def tracked(event: str, error_vm_state: str | None = None, alongside: bool = Fal
                     events.exception(exc, COMPUTE, ctx, self.host)
                     if not isinstance(exc, exception.UnexpectedTaskStateError):
                         self._record_failure(ctx, instance, exc, error_vm_state,
-                                             end_task=not alongside)
+                                             end_task=owns_task and not alongside)
                     self.conductor.action_event_finish(ctx, instance.uuid, event, "Error",
                                                        exception.format_tb(exc))
+                    if reraise:
+                        raise
                 else:
                     if note:
                         note.end()

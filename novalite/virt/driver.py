@@ -19,6 +19,7 @@ from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
+from novalite.objects.network_info import VIF
 
 NAMESPACE = "novalite.virt.drivers"
 
@@ -252,6 +253,22 @@ class ComputeDriver(abc.ABC):
         `requested_size` bytes, the volume service having grown it (Nova's
         volume-extended event). A guest that is not running sees the size at its next
         start."""
+        raise NotImplementedError()
+
+    # --- interfaces (the manager calls them while the instance's lock is held) --------
+
+    def attach_interface(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
+                         vif: VIF) -> None:
+        """Give the guest a NIC on the port `vif` (bound to this host), with the port's
+        MAC: hot-plugged if it runs, and kept in what any later start of the guest is
+        made from. Raises having plugged nothing when it cannot. A driver that can
+        says `supports_attach_interface` in its capabilities."""
+        raise NotImplementedError()
+
+    def detach_interface(self, ctx: Any, instance: Instance, vif: VIF) -> None:
+        """Remove the port's NIC from the guest (unplugged once a running guest has let
+        go of it) and from its configuration. Raises, the NIC left in place, when the
+        guest does not release it in time."""
         raise NotImplementedError()
 
     def resume_state_on_host_boot(self, ctx: Any, instance: Instance) -> None:

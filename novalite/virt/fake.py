@@ -5,7 +5,8 @@ has a console log of what happened to it, and `crash` simulates a guest dying on
 (as a QEMU process that exits would), with the lifecycle event a real driver emits. Each
 guest records the volumes attached to it (their connection info, by volume id) and the
 PCIe root port each sits on, so that it reports its devices where a qemu guest would
-have them (novalite.virt.pci_layout), its NICs after them in its ports' order. With
+have them (novalite.virt.pci_layout), its NICs after them in its ports' order; a NIC
+attached to it later sits on a root port of its own from the same pool. With
 [fake_driver] persist_guests the guests of a host are kept in a file under the state
 directory, so that, as real guests, they outlive a restart of their compute service.
 """
@@ -37,6 +38,7 @@ from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
+from novalite.objects.network_info import VIF
 from novalite.timeutils import utcnow
 from novalite.virt import pci_layout
 from novalite.virt.driver import (
@@ -63,7 +65,7 @@ class _LiveCopy:
 
 class FakeDriver(ComputeDriver):
     capabilities = {"supports_image_type_qcow2": True, "supports_image_type_raw": True,
-                    "supports_multiattach": True}
+                    "supports_multiattach": True, "supports_attach_interface": True}
 
     def __init__(self, numa_topology: dict | None = None, pci_stats: list | None = None,
                  metrics: dict[str, float] | None = None) -> None:
@@ -76,6 +78,8 @@ class FakeDriver(ComputeDriver):
         self.volumes: dict[str, dict[str, dict[str, Any]]] = {}
         # instance uuid -> volume id -> its root port; the root volume is on none
         self.ports: dict[str, dict[str, int | None]] = {}
+        # instance uuid -> port id -> the root port of a NIC attached after it was made
+        self.nics: dict[str, dict[str, int]] = {}
         # guests a resize or migration took from here: (power state, console) kept for a
         # revert until the move is confirmed (a real driver's "_resize" copy of the disks)
         self.resized: dict[str, tuple[int, list[str]]] = {}
@@ -106,6 +110,8 @@ class FakeDriver(ComputeDriver):
                 if guest.get("volumes"):
                     self.volumes[uuid_] = guest["volumes"]
                     self.ports[uuid_] = guest.get("ports", {})
+                if guest.get("nics"):
+                    self.nics[uuid_] = guest["nics"]
 
     def _save(self) -> None:
         """Write the host's guests (caller holds the lock): to a new file renamed over
@@ -115,7 +121,8 @@ class FakeDriver(ComputeDriver):
             return
         os.makedirs(os.path.dirname(path), exist_ok=True)
         guests = {u: {"power_state": state, "console": self.consoles.get(u, []),
-                      "volumes": self.volumes.get(u, {}), "ports": self.ports.get(u, {})}
+                      "volumes": self.volumes.get(u, {}), "ports": self.ports.get(u, {}),
+                      "nics": self.nics.get(u, {})}
                   for u, state in self.instances.items()}
         with open(f"{path}.tmp", "w") as f:
             json.dump(guests, f)
@@ -356,7 +363,7 @@ class FakeDriver(ComputeDriver):
             self.volumes.setdefault(instance.uuid, {})[serial] = connection_info
             ports = self.ports.setdefault(instance.uuid, {})
             if serial not in ports:
-                ports[serial] = _free_port(ports)
+                ports[serial] = _free_port(ports, self.nics.get(instance.uuid, {}))
             if state == states.RUNNING:
                 self._log(instance.uuid, f"virtio_blk: [{mountpoint}] disk {serial} attached")
             self._save()
@@ -387,16 +394,44 @@ class FakeDriver(ComputeDriver):
                 self.ports.pop(instance.uuid, None)
             self._save()
 
+    def attach_interface(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
+                         vif: VIF) -> None:
+        """Recorded on a free root port of the guest (a running one logs the new NIC as
+        a kernel would); asked again for a NIC it has, it does nothing."""
+        with self._lock:
+            state = self.instances.get(instance.uuid)
+            if state is None:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            nics = self.nics.setdefault(instance.uuid, {})
+            if vif.id in nics:
+                return
+            nics[vif.id] = _free_port(self.ports.get(instance.uuid, {}), nics)
+            if state == states.RUNNING:
+                self._log(instance.uuid, f"virtio_net: NIC {vif.address} attached")
+            self._save()
+
+    def detach_interface(self, ctx: Any, instance: Instance, vif: VIF) -> None:
+        with self._lock:
+            if instance.uuid not in self.instances:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            self.nics.get(instance.uuid, {}).pop(vif.id, None)
+            if self.instances[instance.uuid] == states.RUNNING:
+                self._log(instance.uuid, f"virtio_net: NIC {vif.address} removed")
+            self._save()
+
     def guest_devices(self, instance: Instance) -> list[DeviceMetadata]:
-        """Where a qemu guest would have them: its NICs are its ports, in their order."""
+        """Where a qemu guest would have them: the NICs it was made with are its ports,
+        in their order, on the root bus; those attached later are on their root ports."""
         with self._lock:
             if instance.uuid not in self.instances:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
             ports = dict(self.ports.get(instance.uuid, {}))
+            nics = dict(self.nics.get(instance.uuid, {}))
         root = next((serial for serial, port in ports.items() if port is None), None)
-        return pci_layout.devices([vif.address for vif in instance.network_info], root,
-                                  {serial: port for serial, port in ports.items()
-                                   if port is not None})
+        return pci_layout.devices(
+            [vif.address for vif in instance.network_info if vif.id not in nics], root,
+            {serial: port for serial, port in ports.items() if port is not None},
+            {vif.address: nics[vif.id] for vif in instance.network_info if vif.id in nics})
 
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
         with self._lock:
@@ -517,6 +552,7 @@ class FakeDriver(ComputeDriver):
         each on a port of its own but the root (caller holds the lock)."""
         self.volumes.pop(instance.uuid, None)
         self.ports.pop(instance.uuid, None)
+        self.nics.pop(instance.uuid, None)  # made anew: all its NICs on the root bus
         if block_device_info:
             self.volumes[instance.uuid] = {device.serial: device.connection_info
                                            for device in block_device_info}
@@ -524,7 +560,7 @@ class FakeDriver(ComputeDriver):
             ports = self.ports[instance.uuid] = {root.serial: None} if root else {}
             for device in block_device_info:
                 if device is not root:
-                    ports[device.serial] = _free_port(ports)
+                    ports[device.serial] = _free_port(ports, {})
 
     def _boot_log(self, instance_uuid: str) -> None:
         """What a small Linux guest prints as it comes up (caller holds the lock)."""
@@ -542,10 +578,12 @@ class FakeDriver(ComputeDriver):
             self.consoles.pop(instance.uuid, None)
             self.volumes.pop(instance.uuid, None)
             self.ports.pop(instance.uuid, None)
+            self.nics.pop(instance.uuid, None)
             self._save()
 
 
-def _free_port(ports: dict[str, int | None]) -> int:
-    """The first root port no volume sits on, as the qemu driver picks it."""
-    used = set(ports.values())
-    return next(index for index in range(len(ports) + 1) if index not in used)
+def _free_port(volumes: dict[str, int | None], nics: dict[str, int]) -> int:
+    """The first root port no volume or attached NIC sits on, as the qemu driver picks
+    it."""
+    used = {*volumes.values(), *nics.values()}
+    return next(index for index in range(len(used) + 1) if index not in used)

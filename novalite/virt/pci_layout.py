@@ -5,9 +5,10 @@ guests. A guest's device metadata (novalite.objects.device_metadata) is read fro
 
 On the root bus (pcie.0): a volume-backed guest's root volume at slot 1, then the NICs
 in the server's order, then the image-backed disks QEMU places itself (disk, config
-drive). Attached volumes each sit behind a PCIe root port at slot 0x10 + its index;
-the guest's firmware numbers the ports' secondary buses in slot order from 1, so a
-volume on port i is the only device on bus i + 1 (slot 0)."""
+drive). Attached volumes, and NICs attached after the guest was made, each sit behind
+a PCIe root port at slot 0x10 + its index; the guest's firmware numbers the ports'
+secondary buses in slot order from 1, so a device on port i is the only device on bus
+i + 1 (slot 0)."""
 
 from __future__ import annotations
 
@@ -29,10 +30,11 @@ def volume_bus(port: int) -> int:
     return port + 1
 
 
-def devices(macs: list[str], root_volume: str | None, volumes: dict[str, int]
-            ) -> list[DeviceMetadata]:
-    """The NICs (`macs` in order), the root volume (its id) and the attached volumes
-    (id -> root port index) of a guest, each at its address."""
+def devices(macs: list[str], root_volume: str | None, volumes: dict[str, int],
+            plugged_nics: dict[str, int] | None = None) -> list[DeviceMetadata]:
+    """The NICs on the root bus (`macs` in order), the root volume (its id), the
+    attached volumes (id -> root port index) and the attached NICs (MAC -> root port
+    index) of a guest, each at its address."""
     found = []
     if root_volume is not None:
         found.append(DeviceMetadata(type=DISK, bus=PCI, serial=root_volume,
@@ -43,4 +45,7 @@ def devices(macs: list[str], root_volume: str | None, volumes: dict[str, int]
     found += [DeviceMetadata(type=DISK, bus=PCI, serial=serial,
                              address=pci_address(volume_bus(port), 0))
               for serial, port in volumes.items()]
+    found += [DeviceMetadata(type=NIC, bus=PCI, mac=mac,
+                             address=pci_address(volume_bus(port), 0))
+              for mac, port in (plugged_nics or {}).items()]
     return found

@@ -61,10 +61,15 @@ def test_layout_servers_ports_and_interfaces_with_the_cli(cloud):
 
     # 5. interfaces, and deletes that leave no port behind
     extra = demo.json("port", "create", "--network", "private", "net-extra")
+    (extra_ip,) = [ip["ip_address"] for ip in extra["fixed_ips"]]
     demo.ok("server", "add", "port", "net-vm1", extra["id"])
+    assert extra_ip in _addresses(demo, "net-vm1")["private"]  # the compute plugged it
     demo.ok("server", "add", "network", "net-vm1", "private")
     assert len(demo.json("port", "list", "--server", "net-vm1")) == 3
-    demo.ok("server", "remove", "port", "net-vm1", extra["id"])
+    assert len(_addresses(demo, "net-vm1")["private"]) == 3
+    demo.ok("server", "remove", "port", "net-vm1", extra["id"])  # a cast, as Nova's
+    _wait(lambda: extra_ip not in _addresses(demo, "net-vm1")["private"],
+          "the removed port out of the server's addresses")  # the compute's last step
     assert demo.json("port", "show", extra["id"])["device_id"] == ""
     demo.delete("net-vm1", "net-vm2")
     assert demo.json("port", "list", "--device-owner", "compute:nova") == []

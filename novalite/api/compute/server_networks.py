@@ -2,7 +2,8 @@
 service): `/servers/{id}/ips[/{network}]` from the cached network info, `os-interface`
 (list, show, attach, detach), the multinic and addSecurityGroup/removeSecurityGroup
 actions, and `/servers/{id}/os-security-groups` (the floating IP actions:
-floating_ips.py). What changes a server's ports refreshes its network info cache."""
+floating_ips.py). What changes a server's ports refreshes its network info cache;
+an interface attach or detach is its compute's work (novalite.compute.interfaces_api)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from novalite.api.compute.servers import get_instance
 from novalite.api.compute.views.servers import addresses
 from novalite.api.faults import HTTPFault
 from novalite.api.request import ApiRequest, ApiResponse
-from novalite.compute import guards, neutron
+from novalite.compute import guards, network_errors, neutron
 from novalite.compute.api import API
-from novalite.conf import CONF
+from novalite.compute.interfaces_api import InterfaceAttachAPI
 from novalite.objects import network_info
 from novalite.objects.instance import Instance
 
@@ -79,28 +80,28 @@ def interface_attach(req: ApiRequest) -> ApiResponse:
     instance = _server(req, "os-attach-interfaces:create")
     body = req.body.get("interfaceAttachment") or {}
     fixed = [ip.get("ip_address") for ip in body.get("fixed_ips", [])]
-    if body.get("port_id") and (body.get("net_id") or fixed):
-        raise HTTPFault(400, "Specified Fixed IP or network cannot be used with a port")
+    if body.get("port_id") and body.get("net_id"):
+        raise HTTPFault(400, "Must not input both network_id and port_id")
+    if fixed and not body.get("net_id"):
+        raise HTTPFault(400, "Must input network_id when request IP address")
     if not body.get("port_id") and not body.get("net_id"):
-        requests = neutron.resolve(req.ctx, "auto", neutron.Client(req.ctx))
+        request = neutron.resolve(req.ctx, "auto", neutron.Client(req.ctx))[0]
     else:
-        requests = [neutron.NetworkRequest(network_id=body.get("net_id"),
-                                           port_id=body.get("port_id"),
-                                           address=fixed[0] if fixed else None)]
-    zone = instance.availability_zone or CONF.default_availability_zone
-    port = neutron.ServerNetworking(req.ctx, instance.uuid).attach(
-        requests[0], instance.host, zone)
-    tags = {port["id"]: body["tag"]} if body.get("tag") else {}
-    API().interfaces_changed(req.ctx, instance,
-                             port["id"] if body.get("port_id") else None, tags)
+        request = neutron.NetworkRequest(network_id=body.get("net_id"),
+                                         port_id=body.get("port_id"),
+                                         address=fixed[0] if fixed else None)
+    request.tag = body.get("tag")
+    try:
+        port = InterfaceAttachAPI().attach(req.ctx, instance, request)
+    except (network_errors.PortNotFound, network_errors.NetworkNotFound) as exc:
+        raise HTTPFault(404, exc.format_message()) from None  # os-interface's, not 400
+    tags = {port["id"]: request.tag} if request.tag else {}
     return ApiResponse(200, {"interfaceAttachment": _attachment(port, req, tags)})
 
 
 def interface_detach(req: ApiRequest) -> ApiResponse:
     instance = _server(req, "os-attach-interfaces:delete")
-    neutron.ServerNetworking(req.ctx, instance.uuid).detach(req.params["port_id"],
-                                                            instance.preserved_ports())
-    API().interfaces_changed(req.ctx, instance)
+    InterfaceAttachAPI().detach(req.ctx, instance, req.params["port_id"])
     return ApiResponse(202)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from novalite.objects.device_metadata import DeviceMetadata
 from novalite.virt import pci_layout
+from novalite.virt.qemu import nics as guest_nics
 from novalite.virt.qemu import volumes as guest_volumes
 
 # Always on a direct-boot kernel's command line: the serial console we log, and no timer
@@ -37,7 +38,8 @@ class GuestConfig:
     # Rescued (Nova's rescue): booted from the rescue disk, its own disk attached second
     rescue: bool = False
     # One per port, in the server's order: the guest's MAC, the port and its network's
-    # segment, so that any launch on any host can plug the tap first (Nic.of)
+    # segment, so that any launch on any host can plug the tap first; one attached
+    # after the guest was made also has its PCIe root `port` (novalite.virt.qemu.nics)
     nics: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     config_drive: bool = False  # disk.config, attached read-only after the disks
     # PCIe root ports for volumes, as many as [libvirt] num_pcie_ports said when the
@@ -133,8 +135,9 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     migration's destination, which starts paused and runs only when told: its disk is in
     use until then). Each NIC is a virtio-net on the open tap of the same position in
     `tap_fds`, at its slot of novalite.virt.pci_layout (the slot QEMU would pick, fixed so
-    that the address reported to the guest is its own); the volumes are on their PCIe
-    root ports (novalite.virt.qemu.volumes)."""
+    that the address reported to the guest is its own), or on its PCIe root port if it
+    was attached later (novalite.virt.qemu.nics); the volumes are on their root ports
+    (novalite.virt.qemu.volumes)."""
     argv = [
         emulator, "-name", f"guest={config.uuid}", "-uuid", config.uuid,
         "-accel", config.accel, "-machine", config.machine,
@@ -157,12 +160,10 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     if config.config_drive:
         argv += ["-drive", f"file={paths.config_drive},format=raw,if=virtio,readonly=on"]
     volume_backed = config.root_volume is not None
-    for index, (nic, fd) in enumerate(zip(config.nics, tap_fds, strict=True)):
-        slot = pci_layout.nic_slot(index, volume_backed)
-        argv += ["-netdev", f"tap,id=net{index},fd={fd}",
-                 "-device", f"virtio-net-pci,netdev=net{index},mac={nic['mac']},"
-                            f"addr={slot:#x}"]
+    fds = list(tap_fds)
+    argv += guest_nics.command_line(config.nics, fds, volume_backed, on_ports=False)
     argv += guest_volumes.command_line(config.pcie_ports, config.volumes)
+    argv += guest_nics.command_line(config.nics, fds, volume_backed, on_ports=True)
     if config.kernel:
         argv += ["-kernel", config.kernel, "-append", kernel_command_line(config.kernel_args)]
         if config.ramdisk:
@@ -177,5 +178,7 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
 def guest_devices(config: GuestConfig) -> list[DeviceMetadata]:
     """Where the guest `config` launches has its NICs and volumes."""
     root = config.root_volume["serial"] if config.root_volume is not None else None
-    return pci_layout.devices([nic["mac"] for nic in config.nics], root,
-                              {kept["serial"]: kept["port"] for kept in config.volumes})
+    return pci_layout.devices(
+        [nic["mac"] for nic in config.nics if nic.get("port") is None], root,
+        {kept["serial"]: kept["port"] for kept in config.volumes},
+        {nic["mac"]: nic["port"] for nic in config.nics if nic.get("port") is not None})

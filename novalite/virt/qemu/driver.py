@@ -34,7 +34,7 @@ from typing import Any
 from novalite import exception
 from novalite.clients import glance
 from novalite.conf import CONF
-from novalite.datapath import bridges, names
+from novalite.datapath import bridges, names, taps
 from novalite.objects import device_metadata, states
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
@@ -46,6 +46,7 @@ from novalite.virt import driver
 from novalite.virt.qemu import accel, config_drive, diagnostics, disk, guest_image, images, nbd
 from novalite.virt.qemu import config as config_module
 from novalite.virt.qemu import live_migration as migrating
+from novalite.virt.qemu import nics as guest_nics
 from novalite.virt.qemu import volumes as guest_volumes
 from novalite.virt.qemu.config import GuestConfig, GuestPaths
 from novalite.virt.qemu.guest import Guest, GuestLaunchFailed
@@ -79,6 +80,7 @@ class QemuDriver(driver.ComputeDriver):
         "supports_image_type_ari": True,
         "supports_image_type_ami": True,
         "supports_multiattach": True,  # a shareable virtio-blk disk: novalite.virt.qemu.volumes
+        "supports_attach_interface": True,  # on a PCIe root port: novalite.virt.qemu.nics
     }
 
     def __init__(self, instances_dir: str | None = None) -> None:
@@ -355,8 +357,7 @@ class QemuDriver(driver.ComputeDriver):
         ones, and its agent reports them once they moved)."""
         nics = GuestConfig.load(guest.paths.config).nics
         for nic in nics:
-            bridges.plug_tap(self.host, _segment(nic), nic["port_id"],
-                             mac="fe" + nic["mac"][2:])  # not the guest's own, as libvirt
+            _plug_tap(self.host, nic)
         if nics and bound_here:
             self.security_groups.confirm([nic["port_id"] for nic in nics])
         elif nics:
@@ -598,7 +599,7 @@ class QemuDriver(driver.ComputeDriver):
         config = GuestConfig.load(guest.paths.config)
         if connection_info["serial"] in _serials(config):
             return
-        port = guest_volumes.free_port(config.pcie_ports, config.volumes)
+        port = guest_volumes.free_port(config.pcie_ports, config.volumes + config.nics)
         volume = guest_volumes.Volume.of(connection_info, port)
         if guest.alive():
             guest_volumes.plug(guest, volume)
@@ -637,6 +638,57 @@ class QemuDriver(driver.ComputeDriver):
         config.volumes = [kept for kept in config.volumes if kept["serial"] != serial]
         config.save(guest.paths.config)
         LOG.info("Volume %s detached from guest %s", serial, guest.uuid)
+
+    # --- interfaces -----------------------------------------------------------------------
+
+    def attach_interface(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
+                         vif: VIF) -> None:
+        """A virtio-net on a free PCIe port (novalite.virt.qemu.nics), hot-plugged into a
+        running guest on its tap, filtered by the port's security groups first; in its
+        configuration either way. Asked again for a NIC the guest has, it does nothing."""
+        guest = self._existing(instance)
+        config = GuestConfig.load(guest.paths.config)
+        if any(nic["port_id"] == vif.id for nic in config.nics):
+            return
+        nic = {**_nic(vif), "port": guest_volumes.free_port(
+            config.pcie_ports, config.volumes + config.nics)}
+        if guest.alive():
+            self._hot_plug(guest, nic)
+        config.nics.append(nic)
+        config.save(guest.paths.config)
+        LOG.info("Port %s attached to guest %s on %s", vif.id, guest.uuid,
+                 guest_volumes.port_id(nic["port"]))
+
+    def _hot_plug(self, guest: Guest, nic: dict[str, Any]) -> None:
+        tap = names.port_device(nic["port_id"])
+        _plug_tap(self.host, nic)
+        try:
+            self.security_groups.confirm([nic["port_id"]])
+            fd = taps.open_tap(guest.network_namespace, tap)
+            try:
+                guest_nics.plug(guest, nic, fd)
+            finally:
+                os.close(fd)  # QEMU has its own copy
+        except Exception:
+            bridges.unplug(self.host, tap)
+            raise
+
+    def detach_interface(self, ctx: Any, instance: Instance, vif: VIF) -> None:
+        """Unplugged from a running guest once it released it, its tap then gone; then
+        out of the configuration. A NIC the guest does not have is not an error."""
+        guest = self._guest(instance.uuid)
+        if not os.path.exists(guest.paths.config):
+            return
+        config = GuestConfig.load(guest.paths.config)
+        nic = next((nic for nic in config.nics if nic["port_id"] == vif.id), None)
+        if nic is None:
+            return
+        if guest.alive():
+            guest_nics.unplug(guest, nic, CONF.libvirt.device_detach_timeout)
+            bridges.unplug(self.host, names.port_device(vif.id))
+        config.nics.remove(nic)
+        config.save(guest.paths.config)
+        LOG.info("Port %s detached from guest %s", vif.id, guest.uuid)
 
     # --- resize and cold migration -------------------------------------------------------
 
@@ -943,6 +995,11 @@ def _nic(vif: VIF) -> dict[str, Any]:
     return {"port_id": vif.id, "mac": vif.address, "network_id": net.id,
             "network_type": net.network_type or "vxlan", "segmentation_id": net.segmentation_id,
             "physical_network": net.physical_network, "mtu": net.mtu}
+
+
+def _plug_tap(host: str, nic: dict[str, Any]) -> None:
+    bridges.plug_tap(host, _segment(nic), nic["port_id"],
+                     mac="fe" + nic["mac"][2:])  # not the guest's own, as libvirt
 
 
 def _segment(nic: dict[str, Any]) -> bridges.Segment:

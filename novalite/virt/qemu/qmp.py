@@ -82,6 +82,9 @@ class QMPClient:
         if arguments:
             message["arguments"] = arguments
         self._send(message)
+        return self._reply(command)
+
+    def _reply(self, command: str) -> Any:
         while True:
             reply = self._read_message()
             if "event" in reply:
@@ -91,6 +94,18 @@ class QMPClient:
                 raise QMPError(f"{command}: {error.get('class')}: {error.get('desc')}")
             elif "return" in reply:
                 return reply["return"]
+
+    def send_fd(self, name: str, fd: int) -> None:
+        """Hand QEMU an open descriptor (SCM_RIGHTS with QMP's getfd), which later
+        commands name `name` (a hot-plugged NIC's tap)."""
+        if self._sock is None:
+            raise QMPError("not connected")
+        message = json.dumps({"execute": "getfd", "arguments": {"fdname": name}})
+        try:
+            socket.send_fds(self._sock, [message.encode() + b"\n"], [fd])
+        except OSError as exc:
+            raise QMPError(f"QMP connection to {self.path} lost: {exc}") from exc
+        self._reply("getfd")
 
     def wait_event(self, name: str, timeout: float) -> dict[str, Any] | None:
         """The first event called `name` (already received or arriving within `timeout`

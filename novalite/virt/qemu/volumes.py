@@ -148,13 +148,15 @@ def _node_and_device(volume: Volume) -> list[str]:
             ",".join([device.pop("driver"), *(f"{k}={v}" for k, v in device.items())])]
 
 
-def free_port(ports: int, volumes: list[dict[str, Any]]) -> int:
-    used = {kept["port"] for kept in volumes}
+def free_port(ports: int, taken: list[dict[str, Any]]) -> int:
+    """The first root port none of the `taken` devices (volumes, and NICs attached
+    after the guest was made, which share the pool) sits on."""
+    used = {kept.get("port") for kept in taken}
     for index in range(ports):
         if index not in used:
             return index
     raise exception.NovaliteException(
-        f"The guest has no free PCIe port for another volume: it was made with {ports} "
+        f"The guest has no free PCIe port for another device: it was made with {ports} "
         "([libvirt] num_pcie_ports), all taken.")
 
 
@@ -195,7 +197,7 @@ def unplug(guest: Guest, serial: str, timeout: float) -> None:
             if "DeviceNotFound" not in str(exc):
                 raise
         else:
-            _wait_deleted(client, device, timeout)
+            wait_deleted(client, device, timeout)
         try:
             client.execute("blockdev-del", **{"node-name": node_name(serial)})
         except QMPError as exc:
@@ -203,8 +205,9 @@ def unplug(guest: Guest, serial: str, timeout: float) -> None:
                 raise
 
 
-def _wait_deleted(client: QMPClient, device: str, timeout: float) -> None:
-    """QEMU's DEVICE_DELETED for `device` (one comes first for its virtio backend)."""
+def wait_deleted(client: QMPClient, device: str, timeout: float) -> None:
+    """QEMU's DEVICE_DELETED for `device` (one comes first for its virtio backend); a
+    NIC's unplug waits for it too (novalite.virt.qemu.nics)."""
     deadline = time.monotonic() + timeout
     while True:
         event = client.wait_event("DEVICE_DELETED", max(0.0, deadline - time.monotonic()))

@@ -103,7 +103,7 @@ def test_tags_given_on_create_and_on_attach_reach_the_guests_devices(cloud, demo
     assert shown["tag"] == "nic-b"
     devices = _devices(cloud, demo, server_id)
     assert devices["nic-b"]["mac"] == attached["mac_addr"]
-    assert devices["nic-b"]["address"] == "0000:00:03.0"
+    assert devices["nic-b"]["address"] == "0000:02:00.0"  # hot-plugged: the next root port
     assert devices["nic-a"]["address"] == "0000:00:01.0"  # its tag outlived the refresh
 
     other = _volume(cloud, demo)
@@ -113,7 +113,7 @@ def test_tags_given_on_create_and_on_attach_reach_the_guests_devices(cloud, demo
     cloud.settle()
     assert _volume_status(demo, other) == "in-use"
     assert _devices(cloud, demo, server_id)["disk-b"] == {
-        "type": "disk", "bus": "pci", "address": "0000:02:00.0", "serial": other,
+        "type": "disk", "bus": "pci", "address": "0000:03:00.0", "serial": other,
         "tags": ["disk-b"]}
 
     detach = demo["compute"].delete(f"/servers/{server_id}/os-volume_attachments/{other}")
@@ -122,6 +122,7 @@ def test_tags_given_on_create_and_on_attach_reach_the_guests_devices(cloud, demo
     cloud.wait(lambda: "disk-b" not in _devices(cloud, demo, server_id))
     gone = demo["compute"].delete(f"/servers/{server_id}/os-interface/{attached['port_id']}")
     assert gone.status_code == 202, gone.text
+    cloud.settle()
     assert set(_devices(cloud, demo, server_id)) == {"nic-a", "disk-a"}
 
 
