@@ -264,8 +264,7 @@ def test_a_volume_that_cannot_move_fails_the_step_unless_cleaning_up(manager):
 
 @pytest.mark.parametrize("moving", [
     Instance(uuid="i-1", vm_state=states.ACTIVE, task_state=states.RESIZE_MIGRATED),
-    Instance(uuid="i-1", vm_state=states.ERROR),
-    Instance(uuid="i-1", vm_state=states.RESIZED)])
+    Instance(uuid="i-1", vm_state=states.ERROR)])
 def test_a_restart_leaves_a_volume_reserved_for_a_move(manager, moving):
     manager, volumes = manager
     reserved = _mapping(manager, volumes, "v1")
