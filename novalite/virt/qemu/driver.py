@@ -782,12 +782,15 @@ class QemuDriver(driver.ComputeDriver):
 
     def check_can_live_migrate_source(self, ctx: Any, instance: Instance) -> dict[str, Any]:
         """The guest's layout (novalite.virt.qemu.live_migration.Layout): its root
-        ports, the port of each volume, what a volume-backed guest boots with."""
+        ports, the port of each volume and hot-plugged NIC, what a volume-backed guest
+        boots with."""
         config = GuestConfig.load(self._existing(instance).paths.config)
         boot = _boot_properties(config) if config.root_volume is not None else None
         return migrating.Layout(
             pcie_ports=config.pcie_ports, boot=boot,
-            volume_ports={kept["serial"]: kept["port"] for kept in config.volumes}
+            volume_ports={kept["serial"]: kept["port"] for kept in config.volumes},
+            nic_ports={nic["mac"]: nic["port"] for nic in config.nics
+                       if nic.get("port") is not None}
         ).to_data()
 
     def pre_live_migration(self, ctx: Any, instance: Instance,
@@ -816,6 +819,8 @@ class QemuDriver(driver.ComputeDriver):
                 config = self._empty_overlay(ctx, instance, guest)
             if layout is not None:
                 config.pcie_ports = layout.pcie_ports
+                for nic in config.nics:
+                    nic["port"] = layout.nic_ports.get(nic["mac"])
             _set_volumes(config, devices, layout.volume_ports if layout else None)
             self._configure(instance, guest, config)
             self._plug(guest, bound_here=False)

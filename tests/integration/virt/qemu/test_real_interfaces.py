@@ -1,8 +1,10 @@
 """An interface attached to a running QEMU guest reaches it: the guest's user data waits
 for eth1, which appears with the port's MAC once os-interface hot-plugged it, gets the
-port's fixed IP from the second network's DHCP server and pings that server; the
-detach takes the device out of the guest (its kernel sees eth1 go, QEMU has no such
-device any more) and the port is unbound and released."""
+port's fixed IP from the second network's DHCP server and pings that server. The guest
+then live-migrates with it (the destination makes the same machine: the NIC on the
+root port it was plugged into) and pings again from there; the detach takes the device
+out of the guest (its kernel sees eth1 go, QEMU has no such device any more) and the
+port is unbound and released."""
 
 from __future__ import annotations
 
@@ -13,12 +15,7 @@ import httpx
 from novalite.image import db as images
 from novalite.virt.qemu.config import GuestPaths
 from novalite.virt.qemu.qmp import QMPClient
-from tests.integration.virt.qemu.test_real_guests import (  # noqa: F401 (fixture)
-    NANO,
-    qemu_cloud,
-    wait_console,
-    wait_settled,
-)
+from tests.integration.virt.qemu.test_real_guests import NANO, wait_console, wait_settled
 
 ADMIN = {"X-Auth-Token": "admin:demo-project"}
 
@@ -37,7 +34,11 @@ SCRIPT = "\n".join([
     "echo \"HOTPLUG-ADDR $(ip -o -4 addr show dev eth1 | "
     "sed -n 's/.* inet \\([0-9.]*\\)\\/.*/\\1/p')\"",
     'ping -c 3 -W 5 "$(cat /tmp/server)" > /dev/null && echo "HOTPLUG-PING $(cat /tmp/server)"',
-    "while [ -e /sys/class/net/eth1 ]; do sleep 1; done",
+    # after the live migration (the test touches the marker file through nothing: the
+    # guest pings until eth1 goes, and says so each time it gets an answer again)
+    'while [ -e /sys/class/net/eth1 ]; do',
+    '  ping -c 1 -W 1 "$(cat /tmp/server)" > /dev/null && echo "HOTPLUG-AGAIN"; sleep 1',
+    "done",
     "echo HOTPLUG-GONE", ""])
 
 
@@ -48,8 +49,8 @@ def _pci_devices(server_id: str, instances_dir: str) -> list[str]:
             for device in [device, *device.get("pci_bridge", {}).get("devices", [])]]
 
 
-def test_a_hot_plugged_port_gets_its_address_in_the_guest_and_leaves_it(qemu_cloud):  # noqa: F811
-    cloud = qemu_cloud
+def test_a_hot_plugged_port_gets_its_address_in_the_guest_and_leaves_it(two_qemu_hosts):
+    cloud = two_qemu_hosts
     net = httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30,
                        headers=ADMIN)
     private, = net.get("/networks", params={"name": "private"}).json()["networks"]
@@ -79,9 +80,20 @@ def test_a_hot_plugged_port_gets_its_address_in_the_guest_and_leaves_it(qemu_clo
     dhcp, = net.get("/ports", params={"network_id": second["id"],
                                       "device_owner": "network:dhcp"}).json()["ports"]
     assert f"HOTPLUG-PING {dhcp['fixed_ips'][0]['ip_address']}" in out, out
-    instances_dir = cloud.compute(cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
-                                  ).driver._root()
+    source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    assert any(d.startswith("nic") for d in _pci_devices(
+        server_id, cloud.compute(source).driver._root()))
+
+    moved = cloud.api.post(f"/servers/{server_id}/action", json={
+        "os-migrateLive": {"host": None, "block_migration": "auto"}},
+        headers={"X-OpenStack-Nova-API-Version": "2.25"})
+    assert moved.status_code == 202, moved.text
+    dest = cloud.wait(lambda: (s := cloud.server(server_id))["OS-EXT-SRV-ATTR:host"] != source
+                      and s["status"] == "ACTIVE" and s["OS-EXT-STS:task_state"] is None
+                      and s["OS-EXT-SRV-ATTR:host"], timeout=120)
+    instances_dir = cloud.compute(dest).driver._root()
     assert any(d.startswith("nic") for d in _pci_devices(server_id, instances_dir))
+    wait_console(cloud, server_id, "HOTPLUG-AGAIN")  # on the new host's console
 
     gone = cloud.api.delete(f"/servers/{server_id}/os-interface/{port['id']}")
     assert gone.status_code == 202, gone.text
