@@ -5,10 +5,13 @@ interface attach and detach; the API's aggregates, key pairs, groups, flavors, s
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from sqlalchemy import update
 
 from novalite.db import models, session
+from novalite.identity import bootstrap
+from novalite.image import db as images
 from tests import notifications
 
 
@@ -225,3 +228,78 @@ def test_evacuate_lock_and_unlock_are_notified_by_the_api(cloud_factory, sink):
     assert scheduled["payload"]["nova_object.name"] == "InstanceActionRebuildPayload"
     assert _data(scheduled)["task_state"] == "rebuilding"
     assert sink.events("instance.evacuate") == ["instance.evacuate"]
+
+
+def test_volume_and_interface_attach_and_detach_are_notified(cloud_factory, sink):
+    cloud = cloud_factory(hosts=1)
+    token = {"X-Auth-Token": f"demo:{bootstrap.project_ids('demo')[0]}"}
+
+    def client(path, **headers):
+        return httpx.Client(base_url=f"{cloud.base_url}{path}", timeout=30,
+                            headers={**token, **headers})
+
+    compute = client("/compute/v2.1", **{"X-OpenStack-Nova-API-Version": "2.70"})
+    volumes = client("/volume/v3", **{"OpenStack-API-Version": "volume 3.70"})
+    private = client("/networking/v2.0").get("/networks", params={"name": "private"}).json()[
+        "networks"][0]["id"]
+    made = compute.post("/servers", json={"server": {
+        "name": "vm", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID,
+        "networks": [{"uuid": private}]}})
+    assert made.status_code == 202, made.text
+    server_id = made.json()["server"]["id"]
+    host = _data(sink.wait("instance.create.end", server_id))["host"]
+    volume = volumes.post("/volumes", json={"volume": {"size": 1}})
+    assert volume.status_code == 202, volume.text
+    volume_id = volume.json()["volume"]["id"]
+    cloud.settle()
+
+    attach = compute.post(f"/servers/{server_id}/os-volume_attachments",
+                          json={"volumeAttachment": {"volumeId": volume_id}})
+    assert attach.status_code == 200, attach.text
+    attached = sink.wait("instance.volume_attach.end", server_id)
+    assert (attached["payload"]["nova_object.name"],
+            attached["payload"]["nova_object.version"]) == ("InstanceActionVolumePayload",
+                                                            "1.7")
+    assert _data(attached)["volume_id"] == volume_id
+    assert attached["publisher_id"] == f"nova-compute:{host}"
+    cloud.settle()
+    detach = compute.delete(f"/servers/{server_id}/os-volume_attachments/{volume_id}")
+    assert detach.status_code == 202, detach.text
+    assert _data(sink.wait("instance.volume_detach.end", server_id))["volume_id"] == volume_id
+    cloud.settle()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no such device")
+
+    cloud.compute(host).driver.attach_volume = broken
+    compute.post(f"/servers/{server_id}/os-volume_attachments",
+                 json={"volumeAttachment": {"volumeId": volume_id}})
+    failed = sink.wait("instance.volume_attach.error", server_id)
+    assert failed["priority"] == "ERROR"
+    assert _data(failed)["fault"]["nova_object.data"]["exception"] == "RuntimeError"
+    cloud.settle()
+
+    plugged = compute.post(f"/servers/{server_id}/os-interface",
+                           json={"interfaceAttachment": {"net_id": private}})
+    assert plugged.status_code == 200, plugged.text
+    port_id = plugged.json()["interfaceAttachment"]["port_id"]
+    before = _data(sink.wait("instance.interface_attach.start", server_id))
+    after = sink.wait("instance.interface_attach.end", server_id)
+    assert after["payload"]["nova_object.name"] == "InstanceActionPayload"
+    assert after["publisher_id"] == f"nova-compute:{host}"  # the compute plugs it
+    assert len(before["ip_addresses"]) == 1
+    assert port_id in [ip["nova_object.data"]["port_uuid"]
+                       for ip in _data(after)["ip_addresses"]]
+    unplugged = compute.delete(f"/servers/{server_id}/os-interface/{port_id}")
+    assert unplugged.status_code == 202, unplugged.text
+    detached = _data(sink.wait("instance.interface_detach.end", server_id))
+    assert [ip["nova_object.data"]["port_uuid"] for ip in detached["ip_addresses"]] == [
+        ip["nova_object.data"]["port_uuid"] for ip in before["ip_addresses"]]
+
+    assert [e for e in sink.events("instance.", server_id)
+            if e.startswith(("instance.volume_", "instance.interface_"))] == [
+        "instance.volume_attach.start", "instance.volume_attach.end",
+        "instance.volume_detach.start", "instance.volume_detach.end",
+        "instance.volume_attach.start", "instance.volume_attach.error",
+        "instance.interface_attach.start", "instance.interface_attach.end",
+        "instance.interface_detach.start", "instance.interface_detach.end"]
