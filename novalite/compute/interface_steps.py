@@ -9,7 +9,9 @@ and gives the port back only once the guest let go of it: a guest that does not
 (InterfaceDetachFailed) keeps its interface and its port. Either way the instance's
 network info cache and tagged devices are saved from what the network service and
 the driver now say. Both run under the instance's lock and are recorded as the
-action's `compute_attach_interface` / `compute_detach_interface` events."""
+action's `compute_attach_interface` / `compute_detach_interface` events, and notified as
+Nova's instance.interface_attach.start/.end/.error and interface_detach.start/.end (the
+.end shows the ports now in ip_addresses)."""
 
 from __future__ import annotations
 
@@ -49,7 +51,8 @@ class InterfaceSteps(DeviceTagSteps):
     network_api: NetworkAPI
     _record_failure: Callable[..., None]  # what `tracked` needs of its host
 
-    @tracked(ATTACH_INTERFACE_EVENT, owns_task=False, reraise=True)
+    @tracked(ATTACH_INTERFACE_EVENT, owns_task=False, reraise=True,
+             notify="interface_attach")
     def attach_interface(self, ctx: RequestContext, instance: Instance, port_id: str,
                          tag: str | None, preserve: bool) -> None:
         """RPC call (1.26); `preserve`: the user brought the port (released, not
@@ -71,7 +74,7 @@ class InterfaceSteps(DeviceTagSteps):
             raise exception.InterfaceAttachFailed(instance_uuid=instance.uuid) from exc
         self._interfaces_changed(ctx, instance, vifs, {port_id: tag} if tag else {})
 
-    @tracked(DETACH_INTERFACE_EVENT, owns_task=False)
+    @tracked(DETACH_INTERFACE_EVENT, owns_task=False, notify="interface_detach")
     def detach_interface(self, ctx: RequestContext, instance: Instance, port_id: str
                          ) -> None:
         """RPC cast (1.26)."""

@@ -1,6 +1,7 @@
 """The compute side of a live migration (Nova's live_migration on the source, then
 post_live_migration_at_destination), each under the per-instance lock, recorded as an
-action event.
+action event, notified as Nova's: live_migration_pre and _post_dest on the destination,
+live_migration_post and _rollback on the source, _rollback_dest on the destination.
 
 Placement during the move (set up by novalite.conductor.tasks.live_migrate): the
 migration holds the source allocation, the instance the destination's. When the guest
@@ -28,6 +29,7 @@ from novalite.compute.moves import MoveSteps
 from novalite.compute.wrapping import tracked
 from novalite.context import RequestContext
 from novalite.exception import fault_message, format_tb
+from novalite.notifications.instance_action import notified
 from novalite.objects import migration as mig
 from novalite.objects import states
 from novalite.objects.image import ImageMeta
@@ -84,11 +86,12 @@ class LiveMoveSteps(MoveSteps):
             except exception.LiveMigrationAborted:
                 self._live_rollback(ctx, instance, migration, None)
                 return
-            self._take_attachments(ctx, instance, attached_there)
-            self.compute_rpc.post_live_migration_at_destination(
-                ctx, migration.dest_compute or "", instance, migration)
-            self.rt.release(ctx, instance.uuid)  # the guest is the destination's now
-            placement_client.free_allocations(ctx, migration.uuid)
+            with notified(ctx, instance, self.host, "live_migration_post"):
+                self._take_attachments(ctx, instance, attached_there)
+                self.compute_rpc.post_live_migration_at_destination(
+                    ctx, migration.dest_compute or "", instance, migration)
+                self.rt.release(ctx, instance.uuid)  # the guest is the destination's now
+                placement_client.free_allocations(ctx, migration.uuid)
 
     def _live_rollback(self, ctx: RequestContext, instance: Instance, migration: Migration,
                        exc: Exception | None) -> None:
@@ -97,24 +100,25 @@ class LiveMoveSteps(MoveSteps):
         here, with the reason (Nova's _rollback_live_migration). With no `exc` the move
         was aborted: the migration is cancelled and there is no fault. Whatever the
         destination prepared for the guest goes."""
-        self._status(ctx, migration, mig.ERROR if exc else mig.CANCELLED)
-        if migration.dest_compute:
-            self.compute_rpc.rollback_live_migration_at_destination(
-                ctx, migration.dest_compute, instance)
-        placement_client.report_client().move_allocations(
-            ctx, migration.uuid, instance.uuid, source_type="MIGRATION",
-            target_type="INSTANCE")
-        if exc is not None:
-            refused = isinstance(exc, NotImplementedError)
-            message = (f"The {type(self.driver).__name__} cannot live-migrate."
-                       if refused else fault_message(exc))
-            self.conductor.instance_fault_create(ctx, instance.uuid,
-                                                 400 if refused else 500, message,
-                                                 format_tb(exc), self.host)
-        with contextlib.suppress(exception.InstanceNotFound,
-                                 exception.UnexpectedTaskStateError):
-            self.conductor.instance_update(ctx, instance.uuid, {"task_state": None},
-                                           expected_task_state=[states.MIGRATING])
+        with notified(ctx, instance, self.host, "live_migration_rollback"):
+            self._status(ctx, migration, mig.ERROR if exc else mig.CANCELLED)
+            if migration.dest_compute:
+                self.compute_rpc.rollback_live_migration_at_destination(
+                    ctx, migration.dest_compute, instance)
+            placement_client.report_client().move_allocations(
+                ctx, migration.uuid, instance.uuid, source_type="MIGRATION",
+                target_type="INSTANCE")
+            if exc is not None:
+                refused = isinstance(exc, NotImplementedError)
+                message = (f"The {type(self.driver).__name__} cannot live-migrate."
+                           if refused else fault_message(exc))
+                self.conductor.instance_fault_create(ctx, instance.uuid,
+                                                     400 if refused else 500, message,
+                                                     format_tb(exc), self.host)
+            with contextlib.suppress(exception.InstanceNotFound,
+                                     exception.UnexpectedTaskStateError):
+                self.conductor.instance_update(ctx, instance.uuid, {"task_state": None},
+                                               expected_task_state=[states.MIGRATING])
 
     @tracked(FORCE_COMPLETE_EVENT, alongside=True, notify="live_migration_force_complete")
     def live_migration_force_complete(self, ctx: RequestContext, instance: Instance,
@@ -248,27 +252,30 @@ class LiveMoveSteps(MoveSteps):
         its volumes attached here too (_attach_here_too): what the source's driver
         needs to send it, and under VOLUMES those attachments, which the source gives
         the mappings once the guest has moved."""
-        mappings = self.conductor.block_device_mapping_get_all_by_instance(ctx,
-                                                                           instance.uuid)
-        made = self._attach_here_too(ctx, instance, mappings)
-        devices = self._connected_devices([dataclasses.replace(bdm, **made[bdm.uuid])
-                                           for bdm in mappings])
-        try:
-            return {**self.driver.pre_live_migration(ctx, instance, devices,
-                                                     migrate_data or {}),
-                    VOLUMES: made}
-        except Exception:
-            self._delete_unmapped_attachments(ctx, instance, mappings)
-            raise
+        with notified(ctx, instance, self.host, "live_migration_pre"):
+            mappings = self.conductor.block_device_mapping_get_all_by_instance(
+                ctx, instance.uuid)
+            made = self._attach_here_too(ctx, instance, mappings)
+            devices = self._connected_devices([dataclasses.replace(bdm, **made[bdm.uuid])
+                                               for bdm in mappings])
+            try:
+                return {**self.driver.pre_live_migration(ctx, instance, devices,
+                                                         migrate_data or {}),
+                        VOLUMES: made}
+            except Exception:
+                self._delete_unmapped_attachments(ctx, instance, mappings)
+                raise
 
     def rollback_live_migration_at_destination(self, ctx: RequestContext,
                                                instance: Instance) -> None:
         """What pre_live_migration prepared goes: the driver's, and the attachments
         made here, which no mapping took."""
-        self.driver.rollback_live_migration_at_destination(ctx, instance)
-        self._delete_unmapped_attachments(
-            ctx, instance,
-            self.conductor.block_device_mapping_get_all_by_instance(ctx, instance.uuid))
+        with notified(ctx, instance, self.host, "live_migration_rollback_dest"):
+            self.driver.rollback_live_migration_at_destination(ctx, instance)
+            self._delete_unmapped_attachments(
+                ctx, instance,
+                self.conductor.block_device_mapping_get_all_by_instance(ctx,
+                                                                        instance.uuid))
 
     def post_live_migration_at_destination(self, ctx: RequestContext, instance: Instance,
                                            migration: Migration) -> None:
@@ -286,7 +293,8 @@ class LiveMoveSteps(MoveSteps):
                                          "node": migration.dest_node},
                     check_task_state=False)
 
-        with self._move_step(ctx, instance, POST_AT_DESTINATION_EVENT, failed):
+        with (self._move_step(ctx, instance, POST_AT_DESTINATION_EVENT, failed),
+              notified(ctx, instance, self.host, "live_migration_post_dest")):
             self.driver.post_live_migration_at_destination(
                 ctx, instance, self._connected_devices(
                     self.conductor.block_device_mapping_get_all_by_instance(

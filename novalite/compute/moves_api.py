@@ -10,6 +10,7 @@ from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.context import RequestContext
 from novalite.db.api import actions, compute_nodes, flavors, instances, migrations, services
+from novalite.notifications import events, instance_action
 from novalite.objects import migration as mig
 from novalite.objects import states
 from novalite.objects.flavor import Flavor
@@ -185,9 +186,11 @@ class MoveAPI:
             service = None
         if service is not None and liveness.service_is_up(service):
             raise ComputeServiceInUse(host=source)
-        instances.instance_update(instance.uuid, {"task_state": states.REBUILDING},
-                                  expected_task_state=[None])
+        instance = instances.instance_update(instance.uuid,
+                                             {"task_state": states.REBUILDING},
+                                             expected_task_state=[None])
         actions.action_start(ctx, instance.uuid, "evacuate")
+        instance_action.send(ctx, instance, "evacuate", events.API)
         self.conductor.evacuate_instance(ctx, instance.uuid, host, force, stopped)
 
     def _start(self, ctx: RequestContext, instance: Instance, current: Flavor, new: Flavor,

@@ -1,12 +1,14 @@
 """Locking a server (Nova's lock/unlock): a locked server refuses changes from anyone
 but an admin (novalite.compute.guards.check_lock). Who locked it is kept, so an owner
 cannot lift an admin's lock without the override rule; the reason (2.73) is kept in
-the instance's system metadata. Both are instance actions with an `api_` event."""
+the instance's system metadata. Both are instance actions with an `api_` event, notified
+from the API as Nova's (instance.lock shows the reason as locked_reason)."""
 
 from __future__ import annotations
 
 from novalite.context import RequestContext
 from novalite.db.api import actions, instances
+from novalite.notifications import events, instance_action
 from novalite.objects.instance import Instance
 
 
@@ -18,8 +20,9 @@ def _recorded(ctx: RequestContext, instance: Instance, action: str,
               values: dict[str, object]) -> None:
     actions.action_start(ctx, instance.uuid, action)
     actions.action_event_start(ctx, instance.uuid, f"api_{action}")
-    instances.instance_update(instance.uuid, values)
+    updated = instances.instance_update(instance.uuid, values)
     actions.action_event_finish(ctx, instance.uuid, f"api_{action}")
+    instance_action.send(ctx, updated, action, events.API)
 
 
 def expected_locker(ctx: RequestContext, instance: Instance) -> str:

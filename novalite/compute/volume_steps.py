@@ -100,7 +100,7 @@ class VolumeSteps:
                  bdm.volume_id, bdm.instance_uuid)
         return None
 
-    @tracked(ATTACH_VOLUME_EVENT)
+    @tracked(ATTACH_VOLUME_EVENT, notify="volume_attach")
     def attach_volume(self, ctx: RequestContext, instance: Instance,
                       bdm: BlockDeviceMapping) -> None:
         found = self._mapping(ctx, bdm)
@@ -156,7 +156,7 @@ class VolumeSteps:
         with _logged("destroy the mapping of volume %s", bdm.volume_id):
             self.conductor.block_device_mapping_destroy(ctx, bdm.uuid)
 
-    @tracked(DETACH_VOLUME_EVENT)
+    @tracked(DETACH_VOLUME_EVENT, notify="volume_detach")
     def detach_volume(self, ctx: RequestContext, instance: Instance,
                       bdm: BlockDeviceMapping) -> None:
         found = self._mapping(ctx, bdm)

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from novalite.context import RequestContext, get_admin_context
+from novalite.notifications import instance_action
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
@@ -143,9 +144,12 @@ class ConductorAPI:
     def instance_update(self, ctx: RequestContext, instance_uuid: str, values: dict[str, Any],
                         expected_task_state: list | None = None,
                         check_task_state: bool = True) -> Instance:
-        return self.client.call(ctx, "instance_update", instance_uuid=instance_uuid,
-                                values=values, expected_task_state=expected_task_state,
-                                check_task_state=check_task_state)
+        """The instance as saved, also the newest copy of it for the `.end`
+        notification of an action running on it in this thread (as Nova's reads the
+        instance its saves changed)."""
+        return instance_action.record(self.client.call(
+            ctx, "instance_update", instance_uuid=instance_uuid, values=values,
+            expected_task_state=expected_task_state, check_task_state=check_task_state))
 
     def instance_destroy(self, ctx: RequestContext, instance_uuid: str) -> Instance:
         return self.client.call(ctx, "instance_destroy", instance_uuid=instance_uuid)
@@ -198,10 +202,11 @@ class ConductorAPI:
                                values: dict[str, Any], expected_task_state: list,
                                cur: Flavor, old: Flavor | None, new: Flavor | None
                                ) -> Instance:
-        """A guarded instance update that also sets the flavors of a move."""
-        return self.client.prepare(version="1.4").call(
+        """A guarded instance update that also sets the flavors of a move (recorded as
+        instance_update's)."""
+        return instance_action.record(self.client.prepare(version="1.4").call(
             ctx, "instance_update_flavor", instance_uuid=instance_uuid, values=values,
-            expected_task_state=expected_task_state, cur=cur, old=old, new=new)
+            expected_task_state=expected_task_state, cur=cur, old=old, new=new))
 
     def block_device_mapping_get_all_by_instance(self, ctx: RequestContext,
                                                  instance_uuid: str

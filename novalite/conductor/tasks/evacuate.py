@@ -20,11 +20,15 @@ from novalite.conductor.tasks.base import TaskBase
 from novalite.conductor.tasks.migrate import end_move, move_spec
 from novalite.context import RequestContext
 from novalite.db.api import actions, instances, migrations, request_specs
+from novalite.notifications import instance_action
 from novalite.objects import migration as mig
 from novalite.objects.migration import Migration
 from novalite.scheduler import rpcapi as scheduler_rpcapi
 
 EVENT = "conductor_rebuild_server"
+# instance.rebuild_scheduled is published as Nova's: by its conductor, under the name of
+# the host the scheduler chose
+CONDUCTOR = "novalite-conductor"
 
 
 class EvacuateTask(TaskBase):
@@ -62,6 +66,9 @@ class EvacuateTask(TaskBase):
         server_groups.setup_instance_group(spec)
         selection = self.scheduler.select_destinations(ctx, spec, [instance.uuid],
                                                        return_alternates=False)[0][0]
+        if not (self.force and self.host):  # Nova's scheduled rebuild: not a forced host
+            instance_action.send(ctx, instance, "rebuild_scheduled", CONDUCTOR,
+                                 selection.service_host)
         self.migration = migrations.migration_update(self.migration.uuid, {
             "status": mig.PRE_MIGRATING, "dest_compute": selection.service_host,
             "dest_node": selection.nodename})

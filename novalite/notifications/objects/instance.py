@@ -1,6 +1,6 @@
 """The instance payloads: InstancePayload (what every instance notification says of the
-instance) and its children for create, actions, update, rebuild, rescue, snapshot and
-resize_prep, with Nova's versions.
+instance) and its children for create, actions, update, rebuild, rescue, snapshot,
+resize_prep and volume attach/detach, with Nova's versions.
 
 Filled from novalite's Instance object. What it does not carry is null where Nova's field
 is nullable (reservation_id, display_description, os_type, architecture, kernel_id,
@@ -205,3 +205,11 @@ class InstanceActionResizePrepPayload(InstanceActionPayload):
     VERSION = "1.4"
 
     new_flavor: FlavorPayload | None
+
+
+@payload
+class InstanceActionVolumePayload(InstanceActionPayload):
+    NAME = "InstanceActionVolumePayload"
+    VERSION = "1.7"
+
+    volume_id: str

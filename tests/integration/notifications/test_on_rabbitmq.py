@@ -80,6 +80,14 @@ def test_an_oslo_messaging_listener_receives_a_server_s_notifications(
     assert publisher.startswith("nova-compute:")
     assert ctxt["request_id"].startswith("req-")  # the request context, as Nova sends it
 
+    locking = cloud.api.post(f"/servers/{server_id}/action",
+                             json={"lock": {"locked_reason": "maintenance"}},
+                             headers={"X-OpenStack-Nova-API-Version": "2.73"})
+    assert locking.status_code == 202, locking.text
+    _, publisher, _, locked = listener.wait("instance.lock", server_id)
+    assert publisher.startswith("nova-api:")  # sent by the API, as Nova's
+    assert locked["nova_object.data"]["locked_reason"] == "maintenance"
+
     assert cloud.api.delete(f"/servers/{server_id}").status_code == 204
     _, _, _, gone = listener.wait("instance.delete.end", server_id)
     assert gone["nova_object.data"]["state"] == "deleted"

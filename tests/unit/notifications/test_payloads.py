@@ -120,6 +120,8 @@ def test_an_update_payload_has_the_state_update_and_audit_period():
     (payloads.InstanceActionSnapshotPayload, "1.10", {"snapshot_image_id": "d2aae36f"}),
     (payloads.InstanceActionResizePrepPayload, "1.4",
      {"new_flavor": FlavorPayload.from_flavor(FLAVOR)}),
+    (payloads.InstanceActionVolumePayload, "1.7",
+     {"volume_id": "a07f71dc-8151-4e7d-a0cc-cd24a3f11113"}),
 ])
 def test_the_action_payloads_with_a_field_of_their_own(cls, version, extra):
     data = _shape(cls(**payloads.instance_fields(CTX, _instance()), fault=None,
