@@ -40,7 +40,7 @@ from novalite.objects.request_spec import (
 )
 from novalite.objects.service import Service
 from novalite.periodic import periodic_task
-from novalite.rpc import Target
+from novalite.rpc import Target, ack_when_done
 from novalite.scheduler.rpcapi import SchedulerAPI
 from novalite.service.manager import Manager
 from novalite.timeutils import utcnow
@@ -49,17 +49,28 @@ LOG = logging.getLogger(__name__)
 
 
 class ComputeTaskManager:
+    """The orchestration entry points. The two that start or carry on a build are
+    acknowledged only once handled (a conductor killed with them taken loses no build:
+    the broker hands them to its successor) and resume from what the instance rows say
+    was done (tasks/build_resume.py). The moves keep the early acknowledgement: the
+    instance already shows the move asked for, their tasks do not yet find their own
+    progress (a second migrate_server would record a second migration and claim twice,
+    worse than a lost one, which leaves the server in its task state until an admin
+    resets it, as in Nova). Made idempotent, they can opt in the same way."""
+
     target = Target(namespace="compute_task", version="1.4")
 
     def __init__(self) -> None:
         self.scheduler = SchedulerAPI()
         self.compute = ComputeAPI()
 
+    @ack_when_done
     def schedule_and_build_instances(self, ctx: RequestContext, request_spec: RequestSpec,
                                      instance_uuids: list[str]) -> None:
         self._run(build.ScheduleAndBuildTask(ctx, request_spec, instance_uuids,
                                              self.scheduler, self.compute))
 
+    @ack_when_done
     def build_instances(self, ctx: RequestContext, instance_uuid: str,
                         request_spec: RequestSpec, filter_properties: FilterProperties,
                         host_list: list[Selection]) -> None:
@@ -108,7 +119,7 @@ class ComputeTaskManager:
 class ConductorManager(Manager):
     """Database operations on behalf of compute services."""
 
-    target = Target(version="1.7")
+    target = Target(version="1.8")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -152,9 +163,12 @@ class ConductorManager(Manager):
 
     def instance_update(self, ctx: RequestContext, instance_uuid: str, values: dict[str, Any],
                         expected_task_state: list | None = None,
-                        check_task_state: bool = True) -> Instance:
+                        check_task_state: bool = True,
+                        expected_host: str | None = None) -> Instance:
         expected = expected_task_state if check_task_state else instances.ANY
-        return instances.instance_update(instance_uuid, values, expected_task_state=expected)
+        return instances.instance_update(
+            instance_uuid, values, expected_task_state=expected,
+            expected_host=instances.ANY if expected_host is None else expected_host)
 
     def instance_destroy(self, ctx: RequestContext, instance_uuid: str) -> Instance:
         return instances.instance_destroy(instance_uuid)
