@@ -52,6 +52,17 @@ def action_event_start(ctx: ctx_mod.RequestContext, instance_uuid: str, event: s
         action.updated_at = now
 
 
+def event_open(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str) -> bool:
+    """Whether `event` of the request's action on the instance was started and not yet
+    finished."""
+    with reader() as s:
+        action = _action_row(s, ctx, instance_uuid)
+        return action is not None and s.scalar(
+            select(models.InstanceActionEvent.id)
+            .filter_by(action_id=action.id, event=event, finish_time=None).limit(1)
+        ) is not None
+
+
 def finish_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                  result: str = "Success", traceback: str | None = None,
                  details: str | None = None) -> None:
