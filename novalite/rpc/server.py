@@ -13,6 +13,7 @@ another, or to its successor). Such a method runs at least once and must be idem
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -23,6 +24,7 @@ from typing import Any, TypeVar
 
 from novalite import context as ctx_mod
 from novalite import exception
+from novalite.locks import KeyedLocks
 from novalite.objects import codec
 from novalite.rpc import serializer
 from novalite.rpc.errors import NoSuchMethod, UnsupportedVersion
@@ -119,6 +121,7 @@ class RPCServer:
         self._idle = threading.Condition()
         self._room_watchers: list[Callable[[], None]] = []
         self._acks_late_any = self.dispatcher.any_acks_late()
+        self._late_runs = KeyedLocks()  # by message: one run at a time of each
 
     def start(self) -> None:
         self._listener = self.transport.listen(self.target, self)
@@ -126,7 +129,19 @@ class RPCServer:
     def deliver(self, message: Message, reply: Reply | None,
                 done: Callable[[], None] | None = None, redelivered: bool = False) -> None:
         self._track(+1)
-        self.executor.submit(self._run, message, reply, done, redelivered)
+        if done is None:
+            self.executor.submit(self._run, message, reply, done, redelivered)
+        else:
+            self.executor.submit(self._run_once_at_a_time, message, reply, done, redelivered)
+
+    def _run_once_at_a_time(self, message: Message, reply: Reply | None,
+                            done: Callable[[], None], redelivered: bool) -> None:
+        """A message acked late comes back when this server's connection is lost while
+        it runs (the broker requeues what is unacked), and may be handed here again
+        before the first run ended: the second run waits for the first, and then finds
+        the work done, rather than racing it."""
+        with self._late_runs(json.dumps(message, sort_keys=True)):
+            self._run(message, reply, done, redelivered)
 
     def run_inline(self, message: Message) -> Message:
         self._track(+1)

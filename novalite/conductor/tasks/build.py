@@ -110,10 +110,12 @@ class ScheduleAndBuildTask(TaskBase):
         """A scheduler that failed or timed out may still have claimed, or claim later:
         bury every instance not handed on with the reason, then free its claims. In that
         order, a claim landing after the free finds the instance in ERROR and is given
-        back by the scheduler (see novalite.scheduler.claims)."""
+        back by the scheduler (see novalite.scheduler.claims). One a twin of this
+        message placed meanwhile (redelivered to another conductor while this one ran)
+        is the twin's: left alone, with its claim."""
         for uuid in self.instance_uuids:
-            if uuid not in self.handed_on:
-                bury(self.ctx, uuid, exc, SCHEDULE_EVENT)
+            if uuid not in self.handed_on and bury(self.ctx, uuid, exc, SCHEDULE_EVENT,
+                                                   unplaced_only=True):
                 placement_client.free_allocations(self.ctx, uuid)
 
 
@@ -208,23 +210,32 @@ def build_on(ctx: RequestContext, compute: compute_rpcapi.ComputeAPI, selection:
                                    alternates, selection.nodename)
 
 
-def bury(ctx: RequestContext, instance_uuid: str, exc: Exception, event: str) -> None:
-    """Put the instance in ERROR with a fault that says why. The fault is written first, so
-    nobody ever sees ERROR without its reason."""
+def bury(ctx: RequestContext, instance_uuid: str, exc: Exception, event: str,
+         unplaced_only: bool = False) -> bool:
+    """Put the instance in ERROR with a fault that says why, both in one transaction, so
+    nobody ever sees ERROR without its reason. With `unplaced_only`, only if it still
+    awaits a host. Whether it is in ERROR now (or deleted): False when it was placed."""
     LOG.warning("Setting instance %s to ERROR: %s", instance_uuid, exc)
-    message = exception.fault_message(exc)
     code = getattr(exc, "code", 500)
     details = exception.format_tb(exc)
-    actions.fault_create(instance_uuid, code if isinstance(code, int) else 500, message,
-                         details)
+    fault = functools.partial(actions.add_fault, instance_uuid=instance_uuid,
+                              code=code if isinstance(code, int) else 500,
+                              message=exception.fault_message(exc), details=details)
+    guards = ({"expected_task_state": [states.SCHEDULING], "expected_host": None}
+              if unplaced_only else {})
     try:
         instance = instances.instance_update(instance_uuid, {"vm_state": states.ERROR,
-                                                             "task_state": None})
+                                                             "task_state": None},
+                                             along=fault, **guards)
     except exception.InstanceNotFound:
-        return  # deleted meanwhile: nothing to report on
+        return True  # deleted meanwhile: nothing to report on
+    except exception.UnexpectedTaskStateError:
+        LOG.info("Instance %s was placed meanwhile; not setting it to ERROR", instance_uuid)
+        return False
     actions.action_event_finish(ctx, instance_uuid, event, "Error", traceback=details)
     if instance.network_info:
         _release_ports(ctx, instance)
+    return True
 
 
 def _release_ports(ctx: RequestContext, instance: Instance) -> None:

@@ -154,8 +154,14 @@ def action_get_by_request_id(instance_uuid: str, request_id: str) -> dict[str, A
 def fault_create(instance_uuid: str, code: int, message: str, details: str | None = None,
                  host: str | None = None) -> None:
     with writer() as s:
-        s.add(models.InstanceFault(instance_uuid=instance_uuid, code=code,
-                                   message=message[:255], details=details, host=host))
+        add_fault(s, instance_uuid, code, message, details, host)
+
+
+def add_fault(s: Session, instance_uuid: str, code: int, message: str,
+              details: str | None = None, host: str | None = None) -> None:
+    """Record a fault inside the caller's transaction (with the ERROR it explains)."""
+    s.add(models.InstanceFault(instance_uuid=instance_uuid, code=code,
+                               message=message[:255], details=details, host=host))
 
 
 def fault_get_latest(instance_uuids: list[str]) -> dict[str, dict[str, Any]]:

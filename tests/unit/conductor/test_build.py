@@ -24,7 +24,7 @@ def test_a_failed_schedule_buries_before_it_frees(monkeypatch):
     calls = []
     monkeypatch.setattr(build.actions, "action_event_start", lambda *a, **k: None)
     monkeypatch.setattr(build.server_groups, "setup_instance_group", lambda spec: None)
-    monkeypatch.setattr(build, "bury", lambda ctx, uuid, exc, event: calls.append(
+    monkeypatch.setattr(build, "bury", lambda ctx, uuid, exc, event, **guard: not calls.append(
         ("bury", uuid)))
     monkeypatch.setattr(build.placement_client, "free_allocations",
                         lambda ctx, uuid: calls.append(("free", uuid)))

@@ -198,3 +198,17 @@ def test_the_step_each_trace_calls_for(values, failed, expected):
               "node": None, "scheduled_at": None, "launched_on": None, **values}
     assert build_resume.step(build_progress.BuildProgress(**fields), failed) is expected
     assert build_resume.step(None, failed) is build_resume.Step.NOTHING
+
+
+def test_a_failed_handling_leaves_alone_what_a_twin_placed_meanwhile(cloud):
+    """Its scheduler call timed out while the message, redelivered after a lost
+    connection, was placed by another handling: that one's build and claim stand."""
+    placed, waiting = instance(), instance()
+    cloud.held[placed] = cloud.held[waiting] = {NODE.uuid: {}}
+    instances.instance_update(placed, {"host": "host2", "node": "host2"})
+    task = build.ScheduleAndBuildTask(CTX, builders.request_spec(), [placed, waiting],
+                                      Scheduler(), Compute())
+    task.rollback(rpc.MessagingTimeout("select_destinations timed out"))
+    assert instances.instance_get(placed).vm_state == states.BUILDING
+    assert instances.instance_get(waiting).vm_state == states.ERROR
+    assert list(cloud.held) == [placed]

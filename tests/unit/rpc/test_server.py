@@ -50,3 +50,32 @@ def test_done_comes_after_the_method_ran_whatever_its_outcome(conf):
     assert tasks.seen == [True, False] and finished == [1, 2]
     assert not rpc.redelivered()  # only inside the method
     server.wait()
+
+
+class Slow:
+    target = Target(version="1.0", namespace="tasks")
+
+    def __init__(self):
+        self.release = threading.Event()
+        self.runs = []
+
+    @ack_when_done
+    def build(self, ctx):
+        self.runs.append(rpc.redelivered())
+        self.release.wait(5)
+
+
+def test_a_late_message_handed_over_again_while_it_runs_waits_for_the_first_run(conf):
+    """The broker requeues it when the connection is lost: a second run must not race
+    the first, which still goes on."""
+    slow = Slow()
+    server = RPCServer(get_transport("inprocess://"), Target("svc", "h"), [slow], 4)
+    finished = []
+    server.deliver(message("build"), None, lambda: finished.append(1))
+    server.deliver(message("build"), None, lambda: finished.append(2), redelivered=True)
+    assert not server.wait_idle(0.2)  # the first runs, the second waits for it
+    assert slow.runs == [False]
+    slow.release.set()
+    assert server.wait_idle(5)
+    assert slow.runs == [False, True] and finished == [1, 2]
+    server.wait()
