@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -122,8 +123,9 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
     """What the storm left once every server settled (or `bound` seconds after the fault
     was over): the servers still building, those in ERROR without a fault, the 202s not
     accounted for, the memory placement holds beyond the live servers' flavors, the
-    placement audit's problems, and the recovery time (from the end of the fault to the
-    last server settled and its claim freed)."""
+    placement audit's problems, the ERRORs counted by the first sentence of their fault,
+    and the recovery time (from the end of the fault to the last server settled and its
+    claim freed)."""
     deadline = over + bound
     while not (settled := _settled(topo)) and time.monotonic() < deadline:
         time.sleep(0.5)
@@ -133,6 +135,10 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
         "SELECT i.uuid FROM instances i WHERE i.deleted = 0 AND i.vm_state = 'error' AND NOT "
         "EXISTS (SELECT 1 FROM instance_faults f WHERE f.instance_uuid = i.uuid "
         "AND f.message <> '')")
+    reasons = topo.query(
+        "SELECT f.message FROM instances i JOIN instance_faults f ON f.instance_uuid = "
+        "i.uuid WHERE i.deleted = 0 AND i.vm_state = 'error' AND f.id = (SELECT MAX(g.id) "
+        "FROM instance_faults g WHERE g.instance_uuid = i.uuid)")
     audit = topo.manage("placement", "audit", ok=(0, 3))  # 3: problems, listed
     return {
         "accepted": len(accepted),
@@ -140,6 +146,7 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
         "error": sum(1 for s in states.values() if s == "error"),
         "stuck": sum(1 for s in states.values() if s not in ("active", "error")),
         "error_without_fault": len(without_fault),
+        "error_reasons": dict(Counter(message.split(".")[0] for message, in reasons)),
         "unaccounted": len(set(accepted) - set(states)),
         "leaked_mb": _leaked_mb(topo),
         "audit_clean": "Found 0 problem(s)" in audit,
@@ -149,9 +156,10 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
 
 
 def assert_recovers(topo: Topology, fault: Fault, servers: int = CI_SERVERS,
-                    bound: float = RECOVERY) -> None:
+                    bound: float = RECOVERY) -> dict[str, Any]:
     """The cloud started, stormed with `fault` in it: every server settled within
-    `bound` seconds of the fault's end, nothing stuck, unaccounted for or leaked."""
+    `bound` seconds of the fault's end, nothing stuck, unaccounted for or leaked. What
+    it left (`outcome`), for the caller's own checks."""
     start(topo)
     accepted, over = storm(topo, servers, fault)
     assert accepted
@@ -160,3 +168,4 @@ def assert_recovers(topo: Topology, fault: Fault, servers: int = CI_SERVERS,
     assert found["recovery_s"] is not None, found
     assert (found["stuck"], found["error_without_fault"], found["unaccounted"],
             found["leaked_mb"], found["audit_clean"]) == (0, 0, 0, 0, True), found
+    return found

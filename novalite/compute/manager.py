@@ -201,11 +201,12 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
             self.scheduler.sync_instance_info(ctx, self.host, self.rt.instance_uuids())
 
     def _update(self, ctx: RequestContext, instance: Instance, expected: list | None,
-                **values) -> Instance:
+                expected_host: str | None = None, **values) -> Instance:
         """Guarded update; `expected=None` means "whatever the task state is"."""
         updated = self.conductor.instance_update(ctx, instance.uuid, values,
                                                  expected_task_state=expected,
-                                                 check_task_state=expected is not None)
+                                                 check_task_state=expected is not None,
+                                                 expected_host=expected_host)
         instance_action.updated(ctx, instance, updated, self.host)  # instance.update
         return updated
 
@@ -221,7 +222,8 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
         finally:
             self._building.discard(instance.uuid)
         LOG.info("Build of instance %s on %s: %s", instance.uuid, self.host, result.value)
-        self._count_build(ctx, instance.uuid, node, result)
+        if result is not BuildResult.DUPLICATE:  # the first delivery counted
+            self._count_build(ctx, instance.uuid, node, result)
 
     @periodic_task(spacing=lambda: 60 if CONF.instance_build_timeout else 0)
     def _check_instance_build_time(self, ctx: RequestContext) -> None:
@@ -263,15 +265,24 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
             failed = None
         self.rt.build_finished(ctx, node, instance_uuid, failed)
 
+    def _take_build(self, ctx: RequestContext, instance: Instance) -> Instance | BuildResult:
+        """Take the build: out of SCHEDULING, on this host, in one guarded update. A
+        build sent twice (a conductor died before its message was acknowledged, and
+        its successor sent it again) is taken once: the second finds it taken (here,
+        or on the host a reschedule chose after a failure here) and does nothing."""
+        try:
+            return self._update(ctx, instance, [states.SCHEDULING], self.host,
+                                task_state=None)
+        except _GONE:
+            return BuildResult.SKIPPED
+        except exception.UnexpectedTaskStateError:
+            return BuildResult.DUPLICATE
+
     @tracked_build(BUILD_EVENT)
     def _build(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
                props: FilterProperties, host_list: list[Selection], node: str) -> BuildResult:
-        """Claim, spawn, go ACTIVE. A failure is undone here and raised: tracked_build
-        hands it to _build_failed."""
-        try:
-            instance = self._update(ctx, instance, [states.SCHEDULING], task_state=None)
-        except _GONE:
-            return BuildResult.SKIPPED
+        """Claim, spawn, go ACTIVE (the instance taken by _take_build). A failure is
+        undone here and raised: tracked_build hands it to _build_failed."""
         spawned = False
         try:
             self.rt.instance_claim(ctx, instance, node)

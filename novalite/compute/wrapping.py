@@ -12,8 +12,9 @@ that acts on another one under way (a live migration's abort or force-complete):
 neither waits for that step's lock nor ends its task; a failure only writes the fault.
 
 `tracked_build(event)` is the build's variant: the build semaphore as well as the lock,
-instance.create.start/.end/.error around each attempt; the body returns a BuildResult or
-raises, and a raised failure goes to the manager's
+then the manager's `_take_build` (a build this host was sent twice is taken once: the
+second finds it taken and leaves no trace), instance.create.start/.end/.error around each
+attempt; the body returns a BuildResult or raises, and a raised failure goes to the manager's
 `_build_failed`, which reschedules or buries the instance. A failure of that handling
 itself (the conductor unreachable) is logged; the build watchdogs end such a build.
 """
@@ -50,6 +51,7 @@ class BuildResult(enum.Enum):
     ABORTED = "aborted: deleted during the build"
     FAILED = "failed"  # ERROR with a fault
     RESCHEDULED = "rescheduled"  # handed back to the conductor for an alternate
+    DUPLICATE = "skipped: sent twice, and taken the first time"
 
 
 class ActionHost(Protocol):
@@ -63,6 +65,9 @@ class ActionHost(Protocol):
 
 class BuildHost(ActionHost, Protocol):
     _build_semaphore: contextlib.AbstractContextManager
+
+    def _take_build(self, ctx: RequestContext, instance: Instance
+                    ) -> Instance | BuildResult: ...
 
     def _build_failed(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
                       props: FilterProperties, host_list: list[Selection],
@@ -134,9 +139,13 @@ def tracked_build(event: str) -> Callable[[BuildFn[B]], BuildFn[B]]:
             with self._build_semaphore, self._locks(instance.uuid):
                 note = InstanceAction(ctx, instance, self.host, "create")
                 try:
+                    taken = self._take_build(ctx, instance)
+                    if taken is BuildResult.DUPLICATE:
+                        return taken  # the first delivery's build records itself
                     self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
                     note.start()
-                    result = fn(self, ctx, instance, spec, props, host_list, node)
+                    result = (taken if isinstance(taken, BuildResult)
+                              else fn(self, ctx, taken, spec, props, host_list, node))
                 except Exception as exc:
                     note.error(exc)
                     try:

@@ -6,7 +6,7 @@ import datetime
 import logging
 from typing import Any
 
-from novalite import exception
+from novalite import exception, rpc
 from novalite.clients import placement as placement_client
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.conductor.tasks import build, evacuate, live_migrate, migrate, unshelve
@@ -40,7 +40,7 @@ from novalite.objects.request_spec import (
 )
 from novalite.objects.service import Service
 from novalite.periodic import periodic_task
-from novalite.rpc import Target
+from novalite.rpc import Target, ack_when_done
 from novalite.scheduler.rpcapi import SchedulerAPI
 from novalite.service.manager import Manager
 from novalite.timeutils import utcnow
@@ -48,18 +48,36 @@ from novalite.timeutils import utcnow
 LOG = logging.getLogger(__name__)
 
 
+def _states_set(instance: Instance, values: dict[str, Any]) -> bool:
+    """Whether the instance is in the vm and task states `values` set (the change a
+    guarded update makes; its other values may have been rounded by the database)."""
+    return all(getattr(instance, key) == values[key]
+               for key in ("vm_state", "task_state") if key in values)
+
+
 class ComputeTaskManager:
+    """The orchestration entry points. The two that start or carry on a build are
+    acknowledged only once handled (a conductor killed with them taken loses no build:
+    the broker hands them to its successor) and resume from what the instance rows say
+    was done (tasks/build_resume.py). The moves keep the early acknowledgement: the
+    instance already shows the move asked for, their tasks do not yet find their own
+    progress (a second migrate_server would record a second migration and claim twice,
+    worse than a lost one, which leaves the server in its task state until an admin
+    resets it, as in Nova). Made idempotent, they can opt in the same way."""
+
     target = Target(namespace="compute_task", version="1.4")
 
     def __init__(self) -> None:
         self.scheduler = SchedulerAPI()
         self.compute = ComputeAPI()
 
+    @ack_when_done
     def schedule_and_build_instances(self, ctx: RequestContext, request_spec: RequestSpec,
                                      instance_uuids: list[str]) -> None:
         self._run(build.ScheduleAndBuildTask(ctx, request_spec, instance_uuids,
                                              self.scheduler, self.compute))
 
+    @ack_when_done
     def build_instances(self, ctx: RequestContext, instance_uuid: str,
                         request_spec: RequestSpec, filter_properties: FilterProperties,
                         host_list: list[Selection]) -> None:
@@ -106,9 +124,20 @@ class ComputeTaskManager:
 
 
 class ConductorManager(Manager):
-    """Database operations on behalf of compute services."""
+    """Database operations on behalf of compute services.
 
-    target = Target(version="1.7")
+    The calls a build makes, and those that read or set a value, are acknowledged only
+    once handled (`ack_when_done`): a compute whose call was taken by a conductor
+    killed then would otherwise wait out rpc_response_timeout for a reply that never
+    comes, holding the build (or, for compute_node_save, its resource tracker and so
+    every build on its host), and the build watchdog would bury what it held. Handled
+    again by the successor, they reply then. Each is safe to run twice: reads, writes
+    of a value, a fault written twice (the same one shown), and the guarded ones made
+    so on a redelivery (an update whose state change is already there succeeded; an
+    event already started or finished is left). The others (destroy, guarded moves,
+    an action's start) keep the early acknowledgement."""
+
+    target = Target(version="1.8")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -130,43 +159,63 @@ class ConductorManager(Manager):
                 LOG.warning("Instance %s: %s", uuid, message)
                 placement_client.free_allocations(ctx, uuid)
 
+    @ack_when_done
     def service_get_or_create(self, ctx: RequestContext, host: str, binary: str,
                               topic: str | None) -> Service:
         return services.service_get_or_create(host, binary, topic)
 
+    @ack_when_done
     def service_heartbeat(self, ctx: RequestContext, service_id: int) -> None:
         services.service_heartbeat(service_id)
 
+    @ack_when_done
     def compute_node_save(self, ctx: RequestContext, node: ComputeNode,
                           service_id: int | None = None) -> ComputeNode:
         return compute_nodes.compute_node_save(node, service_id)
 
+    @ack_when_done
     def instance_get(self, ctx: RequestContext, instance_uuid: str) -> Instance:
         return instances.instance_get(instance_uuid)
 
+    @ack_when_done
     def instance_get_all_by_host(self, ctx: RequestContext, host: str) -> list[Instance]:
         return instances.instance_get_all_by_host(host)
 
+    @ack_when_done
     def instance_get_deleted(self, ctx: RequestContext, uuids: list[str]) -> list[Instance]:
         return instances.instance_get_deleted(uuids)
 
+    @ack_when_done
     def instance_update(self, ctx: RequestContext, instance_uuid: str, values: dict[str, Any],
                         expected_task_state: list | None = None,
-                        check_task_state: bool = True) -> Instance:
+                        check_task_state: bool = True,
+                        expected_host: str | None = None) -> Instance:
         expected = expected_task_state if check_task_state else instances.ANY
-        return instances.instance_update(instance_uuid, values, expected_task_state=expected)
+        try:
+            return instances.instance_update(
+                instance_uuid, values, expected_task_state=expected,
+                expected_host=instances.ANY if expected_host is None else expected_host)
+        except exception.UnexpectedTaskStateError:
+            if rpc.redelivered():  # made by the handling that died before replying?
+                current = instances.instance_get(instance_uuid)
+                if _states_set(current, values):
+                    return current
+            raise
 
     def instance_destroy(self, ctx: RequestContext, instance_uuid: str) -> Instance:
         return instances.instance_destroy(instance_uuid)
 
+    @ack_when_done
     def instance_fault_create(self, ctx: RequestContext, instance_uuid: str, code: int,
                               message: str, details: str | None, host: str | None) -> None:
         actions.fault_create(instance_uuid, code, message, details, host)
 
+    @ack_when_done
     def instance_info_cache_update(self, ctx: RequestContext, instance_uuid: str,
                                    network_info: list[VIF]) -> None:
         info_caches.update(instance_uuid, network_info_model.to_json(network_info))
 
+    @ack_when_done
     def migration_get(self, ctx: RequestContext, migration_uuid: str) -> Migration:
         return migrations.migration_get(migration_uuid)
 
@@ -175,10 +224,12 @@ class ConductorManager(Manager):
                          expected_status: list[str] | None = None) -> Migration:
         return migrations.migration_update(migration_uuid, values, expected_status)
 
+    @ack_when_done
     def migration_get_in_progress_by_host(self, ctx: RequestContext, host: str
                                           ) -> list[Migration]:
         return migrations.migration_get_in_progress_by_host(host)
 
+    @ack_when_done
     def migration_get_unconfirmed_by_dest_compute(self, ctx: RequestContext, window: int,
                                                   dest_compute: str) -> list[Migration]:
         return migrations.migration_get_unconfirmed_by_dest_compute(window, dest_compute)
@@ -193,11 +244,13 @@ class ConductorManager(Manager):
     def action_start(self, ctx: RequestContext, instance_uuid: str, action: str) -> None:
         actions.action_start(ctx, instance_uuid, action)
 
+    @ack_when_done
     def block_device_mapping_get_all_by_instance(self, ctx: RequestContext,
                                                  instance_uuid: str
                                                  ) -> list[BlockDeviceMapping]:
         return block_devices.bdm_get_all_by_instance(instance_uuid)
 
+    @ack_when_done
     def block_device_mapping_update(self, ctx: RequestContext, bdm_uuid: str,
                                     values: dict[str, Any]) -> BlockDeviceMapping:
         return block_devices.bdm_update(bdm_uuid, values)
@@ -205,14 +258,21 @@ class ConductorManager(Manager):
     def block_device_mapping_destroy(self, ctx: RequestContext, bdm_uuid: str) -> None:
         block_devices.bdm_destroy(bdm_uuid)
 
+    @ack_when_done
     def action_event_start(self, ctx: RequestContext, instance_uuid: str, event: str,
                            host: str | None) -> None:
+        if rpc.redelivered() and actions.event_open(ctx, instance_uuid, event):
+            return  # started by the handling that died before replying
         actions.action_event_start(ctx, instance_uuid, event, host)
 
+    @ack_when_done
     def action_event_finish(self, ctx: RequestContext, instance_uuid: str, event: str,
                             result: str, traceback: str | None = None) -> None:
+        if rpc.redelivered() and not actions.event_open(ctx, instance_uuid, event):
+            return  # finished by the handling that died before replying
         actions.action_event_finish(ctx, instance_uuid, event, result, traceback)
 
+    @ack_when_done
     def instance_group_placed_before(self, ctx: RequestContext, group_uuid: str,
                                      instance_uuid: str) -> dict | None:
         return server_groups.group_placed_before(group_uuid, instance_uuid)

@@ -25,6 +25,9 @@ Version history:
   conductor    1.7: block_device_mapping_get_all_by_instance, block_device_mapping_update,
                     block_device_mapping_destroy (a compute attaching and detaching
                     volumes)
+  conductor    1.8: instance_update's expected_host (a compute taking a build only if
+                    it is still the instance's host: a build sent twice, the first
+                    failed and given back for a reschedule, is not run again)
 """
 
 from __future__ import annotations
@@ -143,13 +146,20 @@ class ConductorAPI:
 
     def instance_update(self, ctx: RequestContext, instance_uuid: str, values: dict[str, Any],
                         expected_task_state: list | None = None,
-                        check_task_state: bool = True) -> Instance:
+                        check_task_state: bool = True,
+                        expected_host: str | None = None) -> Instance:
         """The instance as saved, also the newest copy of it for the `.end`
         notification of an action running on it in this thread (as Nova's reads the
-        instance its saves changed)."""
-        return instance_action.record(self.client.call(
+        instance its saves changed). `expected_host`: only if the instance is (still)
+        on that host; a conductor older than 1.8 does not check it."""
+        kwargs: dict[str, Any] = {}
+        client = self.client
+        if expected_host is not None and client.can_send_version("1.8"):
+            client, kwargs["expected_host"] = client.prepare(version="1.8"), expected_host
+        return instance_action.record(client.call(
             ctx, "instance_update", instance_uuid=instance_uuid, values=values,
-            expected_task_state=expected_task_state, check_task_state=check_task_state))
+            expected_task_state=expected_task_state, check_task_state=check_task_state,
+            **kwargs))
 
     def instance_destroy(self, ctx: RequestContext, instance_uuid: str) -> Instance:
         return self.client.call(ctx, "instance_destroy", instance_uuid=instance_uuid)

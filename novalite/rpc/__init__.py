@@ -8,7 +8,7 @@ from novalite.rpc.errors import (
     RPCVersionCapError,
     UnsupportedVersion,
 )
-from novalite.rpc.server import RPCServer
+from novalite.rpc.server import RPCServer, ack_when_done, redelivered
 from novalite.rpc.target import Target
 from novalite.rpc.transport import Transport, get_transport
 
@@ -22,5 +22,7 @@ __all__ = [
     "Target",
     "Transport",
     "UnsupportedVersion",
+    "ack_when_done",
     "get_transport",
+    "redelivered",
 ]

@@ -21,11 +21,13 @@ sending replies) borrow a connection from a pool, one thread at a time.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import logging
 import threading
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -56,7 +58,9 @@ from novalite.rpc.transport import IncomingHandler, Listener, Message, Reply, Tr
 
 LOG = logging.getLogger(__name__)
 
-PREFETCH = 64  # enough to keep a server's executor busy, few enough to share work fairly
+# Messages held unacked beyond those running: enough to keep a server's executor busy,
+# few enough to share work fairly (those acked late count on top, see setup()).
+PREFETCH = 64
 JSON_PROPERTIES = {"content_type": "application/json", "content_encoding": "utf-8"}
 TRANSIENT, PERSISTENT = 1, 2
 
@@ -78,7 +82,17 @@ def _option(name: str, default: Any) -> Any:
 
 
 class _ServerConsumer(ConsumerLoop):
-    """Feeds a listener's handler from the topic, server and fanout queues."""
+    """Feeds a listener's handler from the topic, server and fanout queues.
+
+    Acknowledgements: a message is acked when taken, unless the handler says it acks
+    late (`acks_late`); then when its executor thread hands its delivery tag back (it
+    runs on another thread, and a py-amqp channel is this thread's alone: the tag goes
+    through `_done` and a kick, and is acked in `flush`). Acks go out in as few frames
+    as they can: the oldest settled messages in one (`multiple`), a settled message
+    behind one still running on its own. A tag handed back for a channel lost since
+    is dropped: the broker requeued its message with that channel, and the tag means
+    nothing (or another message) on the new one.
+    """
 
     def __init__(
         self, transport: AMQPTransport, target: Target, handler: IncomingHandler
@@ -90,12 +104,21 @@ class _ServerConsumer(ConsumerLoop):
         self.channel: amqp.Channel | None = None
         self._batch: list[amqp.Message] = []
         self._holding = False  # messages wait here for room in the handler's executor
+        # Taken and not acked yet, oldest first: delivery tag -> may be acked now.
+        self._unacked: dict[int, bool] = {}
+        self._settled = 0  # how many of _unacked may be acked now
+        self._done: deque[tuple[int, int]] = deque()  # (channel generation, tag) handed back
+        self._generation = 0  # one per channel: tags are only meaningful on their own
         handler.watch_room(self._room_made)
 
     def setup(self, channel: amqp.Channel) -> None:
         topic, server = _topic(self.target), self.target.server
         self.channel, self._batch = channel, []
-        channel.basic_qos(0, PREFETCH, False)
+        self._generation += 1
+        self._unacked, self._settled = {}, 0
+        # The broker stops sending at this many unacked: those held here (PREFETCH),
+        # and those acked late, which stay unacked while the executor has them.
+        channel.basic_qos(0, PREFETCH + self.handler.late_ack_capacity(), False)
         queues = [topic] + ([f"{topic}.{server}"] if server else [])
         for queue in queues:
             self.transport._declare_queue(channel, queue)
@@ -111,46 +134,98 @@ class _ServerConsumer(ConsumerLoop):
             self._batch.append(msg)
 
     def flush(self) -> None:
-        """Hand over what arrived, as much as the executor has room for, acking it in one
-        go (one frame, not one per message). The rest waits here unacked, and beyond
-        PREFETCH unacked messages the broker sends no more: a backlog stays in the queue,
-        where a server killed with it in memory would have lost it (the conductor's whole
-        backlog of builds, in one storm), and where another server or this one's
-        successor takes it. Acked before it runs, as oslo.messaging does, a message is
-        never run twice."""
-        if not self._batch or self.stopping.is_set():
+        """Ack what was handed back, and hand over what arrived, as much as the executor
+        has room for. The rest waits here unacked, and beyond the prefetch count the
+        broker sends no more: a backlog stays in the queue, where a server killed with
+        it in memory would have lost it (the conductor's whole backlog of builds, in
+        one storm), and where another server or this one's successor takes it. A
+        message acked when taken (as oslo.messaging does) is never run twice; one acked
+        late is run again if its server dies first."""
+        if self.stopping.is_set():
             return
+        self._collect_done()
+        if self._batch:
+            self._take()
+        if self._settled:
+            self._ack()
+
+    def _take(self) -> None:
         self._holding = True  # a message done from here on kicks: no room goes unseen
         room = self.handler.room()
         taken, self._batch = self._batch[:room], self._batch[room:]
         self._holding = bool(self._batch)
         if not taken:
             return
+        parsed = [(msg, self._parse(msg)) for msg in taken]
+        late = [message is not None and self.handler.acks_late(message)
+                for _, message in parsed]
+        for (msg, _), acks_late in zip(parsed, late, strict=True):
+            self._unacked[msg.delivery_tag] = not acks_late
+        self._settled += late.count(False)
+        if self._settled:
+            self._ack()  # before they run: those acked early are never run twice
+        for (msg, message), acks_late in zip(parsed, late, strict=True):
+            if message is not None:
+                self._deliver(msg, message, acks_late)
+
+    def _collect_done(self) -> None:
+        while self._done:
+            generation, tag = self._done.popleft()
+            if generation == self._generation and self._unacked.get(tag) is False:
+                self._unacked[tag] = True
+                self._settled += 1
+
+    def _ack(self) -> None:
+        """Ack every settled message: the run of them from the oldest in one frame,
+        each behind an unsettled one on its own."""
         assert self.channel is not None, "messages arrive only once setup() gave a channel"
-        self.channel.basic_ack(taken[-1].delivery_tag, multiple=True)
-        for msg in taken:
-            self._deliver(msg)
+        run = [tag for tag, _ in itertools.takewhile(lambda item: item[1],
+                                                     self._unacked.items())]
+        if run:
+            self.channel.basic_ack(run[-1], multiple=True)
+        for tag in [tag for tag, settled in self._unacked.items() if settled][len(run):]:
+            self.channel.basic_ack(tag)
+            run.append(tag)
+        for tag in run:
+            del self._unacked[tag]
+        self._settled = 0
 
     def _room_made(self) -> None:
         if self._holding:
             self.kick()
 
-    def _deliver(self, msg: amqp.Message) -> None:
+    def _handed_back(self, tag: int) -> Callable[[], None]:
+        """What the executor calls when the message is done: any thread may."""
+        generation = self._generation
+
+        def done() -> None:
+            self._done.append((generation, tag))
+            self.kick()
+        return done
+
+    def _parse(self, msg: amqp.Message) -> Message | None:
         try:
-            message = json.loads(msg.body)
+            message: Message = json.loads(msg.body)
         except ValueError as exc:
             LOG.error("Dropping a message on topic %s that is not JSON: %s",
                       self.target.topic, exc)
-            return
+            return None
+        return message
+
+    def _deliver(self, msg: amqp.Message, message: Message, acks_late: bool) -> None:
         props = msg.properties
         reply_to, msg_id = props.get("reply_to"), props.get("correlation_id")
         reply = (self.transport._replier(reply_to, msg_id, props.get("expiration"))
                  if reply_to and msg_id else None)
+        done = self._handed_back(msg.delivery_tag) if acks_late else None
         try:
-            self.handler.deliver(message, reply)
+            self.handler.deliver(message, reply, done,
+                                 redelivered=bool(msg.delivery_info.get("redelivered")))
         except Exception:  # a handler bug must not cost the connection
             LOG.exception("RPC server on topic %s could not take a message",
                           self.target.topic)
+            if done:
+                done()
 
 
 class _ReplyConsumer(ConsumerLoop):

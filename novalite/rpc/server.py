@@ -3,19 +3,28 @@
 An endpoint is any object with a `target` (namespace and version) whose public methods
 take `(context, **kwargs)`. A message goes to the endpoint whose namespace matches and
 whose version is compatible (same major, minor at least the message's).
+
+A broker's transport acknowledges a message when the server takes it (at most once, as
+oslo.messaging), unless its method is marked `@ack_when_done`: then only once it was
+handled, so that a server killed with it taken loses nothing (the broker hands it to
+another, or to its successor). Such a method runs at least once and must be idempotent:
+`redelivered()` tells it the message may have been handled (in part) before.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from contextvars import ContextVar
+from typing import Any, TypeVar
 
 from novalite import context as ctx_mod
 from novalite import exception
+from novalite.locks import KeyedLocks
 from novalite.objects import codec
 from novalite.rpc import serializer
 from novalite.rpc.errors import NoSuchMethod, UnsupportedVersion
@@ -23,11 +32,32 @@ from novalite.rpc.target import Target, version_is_compatible
 from novalite.rpc.transport import Listener, Message, Reply, Transport
 
 LOG = logging.getLogger(__name__)
+F = TypeVar("F", bound=Callable[..., Any])
+
+_redelivered: ContextVar[bool] = ContextVar("rpc_redelivered", default=False)
+
+
+def ack_when_done(method: F) -> F:
+    """Mark an endpoint method whose message is acknowledged once it was handled (it
+    returned or raised), not when taken: what it starts survives a kill -9 of its server.
+    The method must find its own work already done (see `redelivered`)."""
+    method.ack_when_done = True  # type: ignore[attr-defined]
+    return method
+
+
+def redelivered() -> bool:
+    """Whether the message being handled may have been handled before, in part or in
+    full: the broker delivered it again after the server that took it died or lost its
+    connection. Duplicates without the flag exist too (a publish retried after a lost
+    connection), so an idempotent handler checks its progress anyway; the flag says
+    when the costlier checks (what placement holds already) are worth making."""
+    return _redelivered.get()
 
 
 class Dispatcher:
     def __init__(self, endpoints: list[Any]) -> None:
         self.endpoints = endpoints
+        self._late: dict[tuple[str | None, str, str], bool] = {}
 
     def _find(self, namespace: str | None, version: str, method: str) -> Any:
         candidates = [
@@ -42,6 +72,27 @@ class Dispatcher:
                 return getattr(ep, method)
         raise UnsupportedVersion(f"Endpoint does not support RPC version {version}. "
                                  f"Attempted method: {method}")
+
+    def acks_late(self, message: Message) -> bool:
+        """Whether the method `message` is for is marked @ack_when_done (a message for
+        no method is not: it is answered at once with its error)."""
+        key = (message.get("namespace"), message.get("version", "1.0"),
+               message.get("method", ""))
+        late = self._late.get(key)
+        if late is None:
+            try:
+                late = getattr(self._find(*key), "ack_when_done", False)
+            except (NoSuchMethod, UnsupportedVersion):
+                late = False
+            self._late[key] = late
+        return late
+
+    def any_acks_late(self) -> bool:
+        """Whether any endpoint method is marked (read on the classes: no property of
+        an endpoint is evaluated)."""
+        return any(getattr(getattr(type(ep), name), "ack_when_done", False)
+                   for ep in self.endpoints for name in dir(type(ep))
+                   if not name.startswith("_"))
 
     def dispatch(self, ctx: ctx_mod.RequestContext, message: Message) -> Any:
         method = self._find(message.get("namespace"), message.get("version", "1.0"),
@@ -64,26 +115,49 @@ class RPCServer:
         self.dispatcher = Dispatcher(endpoints)
         self.executor = ThreadPoolExecutor(executor_size, thread_name_prefix=f"rpc-{target.topic}")
         self.executor_size = executor_size
+        self._capacity = 2 * executor_size  # see room()
         self._listener: Listener | None = None
         self._in_flight = 0
         self._idle = threading.Condition()
         self._room_watchers: list[Callable[[], None]] = []
+        self._acks_late_any = self.dispatcher.any_acks_late()
+        self._late_runs = KeyedLocks()  # by message: one run at a time of each
 
     def start(self) -> None:
         self._listener = self.transport.listen(self.target, self)
 
-    def deliver(self, message: Message, reply: Reply | None) -> None:
+    def deliver(self, message: Message, reply: Reply | None,
+                done: Callable[[], None] | None = None, redelivered: bool = False) -> None:
         self._track(+1)
-        self.executor.submit(self._run, message, reply)
+        if done is None:
+            self.executor.submit(self._run, message, reply, done, redelivered)
+        else:
+            self.executor.submit(self._run_once_at_a_time, message, reply, done, redelivered)
+
+    def _run_once_at_a_time(self, message: Message, reply: Reply | None,
+                            done: Callable[[], None], redelivered: bool) -> None:
+        """A message acked late comes back when this server's connection is lost while
+        it runs (the broker requeues what is unacked), and may be handed here again
+        before the first run ended: the second run waits for the first, and then finds
+        the work done, rather than racing it."""
+        with self._late_runs(json.dumps(message, sort_keys=True)):
+            self._run(message, reply, done, redelivered)
 
     def run_inline(self, message: Message) -> Message:
         self._track(+1)
         return self._process(message, is_call=True)
 
-    def _run(self, message: Message, reply: Reply | None) -> None:
-        body = self._process(message, is_call=reply is not None)
-        if reply:
-            reply(body)
+    def _run(self, message: Message, reply: Reply | None,
+             done: Callable[[], None] | None = None, redelivered: bool = False) -> None:
+        token = _redelivered.set(redelivered)
+        try:
+            body = self._process(message, is_call=reply is not None)
+            if reply:
+                reply(body)
+        finally:
+            _redelivered.reset(token)
+            if done:
+                done()
 
     def _process(self, message: Message, is_call: bool) -> Message:
         ctx = ctx_mod.RequestContext.from_dict(message.get("context") or {})
@@ -119,7 +193,13 @@ class RPCServer:
         """As many messages as the executor has threads, and as many again queued behind
         them: enough that a refill comes before the threads run dry, and that a transport
         hands them over in batches rather than one at a time."""
-        return max(0, 2 * self.executor_size - self._in_flight)
+        return max(0, self._capacity - self._in_flight)
+
+    def acks_late(self, message: Message) -> bool:
+        return self.dispatcher.acks_late(message)
+
+    def late_ack_capacity(self) -> int:
+        return self._capacity if self._acks_late_any else 0
 
     def watch_room(self, wake: Callable[[], None]) -> None:
         self._room_watchers.append(wake)

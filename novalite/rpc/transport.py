@@ -32,9 +32,23 @@ Reply = Callable[[Message], None]
 class IncomingHandler(Protocol):
     """What a listener hands messages to (the RPC server implements it)."""
 
-    def deliver(self, message: Message, reply: Reply | None) -> None:
+    def deliver(self, message: Message, reply: Reply | None,
+                done: Callable[[], None] | None = None, redelivered: bool = False) -> None:
         """Queue `message` for the server's executor; `reply` is None for casts.
-        Returns at once, so a transport's consumer thread is never blocked."""
+        Returns at once, so a transport's consumer thread is never blocked. `done`, when
+        given, is called from the executor once the message was handled, whatever the
+        outcome (a transport acknowledging it late acks it then); `redelivered` says the
+        broker may have handed it to someone before (who died or lost the connection)."""
+
+    def acks_late(self, message: Message) -> bool:
+        """Whether `message` is acknowledged only once handled rather than when taken:
+        its method opted in (`novalite.rpc.ack_when_done`), its work must survive the
+        death of the server that took it, and its handler is idempotent."""
+
+    def late_ack_capacity(self) -> int:
+        """How many messages acknowledged late it may run or queue at once (0 when none
+        of its methods acks late): a broker counting unacknowledged messages must let
+        that many more through, or the executor would never fill."""
 
     def run_inline(self, message: Message) -> Message:
         """Run a call in the sender's own thread and return the reply. Only transports

@@ -5,13 +5,15 @@ the placement claims of the instances it had not handed on and burying them."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 
-from novalite import exception
+from novalite import exception, rpc
 from novalite.clients import placement as placement_client
 from novalite.compute import neutron, server_groups
 from novalite.compute import rpcapi as compute_rpcapi
+from novalite.conductor.tasks import build_resume
 from novalite.conductor.tasks.base import TaskBase
 from novalite.conf import CONF
 from novalite.context import RequestContext
@@ -48,31 +50,72 @@ class ScheduleAndBuildTask(TaskBase):
         self.handed_on: set[str] = set()  # built elsewhere or buried: no rollback for them
 
     def _execute(self) -> None:
-        for uuid in self.instance_uuids:
+        to_schedule = self._resume()
+        if not to_schedule:
+            return
+        for uuid in to_schedule:
             actions.action_event_start(self.ctx, uuid, SCHEDULE_EVENT)
         server_groups.setup_instance_group(self.spec)  # the group as it is now, or refuse
-        host_lists = self.scheduler.select_destinations(self.ctx, self.spec,
-                                                        self.instance_uuids,
-                                                        return_alternates=True)
+        spec = self.spec
+        if len(to_schedule) < len(self.instance_uuids):  # the others went on before
+            spec = dataclasses.replace(spec, min_count=min(spec.min_count, len(to_schedule)))
+        try:
+            host_lists = self.scheduler.select_destinations(self.ctx, spec, to_schedule,
+                                                            return_alternates=True)
+        except exception.NoValidHost:
+            # A twin of this message handling it right now may have claimed first.
+            if not self._adopt(to_schedule):
+                raise
+            host_lists = []
         for host_list in host_lists:
-            props = FilterProperties(num_attempts=1)
-            build_on(self.ctx, self.compute, host_list[0], host_list[1:], self.spec, props,
-                     SCHEDULE_EVENT)
-            self.handed_on.add(host_list[0].instance_uuid)
-        for uuid in self.instance_uuids:  # beyond what fit (min_count < count)
+            self._build(host_list[0], host_list[1:])
+        for uuid in to_schedule:  # beyond what fit (min_count < count)
             if uuid not in self.handed_on:
                 bury(self.ctx, uuid, exception.NoValidHost(
                     reason="There are not enough hosts available."), SCHEDULE_EVENT)
                 self.handed_on.add(uuid)
 
+    def _resume(self) -> list[str]:
+        """Carry on the instances an earlier handling of this message took some way (see
+        build_resume); the ones still to schedule."""
+        found = build_resume.progress(self.instance_uuids)
+        to_schedule = []
+        for uuid in self.instance_uuids:
+            step = build_resume.step(found.get(uuid))
+            if step is build_resume.Step.SEND:
+                build_resume.resend(self.ctx, self.compute, uuid, found[uuid], self.spec,
+                                    FilterProperties(num_attempts=1))
+            if step is build_resume.Step.SCHEDULE:
+                to_schedule.append(uuid)
+            else:
+                self.handed_on.add(uuid)
+        if rpc.redelivered():
+            self._adopt(to_schedule)
+        return [uuid for uuid in to_schedule if uuid not in self.handed_on]
+
+    def _adopt(self, uuids: list[str]) -> bool:
+        """Build where placement already holds a claim for them; whether any was."""
+        adopted = [selection for uuid in uuids
+                   if (selection := build_resume.adopt(self.ctx, uuid)) is not None]
+        for selection in adopted:
+            self._build(selection, [])
+        return bool(adopted)
+
+    def _build(self, selection: Selection, alternates: list[Selection]) -> None:
+        build_on(self.ctx, self.compute, selection, alternates, self.spec,
+                 FilterProperties(num_attempts=1), SCHEDULE_EVENT)
+        self.handed_on.add(selection.instance_uuid)
+
     def rollback(self, exc: Exception) -> None:
         """A scheduler that failed or timed out may still have claimed, or claim later:
         bury every instance not handed on with the reason, then free its claims. In that
         order, a claim landing after the free finds the instance in ERROR and is given
-        back by the scheduler (see novalite.scheduler.claims)."""
+        back by the scheduler (see novalite.scheduler.claims). One a twin of this
+        message placed meanwhile (redelivered to another conductor while this one ran)
+        is the twin's: left alone, with its claim."""
         for uuid in self.instance_uuids:
-            if uuid not in self.handed_on:
-                bury(self.ctx, uuid, exc, SCHEDULE_EVENT)
+            if uuid not in self.handed_on and bury(self.ctx, uuid, exc, SCHEDULE_EVENT,
+                                                   unplaced_only=True):
                 placement_client.free_allocations(self.ctx, uuid)
 
 
@@ -92,24 +135,37 @@ class RescheduleTask(TaskBase):
 
     def _execute(self) -> None:
         uuid, props = self.instance_uuid, self.props
+        found = build_resume.progress([uuid]).get(uuid)
+        step = build_resume.step(found, props.hosts[-1][0] if props.hosts else "")
+        if step is build_resume.Step.NOTHING:
+            return
         actions.action_event_start(self.ctx, uuid, RESCHEDULE_EVENT)
         props.num_attempts += 1
         # The hosts tried so far travel in the spec, as Nova's legacy retry info did, so a
         # scheduler asked about this build again (RetryFilter) skips them.
         self.spec.retry = SchedulerRetries(num_attempts=props.num_attempts,
                                            hosts=[list(tried) for tried in props.hosts])
+        if step is build_resume.Step.SEND:
+            assert found is not None, "a step to send is for an instance found"
+            build_resume.resend(self.ctx, self.compute, uuid, found, self.spec, props)
+            return
         if props.num_attempts > CONF.scheduler.max_attempts:
             raise exception.MaxRetriesExceeded(reason=(
                 f"Exceeded max scheduling attempts {CONF.scheduler.max_attempts} for "
                 f"instance {uuid}. Last exception: {props.last_error}"))
+        selection = build_resume.adopt(self.ctx, uuid) if rpc.redelivered() else None
         host_list = self.host_list
-        while host_list and not _claim_alternate(self.ctx, self.spec, host_list[0]):
+        while selection is None and host_list:
+            if _claim_alternate(self.ctx, self.spec, host_list[0]):
+                selection = host_list[0]
             host_list = host_list[1:]
-        if not host_list:
+        # Refused everywhere: a twin of this message handling it now may have claimed.
+        selection = selection or build_resume.adopt(self.ctx, uuid)
+        if selection is None:
             raise exception.MaxRetriesExceeded(reason=(
                 f"Exhausted all hosts available for retrying build failures for "
                 f"instance {uuid}."))
-        build_on(self.ctx, self.compute, host_list[0], host_list[1:], self.spec, props,
+        build_on(self.ctx, self.compute, selection, host_list, self.spec, props,
                  RESCHEDULE_EVENT)
 
     def rollback(self, exc: Exception) -> None:
@@ -154,23 +210,32 @@ def build_on(ctx: RequestContext, compute: compute_rpcapi.ComputeAPI, selection:
                                    alternates, selection.nodename)
 
 
-def bury(ctx: RequestContext, instance_uuid: str, exc: Exception, event: str) -> None:
-    """Put the instance in ERROR with a fault that says why. The fault is written first, so
-    nobody ever sees ERROR without its reason."""
+def bury(ctx: RequestContext, instance_uuid: str, exc: Exception, event: str,
+         unplaced_only: bool = False) -> bool:
+    """Put the instance in ERROR with a fault that says why, both in one transaction, so
+    nobody ever sees ERROR without its reason. With `unplaced_only`, only if it still
+    awaits a host. Whether it is in ERROR now (or deleted): False when it was placed."""
     LOG.warning("Setting instance %s to ERROR: %s", instance_uuid, exc)
-    message = exception.fault_message(exc)
     code = getattr(exc, "code", 500)
     details = exception.format_tb(exc)
-    actions.fault_create(instance_uuid, code if isinstance(code, int) else 500, message,
-                         details)
+    fault = functools.partial(actions.add_fault, instance_uuid=instance_uuid,
+                              code=code if isinstance(code, int) else 500,
+                              message=exception.fault_message(exc), details=details)
+    guards = ({"expected_task_state": [states.SCHEDULING], "expected_host": None}
+              if unplaced_only else {})
     try:
         instance = instances.instance_update(instance_uuid, {"vm_state": states.ERROR,
-                                                             "task_state": None})
+                                                             "task_state": None},
+                                             along=fault, **guards)
     except exception.InstanceNotFound:
-        return  # deleted meanwhile: nothing to report on
+        return True  # deleted meanwhile: nothing to report on
+    except exception.UnexpectedTaskStateError:
+        LOG.info("Instance %s was placed meanwhile; not setting it to ERROR", instance_uuid)
+        return False
     actions.action_event_finish(ctx, instance_uuid, event, "Error", traceback=details)
     if instance.network_info:
         _release_ports(ctx, instance)
+    return True
 
 
 def _release_ports(ctx: RequestContext, instance: Instance) -> None:

@@ -52,6 +52,17 @@ def action_event_start(ctx: ctx_mod.RequestContext, instance_uuid: str, event: s
         action.updated_at = now
 
 
+def event_open(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str) -> bool:
+    """Whether `event` of the request's action on the instance was started and not yet
+    finished."""
+    with reader() as s:
+        action = _action_row(s, ctx, instance_uuid)
+        return action is not None and s.scalar(
+            select(models.InstanceActionEvent.id)
+            .filter_by(action_id=action.id, event=event, finish_time=None).limit(1)
+        ) is not None
+
+
 def finish_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                  result: str = "Success", traceback: str | None = None,
                  details: str | None = None) -> None:
@@ -143,8 +154,14 @@ def action_get_by_request_id(instance_uuid: str, request_id: str) -> dict[str, A
 def fault_create(instance_uuid: str, code: int, message: str, details: str | None = None,
                  host: str | None = None) -> None:
     with writer() as s:
-        s.add(models.InstanceFault(instance_uuid=instance_uuid, code=code,
-                                   message=message[:255], details=details, host=host))
+        add_fault(s, instance_uuid, code, message, details, host)
+
+
+def add_fault(s: Session, instance_uuid: str, code: int, message: str,
+              details: str | None = None, host: str | None = None) -> None:
+    """Record a fault inside the caller's transaction (with the ERROR it explains)."""
+    s.add(models.InstanceFault(instance_uuid=instance_uuid, code=code,
+                               message=message[:255], details=details, host=host))
 
 
 def fault_get_latest(instance_uuids: list[str]) -> dict[str, dict[str, Any]]:

@@ -142,6 +142,7 @@ def instance_update(
     expected_task_state: Any = ANY,
     expected_vm_state: Iterable[str] | None = None,
     along: Callable[[Session], None] | None = None,
+    expected_host: Any = ANY,
 ) -> Instance:
     """Update atomically, only if the instance is in the expected states.
 
@@ -162,6 +163,8 @@ def instance_update(
             stmt = stmt.where(or_(*clauses))
         if expected_vm_state is not None:
             stmt = stmt.where(models.Instance.vm_state.in_(list(expected_vm_state)))
+        if expected_host is not ANY:
+            stmt = stmt.where(models.Instance.host == expected_host)
         result = run_dml(s, stmt.values(**values, updated_at=timeutils.utcnow())
                          .execution_options(synchronize_session=False))
         if not result.rowcount:

@@ -1,5 +1,7 @@
 """kill -9 of a conductor or a compute during a storm, restarted two seconds later, on
-PostgreSQL and MariaDB."""
+PostgreSQL and MariaDB. A conductor's build messages are acknowledged only once handled,
+so the builds it had taken are carried on by its successor: with room for the whole
+storm, every server ends ACTIVE (none buried by the build watchdog)."""
 
 from __future__ import annotations
 
@@ -10,4 +12,7 @@ from tests import fault_storm
 
 @pytest.mark.parametrize("victim", ["conductor", "compute2"])
 def test_a_service_killed_during_a_storm_leaves_nothing_stuck_or_leaked(topology, victim):
-    fault_storm.assert_recovers(topology, fault_storm.stop_and_restart(topology, victim))
+    found = fault_storm.assert_recovers(topology,
+                                        fault_storm.stop_and_restart(topology, victim))
+    if victim == "conductor":  # 3 computes x 64 slots: room for the CI storm
+        assert found["error_reasons"] == {} and found["active"] == found["accepted"], found

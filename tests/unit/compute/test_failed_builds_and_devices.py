@@ -38,7 +38,7 @@ class RecordingConductor:
         return node
 
     def instance_update(self, ctx, uuid, values, expected_task_state=None,
-                        check_task_state=True):
+                        check_task_state=True, expected_host=None):
         return Instance(uuid=uuid, flavor=builders.flavor(), **{
             k: v for k, v in values.items() if k in Instance.__dataclass_fields__})
 

@@ -3,6 +3,7 @@ finish under the instance lock, and a failure leaves a fault before the task sta
 
 import pytest
 
+from novalite import exception
 from novalite.compute import manager as compute_manager
 from novalite.compute.host_boot import Step
 from novalite.compute.manager import ComputeManager
@@ -111,7 +112,8 @@ def test_a_build_that_fails_is_rescheduled_and_its_event_finished_with_the_error
     assert result is BuildResult.RESCHEDULED
     assert rescheduled and props.last_error == "RuntimeError: no disk"
     names = manager.conductor.names()
-    assert names[0] == "action_event_start" and names[-1] == "action_event_finish"
+    assert names[:2] == ["instance_update", "action_event_start"]  # taken, then begun
+    assert names[-1] == "action_event_finish"
     assert manager.conductor.calls[-1][1][2] == "Error"
     assert "instance_fault_create" not in names  # a reschedule is not the end
 
@@ -163,3 +165,31 @@ def test_a_build_older_than_instance_build_timeout_is_ended(manager, conf, monke
     (update,) = [args[1] for name, args in manager.conductor.calls
                  if name == "instance_update"]
     assert (update["vm_state"], update["host"], update["node"]) == ("error", None, None)
+
+
+
+def test_a_build_sent_twice_is_taken_once_and_the_second_leaves_no_trace(
+        manager, build_args, monkeypatch):
+    """A conductor that died before its message was acked sends the build again: the
+    guarded take (out of SCHEDULING, and only on this host) refuses the second, which
+    records no event, sends no notification and counts no build."""
+    spec, props, hosts = build_args
+    manager.rt.instance_claim = lambda *args: None
+    instance = Instance(uuid=spec.instance_uuid, task_state=states.SCHEDULING)
+    assert manager._build(CTX, instance, spec, props, hosts, "h1") is BuildResult.ACTIVE
+    take = manager.conductor.calls[0]
+    assert take[0] == "instance_update" and take[1][1] == {"task_state": None}
+    refused = []
+
+    def already_taken(ctx, uuid, values, **guards):
+        refused.append(guards)
+        raise exception.UnexpectedTaskStateError(instance_uuid=uuid, expected=[],
+                                                 actual=None)
+    manager.conductor.instance_update = already_taken
+    counted = []
+    monkeypatch.setattr(manager, "_count_build", lambda *args: counted.append(args))
+    before = list(manager.conductor.calls)
+    manager.build_and_run_instance(CTX, instance, spec, props, hosts, "h1")
+    assert refused == [{"expected_task_state": [states.SCHEDULING],
+                        "check_task_state": True, "expected_host": "h1"}]
+    assert manager.conductor.calls == before and counted == []

@@ -7,7 +7,11 @@ import pytest
 from novalite import exception
 from novalite.conductor.tasks import build
 from novalite.context import get_admin_context
+from novalite.db.api.build_progress import BuildProgress
+from novalite.objects import states
 from tests import builders
+
+NEW = BuildProgress(states.BUILDING, states.SCHEDULING, None, None, None, None)
 
 
 class TimedOutScheduler:
@@ -16,10 +20,11 @@ class TimedOutScheduler:
 
 
 def test_a_failed_schedule_buries_before_it_frees(monkeypatch):
+    monkeypatch.setattr(build.build_resume, "progress", lambda uuids: {"i1": NEW})
     calls = []
     monkeypatch.setattr(build.actions, "action_event_start", lambda *a, **k: None)
     monkeypatch.setattr(build.server_groups, "setup_instance_group", lambda spec: None)
-    monkeypatch.setattr(build, "bury", lambda ctx, uuid, exc, event: calls.append(
+    monkeypatch.setattr(build, "bury", lambda ctx, uuid, exc, event, **guard: not calls.append(
         ("bury", uuid)))
     monkeypatch.setattr(build.placement_client, "free_allocations",
                         lambda ctx, uuid: calls.append(("free", uuid)))

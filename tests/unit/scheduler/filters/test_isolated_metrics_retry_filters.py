@@ -86,9 +86,12 @@ def test_retry_filter(conf, retry, passes):
 
 def test_a_reschedule_records_the_tried_hosts_in_the_spec(conf, monkeypatch):
     from novalite.conductor.tasks import build
+    from novalite.db.api.build_progress import BuildProgress
     from novalite.objects.request_spec import FilterProperties, SchedulerRetries, Selection
 
     built = []
+    monkeypatch.setattr(build.build_resume, "progress", lambda uuids: {uuids[0]: BuildProgress(
+        "building", "scheduling", None, None, None, "h1")})  # given back by h1
     monkeypatch.setattr(build.actions, "action_event_start", lambda *a: None)
     monkeypatch.setattr(build, "build_on", lambda *a: built.append(a))
     spec = builders.request_spec()

@@ -1,0 +1,60 @@
+"""Where builds stand, for the conductor handling a build message that may have been
+handled before (its messages are acknowledged only once done, so a conductor killed
+half-way leaves them to be delivered again): what the instance rows say was done."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from novalite.db import models
+from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
+from novalite.objects import states
+from novalite.timeutils import utcnow
+
+
+@dataclasses.dataclass(frozen=True)
+class BuildProgress:
+    vm_state: str | None
+    task_state: str | None
+    host: str | None  # recorded with the build's claim on it, before the build is sent
+    node: str | None
+    scheduled_at: datetime.datetime | None  # set once a host was first recorded
+    launched_on: str | None  # the last host recorded; a failed build keeps it
+
+
+_COLUMNS = (models.Instance.uuid, models.Instance.vm_state, models.Instance.task_state,
+            models.Instance.host, models.Instance.node, models.Instance.scheduled_at,
+            models.Instance.launched_on)
+
+
+def build_progress(uuids: list[str]) -> dict[str, BuildProgress]:
+    """The live instances among `uuids` (a deleted one is absent) and their progress."""
+    with reader() as s:
+        return _read(s, uuids)
+
+
+@retry_on_deadlock
+def take_over(uuids: list[str]) -> dict[str, BuildProgress]:
+    """build_progress for a redelivered message, after marking the builds still being
+    scheduled as changed now: the build watchdog ends only builds unchanged for its
+    timeout, so it leaves alone one whose message comes back (and then moves it on),
+    rather than burying it half-way."""
+    with writer() as s:
+        run_dml(s, update(models.Instance)
+                .where(models.Instance.uuid.in_(uuids), models.Instance.deleted == 0,
+                       models.Instance.vm_state == states.BUILDING,
+                       models.Instance.task_state == states.SCHEDULING)
+                .values(updated_at=utcnow())
+                .execution_options(synchronize_session=False))
+        return _read(s, uuids)
+
+
+def _read(s: Session, uuids: list[str]) -> dict[str, BuildProgress]:
+    rows = s.execute(select(*_COLUMNS).where(models.Instance.uuid.in_(uuids),
+                                             models.Instance.deleted == 0))
+    return {row.uuid: BuildProgress(row.vm_state, row.task_state, row.host, row.node,
+                                    row.scheduled_at, row.launched_on) for row in rows}

@@ -1,0 +1,64 @@
+"""The conductor's database calls that are acknowledged late are safe to run twice: a
+redelivered one finds its work done and answers as the first would have."""
+
+import pytest
+
+from novalite import exception, rpc
+from novalite.conductor.manager import ComputeTaskManager, ConductorManager
+from novalite.context import RequestContext
+from novalite.db.api import actions, instances
+from novalite.objects import states
+from tests import builders
+
+CTX = RequestContext(request_id="req-1", user_id="u1", project_id="p1")
+BUILD = "compute_build_and_run_instance"
+
+
+@pytest.fixture
+def manager(db):
+    return ConductorManager("c1")
+
+
+@pytest.fixture
+def uuid(db):
+    inst = builders.instance()
+    instances.instance_create({"uuid": inst.uuid, "display_name": "vm", "project_id": "p1",
+                               "user_id": "u1", "flavor": builders.flavor(),
+                               "vm_state": states.BUILDING, "host": "h1",
+                               "task_state": states.SCHEDULING})
+    actions.action_start(CTX, inst.uuid, "create")
+    return inst.uuid
+
+
+def test_a_redelivered_guarded_update_already_made_answers_with_the_instance(
+        manager, uuid, monkeypatch):
+    take = {"values": {"task_state": None}, "expected_task_state": [states.SCHEDULING],
+            "expected_host": "h1"}
+    manager.instance_update(CTX, uuid, **take)
+    with pytest.raises(exception.UnexpectedTaskStateError):  # a plain second: refused
+        manager.instance_update(CTX, uuid, **take)
+    monkeypatch.setattr(rpc, "redelivered", lambda: True)
+    assert manager.instance_update(CTX, uuid, **take).task_state is None
+    with pytest.raises(exception.UnexpectedTaskStateError):  # another change: refused
+        manager.instance_update(CTX, uuid, {"task_state": states.SPAWNING},
+                                expected_task_state=[states.SCHEDULING])
+
+
+def test_a_redelivered_event_start_or_finish_is_recorded_once(manager, uuid, monkeypatch):
+    monkeypatch.setattr(rpc, "redelivered", lambda: True)
+    for _ in range(2):
+        manager.action_event_start(CTX, uuid, BUILD, "h1")
+    for _ in range(2):
+        manager.action_event_finish(CTX, uuid, BUILD, "Success")
+    events = actions.actions_get(uuid)[0]["events"]
+    assert [(e["event"], e["result"]) for e in events] == [(BUILD, "Success")]
+
+
+def test_the_build_messages_and_the_builds_calls_are_acked_late_the_moves_not():
+    late = {name for cls in (ConductorManager, ComputeTaskManager) for name in dir(cls)
+            if getattr(getattr(cls, name), "ack_when_done", False)}
+    assert {"schedule_and_build_instances", "build_instances", "instance_update",
+            "action_event_start", "action_event_finish", "compute_node_save"} <= late
+    assert not late & {"migrate_server", "live_migrate_instance", "evacuate_instance",
+                       "unshelve_instance", "reschedule_move", "instance_destroy",
+                       "migration_update", "action_start"}
