@@ -288,12 +288,15 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
             self.rt.instance_claim(ctx, instance, node)
             group_policy.validate_placement(self.conductor, ctx, spec, instance.uuid,
                                              self.host)
-            instance = self._update(ctx, instance, [None], task_state=states.SPAWNING)
+            # each step on this host only: the build watchdog ends a build that stalled
+            # (ERROR on no host, its claim freed), and it must not come back ACTIVE
+            instance = self._update(ctx, instance, [None], self.host,
+                                    task_state=states.SPAWNING)
             self._bind_ports(ctx, instance)
             devices = self._prep_block_devices(ctx, instance)
             self.driver.spawn(ctx, instance, spec.image, block_device_info=devices)
             spawned = True
-            self._update(ctx, instance, [states.SPAWNING], vm_state=states.ACTIVE,
+            self._update(ctx, instance, [states.SPAWNING], self.host, vm_state=states.ACTIVE,
                          task_state=None, power_state=states.RUNNING, launched_at=utcnow(),
                          device_metadata=self._tagged_devices(ctx, instance, devices))
         except _GONE:

@@ -4,8 +4,15 @@ compute -> fake driver, with every state saved in SQLite."""
 from __future__ import annotations
 
 import concurrent.futures
+import datetime
 
-from novalite.db.api import actions, compute_nodes
+import httpx
+import pytest
+
+from novalite.clients import placement as placement_client
+from novalite.context import get_admin_context
+from novalite.db.api import actions, compute_nodes, stuck_builds
+from novalite.timeutils import utcnow
 
 
 def _used(host: str) -> tuple[int, int]:
@@ -96,6 +103,48 @@ def test_when_every_host_fails_the_fault_says_retries_were_exhausted(cloud):
         cloud.compute(host).driver.spawn = fail
     server = cloud.wait_status(cloud.boot(), "ERROR")
     assert server["fault"]["message"].startswith("Exceeded maximum number of retries.")
+    assert _used("compute1") == (0, 0) and _used("compute2") == (0, 0)
+
+
+@pytest.mark.parametrize("when", ["before the spawn", "during the spawn"])
+def test_a_build_the_watchdog_ended_meanwhile_stays_ended(cloud, when):
+    """A build that stalled (its host waited on a busy conductor) is ended by the build
+    watchdog: ERROR on no host, its claim freed. The compute, going on afterwards, must
+    not bring it back ACTIVE without a claim: it drops the build and what it made."""
+    ctx = get_admin_context()
+
+    def watchdog(uuid: str) -> None:
+        assert stuck_builds.bury_stuck_builds(utcnow() + datetime.timedelta(hours=1),
+                                              "set to error by the build watchdog") == [uuid]
+        placement_client.free_allocations(ctx, uuid)
+
+    for host in ("compute1", "compute2"):
+        manager = cloud.compute(host)
+        if when == "before the spawn":
+            claim = manager.rt.instance_claim
+
+            def stalled(ctx_, instance, node, claim=claim):
+                watchdog(instance.uuid)
+                return claim(ctx_, instance, node)
+            manager.rt.instance_claim = stalled
+        else:
+            spawn = manager.driver.spawn
+
+            def slow(ctx_, instance, *args, spawn=spawn, **kwargs):
+                spawn(ctx_, instance, *args, **kwargs)
+                watchdog(instance.uuid)
+            manager.driver.spawn = slow
+    server_id = cloud.boot()
+    server = cloud.wait_status(server_id, "ERROR")
+    cloud.settle()
+    server = cloud.server(server_id)
+    assert (server["status"], server["OS-EXT-SRV-ATTR:host"]) == ("ERROR", None)
+    assert "build watchdog" in server["fault"]["message"]
+    held = httpx.get(f"{cloud.base_url}/placement/allocations/{server_id}",
+                     headers={"OpenStack-API-Version": "placement 1.28"})
+    assert held.json()["allocations"] == {}
+    assert all(server_id not in cloud.compute(h).driver.list_instances()
+               for h in ("compute1", "compute2"))
     assert _used("compute1") == (0, 0) and _used("compute2") == (0, 0)
 
 
