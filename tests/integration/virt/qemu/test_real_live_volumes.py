@@ -61,8 +61,10 @@ def _live(cloud, server_id: str) -> str:
     assert moved["OS-EXT-SRV-ATTR:host"] != source
     assert moved["OS-EXT-STS:power_state"] == 1
     assert not os.path.exists(_guest_dir(source, server_id))
-    migrations = cloud.api.get("/os-migrations", params={"instance_uuid": server_id}).json()
-    assert [m["status"] for m in migrations["migrations"]] == ["completed"]
+    # the migration is completed just after the server is idle on its new host, as Nova
+    cloud.wait(lambda: [m["status"] for m in cloud.api.get(
+        "/os-migrations", params={"instance_uuid": server_id}).json()["migrations"]] == [
+        "completed"])
     return source
 
 
