@@ -85,13 +85,7 @@ def unplug(guest: Guest, nic: dict[str, Any], timeout: float) -> None:
                                       "hot-unplug; detach it while the server is stopped")
     device, netdev = device_id(nic["port_id"]), netdev_id(nic["port_id"])
     with QMPClient(guest.paths.qmp) as client:
-        try:
-            client.execute("device_del", id=device)
-        except QMPError as exc:
-            if "DeviceNotFound" not in str(exc):
-                raise
-        else:
-            volumes.wait_deleted(client, device, timeout)
+        volumes.delete_device(client, device, timeout)
         try:
             client.execute("netdev_del", id=netdev)
         except QMPError as exc:

@@ -189,15 +189,8 @@ def grow(guest: Guest, serial: str, size: int) -> None:
 def unplug(guest: Guest, serial: str, timeout: float) -> None:
     """Out of the running guest, once it let go; a device or node already gone is fine
     (a detach retried, or one of a volume never plugged)."""
-    device = device_id(serial)
     with QMPClient(guest.paths.qmp) as client:
-        try:
-            client.execute("device_del", id=device)
-        except QMPError as exc:
-            if "DeviceNotFound" not in str(exc):
-                raise
-        else:
-            wait_deleted(client, device, timeout)
+        delete_device(client, device_id(serial), timeout)
         try:
             client.execute("blockdev-del", **{"node-name": node_name(serial)})
         except QMPError as exc:
@@ -205,9 +198,20 @@ def unplug(guest: Guest, serial: str, timeout: float) -> None:
                 raise
 
 
-def wait_deleted(client: QMPClient, device: str, timeout: float) -> None:
-    """QEMU's DEVICE_DELETED for `device` (one comes first for its virtio backend); a
-    NIC's unplug waits for it too (novalite.virt.qemu.nics)."""
+def delete_device(client: QMPClient, device: str, timeout: float) -> None:
+    """device_del, then the guest's release of it (a NIC's unplug too:
+    novalite.virt.qemu.nics); a device already gone is fine (a detach retried)."""
+    try:
+        client.execute("device_del", id=device)
+    except QMPError as exc:
+        if "DeviceNotFound" not in str(exc):
+            raise
+    else:
+        _wait_deleted(client, device, timeout)
+
+
+def _wait_deleted(client: QMPClient, device: str, timeout: float) -> None:
+    """QEMU's DEVICE_DELETED for `device` (one comes first for its virtio backend)."""
     deadline = time.monotonic() + timeout
     while True:
         event = client.wait_event("DEVICE_DELETED", max(0.0, deadline - time.monotonic()))

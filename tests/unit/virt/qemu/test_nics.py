@@ -7,12 +7,11 @@ import os
 import pytest
 
 from novalite import exception
-from novalite.objects.instance import Instance
 from novalite.objects.network_info import VIF, Network
 from novalite.virt.qemu import config, nics
-from novalite.virt.qemu.driver import QemuDriver
 from novalite.virt.qemu.guest import Guest
 from tests.unit.virt.qemu.test_qmp import FakeMonitor
+from tests.unit.virt.qemu.test_volumes import stopped_guest_in
 
 PORT_ID = "7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f"
 NIC = {"port_id": PORT_ID, "mac": "fa:16:3e:00:00:02", "network_id": "n",
@@ -96,15 +95,7 @@ def test_the_command_line_keeps_an_attached_nic_on_its_port_after_the_ports():
 
 @pytest.fixture
 def stopped_guest(conf, tmp_path):
-    driver = QemuDriver(instances_dir=str(tmp_path))
-    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666")
-    directory = tmp_path / instance.uuid
-    directory.mkdir()
-    config.GuestConfig(uuid=instance.uuid, memory_mb=128, vcpus=1, accel="tcg",
-                       machine="q35", cpu_model="qemu64", pcie_ports=2,
-                       volumes=[{"serial": "v", "port": 0}]
-                       ).save(str(directory / "guest.json"))
-    return driver, instance, str(directory / "guest.json")
+    return stopped_guest_in(tmp_path, pcie_ports=2, volumes=[{"serial": "v", "port": 0}])
 
 
 def test_a_stopped_guest_keeps_the_nic_on_a_port_its_volumes_leave_free(stopped_guest):

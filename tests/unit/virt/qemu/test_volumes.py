@@ -49,17 +49,22 @@ def test_only_nbd_exports_and_free_ports_are_taken():
         volumes.free_port(1, [{"port": 0}])
 
 
-@pytest.fixture
-def stopped_guest(conf, tmp_path):
-    """A guest directory the driver knows, its QEMU not running."""
+def stopped_guest_in(tmp_path, **guest) -> tuple[QemuDriver, Instance, str]:
+    """A guest directory the driver knows, its QEMU not running; `guest`: its
+    GuestConfig's fields beyond the machine's."""
     driver = QemuDriver(instances_dir=str(tmp_path))
     instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666")
     directory = tmp_path / instance.uuid
     directory.mkdir()
     config.GuestConfig(uuid=instance.uuid, memory_mb=128, vcpus=1, accel="tcg",
-                       machine="q35", cpu_model="qemu64", pcie_ports=1
+                       machine="q35", cpu_model="qemu64", **guest
                        ).save(str(directory / "guest.json"))
     return driver, instance, str(directory / "guest.json")
+
+
+@pytest.fixture
+def stopped_guest(conf, tmp_path):
+    return stopped_guest_in(tmp_path, pcie_ports=1)
 
 
 def test_a_stopped_guest_keeps_its_volumes_for_its_next_launch(stopped_guest):
