@@ -42,7 +42,7 @@ from novalite.objects.instance import Instance
 from novalite.objects.network_info import in_order, with_tags
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.periodic import periodic_task
-from novalite.rpc import Target
+from novalite.rpc import Target, ack_when_done
 from novalite.scheduler.rpcapi import SchedulerAPI
 from novalite.service.manager import Manager
 from novalite.timeutils import utcnow
@@ -212,9 +212,15 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
 
     # --- build -----------------------------------------------------------------------
 
+    @ack_when_done
     def build_and_run_instance(self, ctx: RequestContext, instance: Instance,
                                request_spec: RequestSpec, filter_properties: FilterProperties,
                                host_list: list[Selection], node: str) -> None:
+        """Acknowledged once handled: the builds a killed compute had taken from its
+        queue but not started come back to it when it restarts, rather than waiting for
+        the build watchdog. A build it had started is ended by its init_host (ERROR with
+        a fault, as Nova's), and one it finished or handed back for a reschedule is no
+        longer SCHEDULING on this host: _take_build finds either taken."""
         self._building.add(instance.uuid)
         try:
             result = self._build(ctx, instance, request_spec, filter_properties, host_list,

@@ -7,7 +7,7 @@ from novalite.context import RequestContext
 from novalite.notifications import events
 from novalite.notifications.objects.request_spec import RequestSpecPayload
 from novalite.objects.request_spec import RequestSpec, Selection
-from novalite.rpc import Target
+from novalite.rpc import Target, ack_when_done
 from novalite.scheduler.driver import load_scheduler
 from novalite.service.manager import Manager
 
@@ -21,11 +21,20 @@ class SchedulerManager(Manager):
         super().__init__(host)
         self.driver = load_scheduler(CONF.scheduler.driver)
 
+    @ack_when_done
     def select_destinations(self, ctx: RequestContext, request_spec: RequestSpec,
                             instance_uuids: list[str], return_alternates: bool = False
                             ) -> list[list[Selection]]:
         """Nova's scheduler.select_destinations.start/.end around the choice (a failure,
-        NoValidHost among them, sends no .end)."""
+        NoValidHost among them, sends no .end).
+
+        Acknowledged once answered: a call a killed scheduler had taken is answered by
+        its successor (or another scheduler) while the conductor still waits, instead of
+        the conductor waiting out rpc_response_timeout. Run again, it is safe: placement
+        refuses a second claim for an instance that holds one, so such an instance is
+        NoValidHost here and the conductor builds it where the first claim is (see
+        ScheduleAndBuildTask._adopt); a claim for a build given up meanwhile is given
+        back (novalite.scheduler.claims)."""
         with events.start_end("scheduler.select_destinations",
                               lambda: RequestSpecPayload.from_spec(request_spec),
                               SCHEDULER, ctx, self.host, wrap_exception=False):
