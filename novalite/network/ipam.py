@@ -146,26 +146,51 @@ def take(s: Session, subnet: m.Subnet, port_id: str, address: str) -> dict[str, 
 
 def take_any(s: Session, subnet: m.Subnet, port_id: str, mac: str) -> dict[str, str] | None:
     """A free address of the subnet's pools (SLAAC: the one the MAC gives), or None."""
-    if subnet.ip_version == 6 and subnet.ipv6_address_mode in SLAAC_MODES:
-        return _insert(s, subnet, port_id, eui64(subnet.cidr, mac))
+    if is_auto_address(subnet):
+        return take_auto(s, subnet, port_id, mac)
     address = _pick(s, subnet)
     return None if address is None else _insert(s, subnet, port_id, address)
 
 
+def take_auto(s: Session, subnet: m.Subnet, port_id: str, mac: str) -> dict[str, str]:
+    """The address a host with `mac` forms on an auto-address subnet."""
+    return _insert(s, subnet, port_id, eui64(subnet.cidr, mac))
+
+
 def is_auto_address(subnet: m.Subnet) -> bool:
     """An IPv6 subnet whose hosts form their own addresses (SLAAC, DHCPv6-stateless)."""
-    return subnet.ip_version == 6 and subnet.ipv6_address_mode in SLAAC_MODES
+    return auto_address_modes(subnet.ip_version, subnet.ipv6_address_mode,
+                              subnet.ipv6_ra_mode)
+
+
+def auto_address_modes(ip_version: int, address_mode: str | None, ra_mode: str | None
+                       ) -> bool:
+    """Whether a subnet of these is an auto-address one: its address mode says so, or
+    its router advertisement mode does (Neutron's is_auto_address_subnet)."""
+    return ip_version == 6 and (address_mode in SLAAC_MODES or ra_mode in SLAAC_MODES)
+
+
+def gets_auto_address(device_owner: str) -> bool:
+    """Whether a port of this owner takes an address on each auto-address subnet of
+    its network: all but a router's interface, which Neutron leaves to the router's
+    own advertisements."""
+    return device_owner not in ROUTER_INTERFACE_OWNERS
+
+
+def serves(subnet: m.Subnet, device_owner: str) -> bool:
+    """Whether the subnet gives addresses to a port of this owner (the
+    subnet-service-types extension): it serves anyone or that owner; a DHCP port also
+    any subnet with DHCP on."""
+    return (not subnet.service_types or device_owner in subnet.service_types
+            or (device_owner == DHCP_OWNER and subnet.enable_dhcp))
 
 
 def candidates(network_id: str, subnets: list[m.Subnet], device_owner: str
                ) -> list[m.Subnet]:
-    """The subnets a port of this owner may take addresses from (the subnet-service-types
-    extension): those serving its owner first, then those serving anyone; a DHCP port
-    also any subnet with DHCP on. None of them while the network has subnets: Neutron's
-    IpAddressGenerationFailureNoMatchingSubnet."""
-    found = [sub for sub in subnets if not sub.service_types
-             or device_owner in sub.service_types
-             or (device_owner == DHCP_OWNER and sub.enable_dhcp)]
+    """The subnets a port of this owner may take addresses from (`serves`): those
+    serving its owner first, then those serving anyone. None of them while the network
+    has subnets: Neutron's IpAddressGenerationFailureNoMatchingSubnet."""
+    found = [sub for sub in subnets if serves(sub, device_owner)]
     if subnets and not found:
         raise errors.IpAddressGenerationFailureNoMatchingSubnet(
             network_id=network_id, service_type=device_owner or None)
@@ -186,9 +211,9 @@ def allocate(s: Session, network_id: str, port_id: str, mac: str,
                            [sub for sub in eligible if not is_auto_address(sub)])
     else:
         found = _requested(s, network_id, port_id, mac, requested, eligible)
-    if auto_addresses and device_owner not in ROUTER_INTERFACE_OWNERS:
+    if auto_addresses and gets_auto_address(device_owner):
         named = {ip["subnet_id"] for ip in found}
-        found += [_insert(s, sub, port_id, eui64(sub.cidr, mac)) for sub in eligible
+        found += [take_auto(s, sub, port_id, mac) for sub in eligible
                   if is_auto_address(sub) and sub.id not in named]
     return found
 

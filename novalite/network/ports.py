@@ -214,7 +214,7 @@ def _replace_ips(s: Session, row: m.Port, requested: list[dict[str, Any]]) -> No
     current = list(s.scalars(select(m.IPAllocation).where(m.IPAllocation.port_id == row.id)))
     on_network = subnets.of_network(s, row.network_id)
     automatic: list[m.IPAllocation] = []
-    if row.device_owner not in ipam.ROUTER_INTERFACE_OWNERS:
+    if ipam.gets_auto_address(row.device_owner):
         slaac = {sub.id for sub in on_network if ipam.is_auto_address(sub)}
         automatic = [a for a in current if a.subnet_id in slaac]
     kept = list(automatic)

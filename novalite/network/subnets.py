@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from novalite.db.models import network as m
-from novalite.network import common, errors, ipam, networks, records
+from novalite.network import common, errors, ipam, networks, nova_notifier, records
 from novalite.network.records import Record
 from novalite.network.scope import Scope
 
@@ -121,7 +121,8 @@ def create(s: Session, network: m.Network, project_id: str, values: dict[str, An
     networks.check_subnets_fit(s, network.id, network.mtu, (ip_version,))
     net = _network_cidr(values["cidr"], ip_version)
     _ipv6_modes(values, ip_version)
-    if values.get("ipv6_address_mode") in ipam.SLAAC_MODES and net.prefixlen != 64:
+    if ipam.auto_address_modes(ip_version, values.get("ipv6_address_mode"),
+                               values.get("ipv6_ra_mode")) and net.prefixlen != 64:
         raise errors.InvalidInput(error_message=(
             f"Invalid CIDR {net} for IPv6 address mode. OpenStack uses the EUI-64 address "
             "format, which requires the prefix to be /64"))
@@ -142,7 +143,25 @@ def create(s: Session, network: m.Network, project_id: str, values: dict[str, An
     s.add(row)
     common.bump(network)
     s.flush()
+    if ipam.is_auto_address(row):
+        _address_network_ports(s, row)
     return records.subnet(row)
+
+
+def _address_network_ports(s: Session, subnet: m.Subnet) -> None:
+    """Neutron's add_auto_addrs_on_network_ports: a new auto-address subnet gives each
+    port already on its network the address the port's MAC forms there (but a router's
+    interface, and a port whose owner the subnet does not serve), as an update of the
+    port would: a new revision, and its server's compute told (network-changed) so that
+    the server's cached addresses follow. The agents read ports' addresses from here:
+    the host's anti-spoofing rules let the new one through at their next sync."""
+    for port in s.scalars(select(m.Port).where(m.Port.network_id == subnet.network_id)
+                          .order_by(m.Port.id)):
+        if ipam.gets_auto_address(port.device_owner) and ipam.serves(subnet,
+                                                                    port.device_owner):
+            ipam.take_auto(s, subnet, port.id, port.mac_address)
+            common.bump(port)
+            nova_notifier.record(s, port)
 
 
 def update(s: Session, row: m.Subnet, values: dict[str, Any]) -> Record:

@@ -4,8 +4,9 @@ guest sees is the one reported), and that the fake driver reports for its simula
 guests. A guest's device metadata (novalite.objects.device_metadata) is read from it.
 
 On the root bus (pcie.0): a volume-backed guest's root volume at slot 1, then the NICs
-in the server's order, then the image-backed disks QEMU places itself (disk, config
-drive). Attached volumes, and NICs attached after the guest was made, each sit behind
+that sit there (those of a qemu guest made before NICs had root ports, and all of a
+fake guest's it was made with) in the server's order, then the image-backed disks QEMU
+places itself (disk, config drive). Attached volumes and the other NICs each sit behind
 a PCIe root port at slot 0x10 + its index; the guest's firmware numbers the ports'
 secondary buses in slot order from 1, so a device on port i is the only device on bus
 i + 1 (slot 0)."""

@@ -38,12 +38,14 @@ class GuestConfig:
     # Rescued (Nova's rescue): booted from the rescue disk, its own disk attached second
     rescue: bool = False
     # One per port, in the server's order: the guest's MAC, the port and its network's
-    # segment, so that any launch on any host can plug the tap first; one attached
-    # after the guest was made also has its PCIe root `port` (novalite.virt.qemu.nics)
+    # segment, so that any launch on any host can plug the tap first; and its PCIe root
+    # `port` (None: on the root bus, in a guest made before NICs had ports:
+    # novalite.virt.qemu.nics)
     nics: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     config_drive: bool = False  # disk.config, attached read-only after the disks
-    # PCIe root ports for volumes, as many as [libvirt] num_pcie_ports said when the
-    # guest was made (none for one made before novalite attached volumes)
+    # PCIe root ports: one per NIC the guest was made with, and [libvirt] num_pcie_ports
+    # more for volumes and NICs attached later, as many as when the guest was made
+    # (none for one made before novalite attached volumes)
     pcie_ports: int = 0
     # The attached volumes (novalite.virt.qemu.volumes.Volume's fields), each on its port
     volumes: list[dict[str, Any]] = dataclasses.field(default_factory=list)
@@ -134,10 +136,10 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     memory from that migration URI ("defer": a URI given later over QMP, for a live
     migration's destination, which starts paused and runs only when told: its disk is in
     use until then). Each NIC is a virtio-net on the open tap of the same position in
-    `tap_fds`, at its slot of novalite.virt.pci_layout (the slot QEMU would pick, fixed so
-    that the address reported to the guest is its own), or on its PCIe root port if it
-    was attached later (novalite.virt.qemu.nics); the volumes are on their root ports
-    (novalite.virt.qemu.volumes)."""
+    `tap_fds`, on its PCIe root port (novalite.virt.qemu.nics), or, in a guest made
+    before NICs had ports, at its slot of novalite.virt.pci_layout on the root bus (the
+    slot QEMU would pick, fixed so that the address reported to the guest is its own);
+    the volumes are on their root ports (novalite.virt.qemu.volumes)."""
     argv = [
         emulator, "-name", f"guest={config.uuid}", "-uuid", config.uuid,
         "-accel", config.accel, "-machine", config.machine,

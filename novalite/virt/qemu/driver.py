@@ -326,17 +326,19 @@ class QemuDriver(driver.ComputeDriver):
 
     def _guest_config(self, instance: Instance, image: dict[str, Any], kernel: str | None,
                       ramdisk: str | None, properties: dict[str, Any]) -> GuestConfig:
+        """A guest made anew: each NIC on a root port of its own (novalite.virt.qemu.
+        nics), then [libvirt] num_pcie_ports spare ones."""
         flavor = instance.flavor
         assert flavor is not None
+        nics = [_nic(vif) for vif in instance.network_info]
         return GuestConfig(
             uuid=instance.uuid, memory_mb=flavor.memory_mb, vcpus=flavor.vcpus,
             accel=self.accel, machine=CONF.qemu.machine_type, cpu_model=CONF.qemu.cpu_model,
             kernel=kernel, ramdisk=ramdisk,
             kernel_args=str(image.get("os_command_line")
                             or properties.get("os_command_line") or ""),
-            nics=[_nic(vif) for vif in instance.network_info],
-            config_drive=bool(instance.config_drive),
-            pcie_ports=CONF.libvirt.num_pcie_ports)
+            nics=nics, config_drive=bool(instance.config_drive),
+            pcie_ports=guest_nics.give_ports(nics, CONF.libvirt.num_pcie_ports))
 
     @staticmethod
     def _configure(instance: Instance, guest: Guest, config: GuestConfig) -> None:
@@ -568,7 +570,8 @@ class QemuDriver(driver.ComputeDriver):
         own = GuestConfig.load(guest.paths.unrescued_config)
         config = self._guest_config(instance, image, kernel, ramdisk, image_meta.properties)
         config.rescue = True
-        config.pcie_ports, config.volumes = own.pcie_ports, own.volumes  # kept while rescued
+        # its devices kept where they are while rescued
+        config.pcie_ports, config.volumes, config.nics = own.pcie_ports, own.volumes, own.nics
         self._configure(instance, guest, config)
         self._launch(guest)
 
@@ -782,7 +785,7 @@ class QemuDriver(driver.ComputeDriver):
 
     def check_can_live_migrate_source(self, ctx: Any, instance: Instance) -> dict[str, Any]:
         """The guest's layout (novalite.virt.qemu.live_migration.Layout): its root
-        ports, the port of each volume and hot-plugged NIC, what a volume-backed guest
+        ports, the port of each volume and NIC that has one, what a volume-backed guest
         boots with."""
         config = GuestConfig.load(self._existing(instance).paths.config)
         boot = _boot_properties(config) if config.root_volume is not None else None
@@ -817,11 +820,13 @@ class QemuDriver(driver.ComputeDriver):
                     probe=False)
             else:
                 config = self._empty_overlay(ctx, instance, guest)
-            if layout is not None:
-                config.pcie_ports = layout.pcie_ports
-                for nic in config.nics:
-                    nic["port"] = layout.nic_ports.get(nic["mac"])
-            _set_volumes(config, devices, layout.volume_ports if layout else None)
+            # an undescribed source's guest has its NICs on the root bus
+            described = layout or migrating.Layout(
+                pcie_ports=CONF.libvirt.num_pcie_ports, volume_ports={})
+            config.pcie_ports = described.pcie_ports
+            for nic in config.nics:
+                nic["port"] = described.nic_ports.get(nic["mac"])
+            _set_volumes(config, devices, described.volume_ports)
             self._configure(instance, guest, config)
             self._plug(guest, bound_here=False)
             return migrating.receive(guest, self.emulator, disk=root is None)
@@ -960,7 +965,7 @@ def _set_volumes(config: GuestConfig, devices: list[driver.VolumeDevice],
     for device in others:
         port = had.get(device.serial)
         if port is None:
-            port = guest_volumes.free_port(config.pcie_ports, config.volumes)
+            port = guest_volumes.free_port(config.pcie_ports, config.volumes + config.nics)
         config.volumes.append(dataclasses.asdict(_volume(device, port)))
 
 

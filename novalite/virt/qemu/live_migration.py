@@ -56,8 +56,8 @@ class Layout:
     # a volume-backed guest's kernel, ramdisk and command line, as image properties (the
     # destination reads no image for it, as for a cold migration); None with a disk
     boot: dict[str, str] | None = None
-    # each NIC hot-plugged after the guest was made: its root port, by MAC (the others
-    # are on the root bus, in the order of the server's ports)
+    # each NIC on a root port (all of a guest made since NICs had ports): its port, by
+    # MAC; the others are on the root bus, in the order of the server's ports
     nic_ports: dict[str, int] = dataclasses.field(default_factory=dict)
 
     def to_data(self) -> dict[str, object]:

@@ -1,15 +1,20 @@
 """NICs in a QEMU guest: a virtio-net on the port's tap (opened in the host's network
 namespace and handed to QEMU as a descriptor, so QEMU never needs that namespace).
 
-The NICs a guest is made with sit on the root bus at the slots of novalite.virt.
-pci_layout. q35's root bus cannot hot-plug, so a NIC attached later takes a PCIe root
-port from the pool its volumes use (novalite.virt.qemu.volumes) and keeps it in
-guest.json (its `port`): every later launch has it on the same port, at the same
-address in the guest. Attach: the tap's descriptor over QMP (getfd), netdev_add, then
-device_add on the port. Detach: device_del, then QEMU's DEVICE_DELETED once the guest
-let go ([libvirt] device_detach_timeout, else DeviceDetachFailed and the NIC stays),
-then netdev_del. Names derive from the port's id alone, so a NIC plugged by a compute
-killed before it saved the configuration can still be found and removed."""
+q35's root bus cannot hot-plug, so every NIC sits behind a PCIe root port of its own,
+as libvirt gives each PCIe device of a q35 guest, and any of them can leave the running
+guest: those a guest is made with take the first ports (in the server's order, so the
+guest names them eth0, eth1, ... as before), before the [libvirt] num_pcie_ports spare
+ones that volumes and NICs attached later take (novalite.virt.qemu.volumes). Each keeps
+its `port` in guest.json: every later launch has it on the same port, at the same
+address in the guest. A guest made before NICs had ports keeps its first NICs on the
+root bus at the slots of novalite.virt.pci_layout (`port` None), where they stay until
+the guest is made again (rebuild, resize, migration) and cannot leave it while it runs.
+Attach: the tap's descriptor over QMP (getfd), netdev_add, then device_add on the
+port. Detach: device_del, then QEMU's DEVICE_DELETED once the guest let go ([libvirt]
+device_detach_timeout, else DeviceDetachFailed and the NIC stays), then netdev_del.
+Names derive from the port's id alone, so a NIC plugged by a compute killed before it
+saved the configuration can still be found and removed."""
 
 from __future__ import annotations
 
@@ -39,6 +44,16 @@ def device_id(port_id: str) -> str:
 def _device(nic: dict[str, Any], netdev: str) -> dict[str, Any]:
     return {"driver": "virtio-net-pci", "netdev": netdev, "mac": nic["mac"],
             "id": device_id(nic["port_id"]), "bus": volumes.port_id(nic["port"])}
+
+
+def give_ports(nics: list[dict[str, Any]], spare: int) -> int:
+    """Each NIC of a guest being made on its own root port, the first ones; how many
+    ports the guest gets with the `spare` ones. NICs beyond the last slot for a port
+    stay on the root bus."""
+    placed = min(len(nics), volumes.MAX_PORTS - spare)
+    for index, nic in enumerate(nics):
+        nic["port"] = index if index < placed else None
+    return placed + spare
 
 
 def command_line(nics: list[dict[str, Any]], fds: list[int], volume_backed: bool,
@@ -78,7 +93,8 @@ def plug(guest: Guest, nic: dict[str, Any], tap_fd: int) -> None:
 
 def unplug(guest: Guest, nic: dict[str, Any], timeout: float) -> None:
     """Out of the running guest, once it let go; a device or backend already gone is
-    fine (a detach retried). A NIC on the root bus cannot leave a running guest."""
+    fine (a detach retried). A NIC on the root bus (of a guest made before NICs had
+    ports) cannot leave a running guest."""
     if nic.get("port") is None:
         raise exception.DeviceDetachFailed(
             device=nic["mac"], reason="the guest has it on its root bus, which cannot "

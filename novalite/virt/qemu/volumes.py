@@ -4,9 +4,10 @@ restarts) under a virtio-blk device whose serial is the volume's id, so the gues
 it as /dev/disk/by-id/virtio-<id[:20]>, and which keeps no cache (CACHE_NONE). A
 multiattach volume (the connection says `multiattach`, as Nova's does) is a shareable
 disk, as libvirt makes one of `<shareable/>`: other guests write it at the same time.
-q35's root bus cannot hot-plug, so a guest gets [libvirt] num_pcie_ports PCIe root
-ports when it is made and each volume takes one (a live migration's incoming guest gets
-as many, each volume on its port: novalite.virt.qemu.live_migration.Layout).
+q35's root bus cannot hot-plug, so a guest gets [libvirt] num_pcie_ports spare PCIe root
+ports when it is made (after one per NIC: novalite.virt.qemu.nics) and each volume
+takes one (a live migration's incoming guest gets as many, each volume on its port:
+novalite.virt.qemu.live_migration.Layout).
 
 Attach: blockdev-add, then device_add on a free port of a running guest (ACPI hot-plug);
 the volume is kept in guest.json, so every later launch (power on, hard reboot, resume,

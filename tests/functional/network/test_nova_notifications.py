@@ -1,6 +1,7 @@
 """The network service tells compute what changed under its servers: a floating IP
 associated or released through the network API shows in (and leaves) the server's
-addresses, through the network-changed external event, as with Neutron and Nova."""
+addresses, through the network-changed external event, as with Neutron and Nova; so
+does the address a new SLAAC subnet gives the server's port."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from novalite.identity import bootstrap
 from novalite.image import db as images
+from novalite.network.ipam import eui64
 from tests.functional.identity.conftest import Identity
 
 
@@ -44,6 +46,27 @@ def test_a_floating_ip_set_through_the_network_api_shows_in_addresses(cloud, dem
     cloud.wait(lambda: _floating(shown()) == [fip["floating_ip_address"]])
     net.put(f"/floatingips/{fip['id']}", json={"floatingip": {"port_id": None}})
     cloud.wait(lambda: _floating(shown()) == [])
+
+
+def test_a_new_slaac_subnet_gives_a_running_server_its_address(cloud, demo):
+    net, compute = demo
+    private, = net.get("/networks", params={"name": "private"}).json()["networks"]
+    created = compute.post("/servers", json={"server": {
+        "name": "v6", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID,
+        "networks": [{"uuid": private["id"]}]}})
+    server_id = created.json()["server"]["id"]
+    shown = lambda: compute.get(f"/servers/{server_id}").json()["server"]  # noqa: E731
+    cloud.wait(lambda: shown()["status"] == "ACTIVE")
+    (port,) = net.get("/ports", params={"device_id": server_id}).json()["ports"]
+    made = net.post("/subnets", json={"subnet": {
+        "network_id": private["id"], "cidr": "fd00:aa::/64", "ip_version": 6,
+        "ipv6_ra_mode": "slaac", "ipv6_address_mode": "slaac"}})
+    assert made.status_code == 201, made.text
+    address = eui64("fd00:aa::/64", port["mac_address"])
+    (port,) = net.get("/ports", params={"device_id": server_id}).json()["ports"]
+    assert address in [ip["ip_address"] for ip in port["fixed_ips"]]
+    cloud.wait(lambda: address in [a["addr"] for a in shown()["addresses"]["private"]
+                                   if a["version"] == 6])
 
 
 def test_with_keystone_tokens_too(conf, cloud_factory):

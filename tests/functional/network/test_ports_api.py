@@ -1,11 +1,13 @@
 """Ports' addresses over HTTP, as Neutron's IPAM gives them: only from the subnets that
 serve the port's device owner (subnet-service-types), and always, but on a router's
-interface, from every SLAAC and DHCPv6-stateless subnet of the network."""
+interface, from every SLAAC and DHCPv6-stateless subnet of the network, one made after
+the port too."""
 
 from __future__ import annotations
 
 import pytest
 
+from novalite.network.ipam import eui64
 from tests.functional.network.neutron import error
 
 
@@ -97,6 +99,42 @@ def test_a_router_interface_gets_no_slaac_address(net, network):
     assert added.status_code == 200, added.text
     interface = net.get(f"/ports/{added.json()['port_id']}").json()["port"]
     assert _subnets_of(interface) == [v4["id"]]
+
+
+@pytest.mark.parametrize("modes", [
+    {"ipv6_ra_mode": "slaac", "ipv6_address_mode": "slaac"},
+    {"ipv6_ra_mode": "dhcpv6-stateless", "ipv6_address_mode": "dhcpv6-stateless"},
+    {"ipv6_ra_mode": "slaac"},  # Neutron's auto-address subnet by its RA mode alone
+])
+def test_a_new_auto_address_subnet_addresses_the_ports_already_on_its_network(
+        net, network, modes):
+    v4 = _subnet(net, network, "10.26.0.0/24")
+    plain = _port(net, network, device_owner="compute:nova")
+    dhcp = _port(net, network, device_owner="network:dhcp")
+    router = net.post("/routers", json={"router": {"name": "r"}}).json()["router"]
+    interface = net.put(f"/routers/{router['id']}/add_router_interface",
+                        json={"subnet_id": v4["id"]}).json()["port_id"]
+    elsewhere = _port(net, net.post("/networks", json={"network": {"name": "other"}})
+                      .json()["network"])
+
+    v6 = _subnet(net, network, "fd00:26::/64", **modes)
+    for before in (plain, dhcp):
+        after = net.get(f"/ports/{before['id']}").json()["port"]
+        assert after["fixed_ips"] == [
+            *before["fixed_ips"],
+            {"subnet_id": v6["id"], "ip_address": eui64(v6["cidr"], before["mac_address"])}]
+        assert after["revision_number"] > before["revision_number"]
+    assert _subnets_of(net.get(f"/ports/{interface}").json()["port"]) == [v4["id"]]
+    assert net.get(f"/ports/{elsewhere['id']}").json()["port"]["fixed_ips"] == []
+
+
+def test_a_new_auto_address_subnet_addresses_only_the_ports_it_serves(net, network):
+    compute = _port(net, network, device_owner="compute:nova")
+    gateway = _port(net, network, device_owner="network:router_gateway")
+    v6 = _subnet(net, network, "fd00:27::/64", ipv6_address_mode="slaac",
+                 service_types=["compute:nova"])
+    assert _subnets_of(net.get(f"/ports/{compute['id']}").json()["port"]) == [v6["id"]]
+    assert _subnets_of(net.get(f"/ports/{gateway['id']}").json()["port"]) == []
 
 
 def test_another_projects_unshared_network_is_hidden_from_new_ports_and_subnets(net, user):

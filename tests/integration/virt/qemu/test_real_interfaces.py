@@ -4,7 +4,8 @@ port's fixed IP from the second network's DHCP server and pings that server. The
 then live-migrates with it (the destination makes the same machine: the NIC on the
 root port it was plugged into) and pings again from there; the detach takes the device
 out of the guest (its kernel sees eth1 go, QEMU has no such device any more) and the
-port is unbound and released."""
+port is unbound and released. A NIC the guest was made with leaves it the same way
+while it runs (it has a root port of its own)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import base64
 import httpx
 
 from novalite.image import db as images
+from novalite.virt.qemu import nics
 from novalite.virt.qemu.config import GuestPaths
 from novalite.virt.qemu.qmp import QMPClient
 from tests.integration.virt.qemu.test_real_guests import NANO, wait_console, wait_settled
@@ -81,8 +83,8 @@ def test_a_hot_plugged_port_gets_its_address_in_the_guest_and_leaves_it(two_qemu
                                       "device_owner": "network:dhcp"}).json()["ports"]
     assert f"HOTPLUG-PING {dhcp['fixed_ips'][0]['ip_address']}" in out, out
     source = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
-    assert any(d.startswith("nic") for d in _pci_devices(
-        server_id, cloud.compute(source).driver._root()))
+    device = nics.device_id(port["id"])
+    assert device in _pci_devices(server_id, cloud.compute(source).driver._root())
 
     moved = cloud.api.post(f"/servers/{server_id}/action", json={
         "os-migrateLive": {"host": None, "block_migration": "auto"}},
@@ -92,14 +94,51 @@ def test_a_hot_plugged_port_gets_its_address_in_the_guest_and_leaves_it(two_qemu
                       and s["status"] == "ACTIVE" and s["OS-EXT-STS:task_state"] is None
                       and s["OS-EXT-SRV-ATTR:host"], timeout=120)
     instances_dir = cloud.compute(dest).driver._root()
-    assert any(d.startswith("nic") for d in _pci_devices(server_id, instances_dir))
+    assert device in _pci_devices(server_id, instances_dir)
     wait_console(cloud, server_id, "HOTPLUG-AGAIN")  # on the new host's console
 
     gone = cloud.api.delete(f"/servers/{server_id}/os-interface/{port['id']}")
     assert gone.status_code == 202, gone.text
     wait_console(cloud, server_id, "HOTPLUG-GONE")
     cloud.settle()
-    assert not any(d.startswith("nic") for d in _pci_devices(server_id, instances_dir))
+    assert device not in _pci_devices(server_id, instances_dir)
     kept = cloud.wait(lambda: (p := net.get(f"/ports/{port['id']}").json()["port"])[
         "device_id"] == "" and p)
     assert kept["binding:host_id"] == ""
+
+
+BOOT_NIC_SCRIPT = "\n".join([
+    "#!/bin/sh",
+    'echo "BOOTNIC-MAC $(cat /sys/class/net/eth0/address)"',
+    "while [ -e /sys/class/net/eth0 ]; do sleep 1; done",
+    "echo BOOTNIC-GONE", ""])
+
+
+def test_a_nic_the_guest_was_made_with_leaves_it_while_it_runs(two_qemu_hosts):
+    cloud = two_qemu_hosts
+    net = httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30,
+                       headers=ADMIN)
+    private, = net.get("/networks", params={"name": "private"}).json()["networks"]
+    made = cloud.api.post("/servers", json={"server": {
+        "name": "bootnic", "imageRef": images.DEFAULT_IMAGE_ID, "flavorRef": NANO,
+        "networks": [{"uuid": private["id"]}], "config_drive": True,
+        "user_data": base64.b64encode(BOOT_NIC_SCRIPT.encode()).decode()}})
+    assert made.status_code == 202, made.text
+    server_id = made.json()["server"]["id"]
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    out = wait_console(cloud, server_id, "BOOTNIC-MAC")
+    port, = net.get("/ports", params={"device_id": server_id}).json()["ports"]
+    assert f"BOOTNIC-MAC {port['mac_address']}" in out, out
+    instances_dir = cloud.compute(cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+                                  ).driver._root()
+    assert nics.device_id(port["id"]) in _pci_devices(server_id, instances_dir)
+
+    gone = cloud.api.delete(f"/servers/{server_id}/os-interface/{port['id']}")
+    assert gone.status_code == 202, gone.text
+    wait_console(cloud, server_id, "BOOTNIC-GONE")
+    cloud.settle()
+    assert nics.device_id(port["id"]) not in _pci_devices(server_id, instances_dir)
+    assert cloud.api.get(f"/servers/{server_id}/os-interface").json()[
+        "interfaceAttachments"] == []
+    assert net.get(f"/ports/{port['id']}").status_code == 404  # Nova made it: deleted
+    assert cloud.server(server_id)["status"] == "ACTIVE"

@@ -7,6 +7,7 @@ from novalite.objects import states
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
+from novalite.objects.network_info import VIF, Network
 from novalite.virt.driver import VolumeDevice
 from novalite.virt.qemu import accel, config, driver
 
@@ -270,3 +271,72 @@ def test_destroying_a_volume_backed_guest_removes_only_its_directory(volume_back
     assert qemu.list_instances() == [] and not os.listdir(qemu._root())
     with pytest.raises(exception.InstanceNotFound):
         qemu.get_info(instance)
+
+
+# --- NICs on root ports ----------------------------------------------------------------
+
+PORT_TAIL = "-1111-4222-8333-444455556666"
+
+
+def _vif(index: int) -> VIF:
+    return VIF(id=f"{index}" * 8 + PORT_TAIL, address=f"fa:16:3e:00:00:0{index}",
+               network=Network(id="n", label="n", bridge="b", segmentation_id=7))
+
+
+@pytest.fixture
+def with_nics(qemu, conf, monkeypatch):
+    """A volume-backed guest made with two NICs and a data volume, 2 spare ports; its
+    taps are never plugged."""
+    monkeypatch.setattr(driver.QemuDriver, "_plug", lambda self, guest, bound_here=True: None)
+    conf.set_override("num_pcie_ports", 2, group="libvirt")
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO,
+                        image_ref="", network_info=[_vif(1), _vif(2)])
+    qemu.spawn(None, instance, ImageMeta(id="made-from", properties=BOOT), power_on=False,
+               block_device_info=[_root(), VolumeDevice(_connection(DATA_ID), "/dev/vdb")])
+    return qemu, instance
+
+
+def _moved_devices() -> list[VolumeDevice]:
+    return [VolumeDevice(_moved(_connection(DATA_ID), 20002), "/dev/vdb"),
+            VolumeDevice(_moved(_connection(ROOT_ID), 20001), "/dev/vda", boot_index=0)]
+
+
+def test_each_nic_a_guest_is_made_with_has_a_root_port_of_its_own(with_nics):
+    """So that any of them can leave the running guest: the first ports, in the
+    server's order, then the spare ones (the volume takes the first of those)."""
+    qemu, instance = with_nics
+    saved = _saved(qemu, instance)
+    assert [nic["port"] for nic in saved.nics] == [0, 1]
+    assert [(kept["serial"], kept["port"]) for kept in saved.volumes] == [(DATA_ID, 2)]
+    assert saved.pcie_ports == 4
+    argv = " ".join(config.command("qemu", saved, qemu._guest(instance.uuid).paths,
+                                   tap_fds=[5, 6]))
+    assert "mac=fa:16:3e:00:00:01,id=nic11111111" in argv and "bus=volport0" in argv
+    assert {d.mac: d.address for d in qemu.guest_devices(instance) if d.mac} == {
+        "fa:16:3e:00:00:01": "0000:01:00.0", "fa:16:3e:00:00:02": "0000:02:00.0"}
+
+
+def test_a_live_migrations_incoming_guest_has_each_nic_where_the_source_has_it(
+        with_nics, conf, destination):
+    """Whatever the destination's option; a guest made before NICs had ports (its
+    NICs on the root bus) arrives with them there too."""
+    qemu, instance = with_nics
+    dest, _ = destination
+    source = _saved(qemu, instance)
+    conf.set_override("num_pcie_ports", 5, group="libvirt")
+    dest.pre_live_migration(None, instance, _moved_devices(),
+                            qemu.check_can_live_migrate_source(None, instance))
+    incoming = _saved(dest, instance)
+    assert [nic["port"] for nic in incoming.nics] == [0, 1]
+    assert (incoming.pcie_ports, incoming.volumes[0]["port"]) == (source.pcie_ports, 2)
+    dest.rollback_live_migration_at_destination(None, instance)
+
+    for nic in source.nics:  # as a guest made before NICs had ports keeps them
+        nic["port"] = None
+    source.pcie_ports, source.volumes[0]["port"] = 2, 0
+    source.save(qemu._guest(instance.uuid).paths.config)
+    dest.pre_live_migration(None, instance, _moved_devices(),
+                            qemu.check_can_live_migrate_source(None, instance))
+    incoming = _saved(dest, instance)
+    assert [nic["port"] for nic in incoming.nics] == [None, None]
+    assert (incoming.pcie_ports, incoming.volumes[0]["port"]) == (2, 0)

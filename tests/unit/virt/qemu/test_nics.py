@@ -113,3 +113,11 @@ def test_a_stopped_guest_keeps_the_nic_on_a_port_its_volumes_leave_free(stopped_
     driver.detach_interface(None, instance, vif)
     driver.detach_interface(None, instance, vif)  # idempotent
     assert config.GuestConfig.load(path).nics == []
+
+
+def test_nics_a_guest_is_made_with_take_the_first_ports_while_slots_remain():
+    made = [{"mac": f"m{index}"} for index in range(3)]
+    assert nics.give_ports(made, 2) == 5
+    assert [nic["port"] for nic in made] == [0, 1, 2]
+    assert nics.give_ports(made, nics.volumes.MAX_PORTS - 1) == nics.volumes.MAX_PORTS
+    assert [nic["port"] for nic in made] == [0, None, None]
