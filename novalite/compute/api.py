@@ -251,7 +251,8 @@ class API:
                 "config_drive": "True" if config_drive else "",  # as Nova stores it
             })
         network_infos = {uuid: network_info.to_json(made) for uuid, made in vifs.items() if made}
-        boots.boot_records_create(ctx, records, metadata, tags, spec, network_infos)
+        boots.boot_records_create(ctx, records, metadata, tags, spec, CONF.host,
+                                  network_infos)
         self._recheck_quota(ctx, flavor, uuids)
 
     def _enqueue(self, ctx: RequestContext, spec: RequestSpec, uuids: list[str]) -> None:

@@ -35,10 +35,12 @@ def compute(host: str | None = None, driver_args: dict[str, str] | None = None) 
 
 
 def api(host: str | None = None) -> Service:
-    """The API's own service record and heartbeat (it serves HTTP, not RPC)."""
-    from novalite.service.manager import Manager
+    """The API's own service record and heartbeat (it serves HTTP, not RPC); at start it
+    sends on the builds a predecessor saved and did not send."""
+    from novalite.compute.api_manager import ApiManager
 
-    return Service("novalite-api", None, Manager(host or CONF.host), DBServiceRecords(), host)
+    return Service("novalite-api", None, ApiManager(host or CONF.host), DBServiceRecords(),
+                   host)
 
 
 def volume(host: str | None = None) -> Service:

@@ -17,7 +17,7 @@ from novalite.conductor.tasks import build_resume
 from novalite.conductor.tasks.base import TaskBase
 from novalite.conf import CONF
 from novalite.context import RequestContext
-from novalite.db.api import actions, info_caches, instances
+from novalite.db.api import actions, build_progress, info_caches, instances
 from novalite.objects import states
 from novalite.objects.instance import Instance
 from novalite.objects.request_spec import (
@@ -51,10 +51,9 @@ class ScheduleAndBuildTask(TaskBase):
 
     def _execute(self) -> None:
         to_schedule = self._resume()
+        build_progress.taken(self.ctx, self.instance_uuids, to_schedule, SCHEDULE_EVENT)
         if not to_schedule:
             return
-        for uuid in to_schedule:
-            actions.action_event_start(self.ctx, uuid, SCHEDULE_EVENT)
         server_groups.setup_instance_group(self.spec)  # the group as it is now, or refuse
         spec = self.spec
         if len(to_schedule) < len(self.instance_uuids):  # the others went on before

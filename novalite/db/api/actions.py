@@ -43,13 +43,20 @@ def _action_row(s: Any, ctx: ctx_mod.RequestContext, instance_uuid: str
 def action_event_start(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                        host: str | None = None) -> None:
     with writer() as s:
-        action = _action_row(s, ctx, instance_uuid)
-        if action is None:  # an event outside any recorded action: nothing to attach to
-            return
-        now = timeutils.utcnow()
-        s.add(models.InstanceActionEvent(event=event, action_id=action.id, host=host,
-                                         start_time=now))
-        action.updated_at = now
+        add_event(s, ctx, instance_uuid, event, host)
+
+
+def add_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
+              host: str | None = None) -> None:
+    """Start `event` of the request's action on the instance, in the caller's
+    transaction."""
+    action = _action_row(s, ctx, instance_uuid)
+    if action is None:  # an event outside any recorded action: nothing to attach to
+        return
+    now = timeutils.utcnow()
+    s.add(models.InstanceActionEvent(event=event, action_id=action.id, host=host,
+                                     start_time=now))
+    action.updated_at = now
 
 
 def event_open(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str) -> bool:

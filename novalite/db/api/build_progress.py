@@ -10,7 +10,9 @@ import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from novalite import context as ctx_mod
 from novalite.db import models
+from novalite.db.api import actions, build_outbox
 from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
 from novalite.objects import states
 from novalite.timeutils import utcnow
@@ -58,3 +60,14 @@ def _read(s: Session, uuids: list[str]) -> dict[str, BuildProgress]:
                                              models.Instance.deleted == 0))
     return {row.uuid: BuildProgress(row.vm_state, row.task_state, row.host, row.node,
                                     row.scheduled_at, row.launched_on) for row in rows}
+
+
+@retry_on_deadlock
+def taken(ctx: ctx_mod.RequestContext, instance_uuids: list[str], to_schedule: list[str],
+          event: str) -> None:
+    """A conductor took the builds of `instance_uuids` (out of the API's outbox) and starts
+    `event` of those it schedules, in one transaction."""
+    with writer() as s:
+        build_outbox.take(s, instance_uuids)
+        for uuid in to_schedule:
+            actions.add_event(s, ctx, uuid, event)

@@ -299,6 +299,15 @@ class RequestSpec(Base, TimestampMixin):
     spec: Mapped[dict] = mapped_column(JSON)
 
 
+class BuildOutbox(Base):
+    """A build the API saved and has yet to see a conductor take (build_outbox.py)."""
+
+    __tablename__ = "build_outbox"
+    instance_uuid: Mapped[str] = mapped_column(String(36), primary_key=True)
+    host: Mapped[str] = mapped_column(String(255), index=True)  # the API's that saved it
+    created_at: Mapped[datetime.datetime] = mapped_column(DateTime, default=utcnow)
+
+
 class InstanceFault(Base, TimestampMixin, SoftDeleteMixin):
     __tablename__ = "instance_faults"
     __table_args__ = (Index("ix_instance_faults_instance_uuid", "instance_uuid"),)

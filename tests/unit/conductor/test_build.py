@@ -22,7 +22,7 @@ class TimedOutScheduler:
 def test_a_failed_schedule_buries_before_it_frees(monkeypatch):
     monkeypatch.setattr(build.build_resume, "progress", lambda uuids: {"i1": NEW})
     calls = []
-    monkeypatch.setattr(build.actions, "action_event_start", lambda *a, **k: None)
+    monkeypatch.setattr(build.build_progress, "taken", lambda *a, **k: None)
     monkeypatch.setattr(build.server_groups, "setup_instance_group", lambda spec: None)
     monkeypatch.setattr(build, "bury", lambda ctx, uuid, exc, event, **guard: not calls.append(
         ("bury", uuid)))

@@ -21,7 +21,7 @@ def test_a_boot_writes_instances_actions_and_specs_together(db):
     spec = builders.request_spec()
     uuids = [spec.instance_uuid, builders.instance().uuid]
     boots.boot_records_create(ctx, [_record(u, f"vm-{i}") for i, u in enumerate(uuids)],
-                              {"role": "web"}, ["blue"], spec)
+                              {"role": "web"}, ["blue"], spec, "api1")
     for uuid in uuids:
         assert instances.instance_get(uuid).metadata == {"role": "web"}
         assert instances.instance_get_view(uuid)["tags"] == ["blue"]
@@ -34,7 +34,7 @@ def test_a_boot_that_fails_part_way_leaves_nothing(db):
     spec = builders.request_spec()
     twice = [_record(spec.instance_uuid), _record(spec.instance_uuid)]  # unique per uuid
     with pytest.raises(IntegrityError):
-        boots.boot_records_create(ctx, twice, None, None, spec)
+        boots.boot_records_create(ctx, twice, None, None, spec, "api1")
     with pytest.raises(exception.InstanceNotFound):
         instances.instance_get(spec.instance_uuid)
     assert actions.actions_get(spec.instance_uuid) == []
@@ -46,7 +46,7 @@ def test_an_update_and_its_event_commit_together(db):
     ctx = context.RequestContext(user_id="u1", project_id="p1")
     spec = builders.request_spec()
     uuid = spec.instance_uuid
-    boots.boot_records_create(ctx, [_record(uuid)], None, None, spec)
+    boots.boot_records_create(ctx, [_record(uuid)], None, None, spec, "api1")
     instances.instance_update(
         uuid, {"host": "h1"}, expected_task_state=["scheduling"],
         along=functools.partial(actions.finish_event, ctx=ctx, instance_uuid=uuid,
@@ -60,7 +60,7 @@ def test_a_lost_race_writes_no_event_and_a_failed_event_undoes_the_update(db):
     ctx = context.RequestContext(user_id="u1", project_id="p1")
     spec = builders.request_spec()
     uuid = spec.instance_uuid
-    boots.boot_records_create(ctx, [_record(uuid)], None, None, spec)
+    boots.boot_records_create(ctx, [_record(uuid)], None, None, spec, "api1")
     with pytest.raises(exception.UnexpectedTaskStateError):
         instances.instance_update(
             uuid, {"task_state": None}, expected_task_state=["spawning"],

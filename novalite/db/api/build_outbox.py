@@ -1,0 +1,58 @@
+"""The builds an API saved and no conductor has taken yet (a transactional outbox).
+
+The API writes a server's row here in the transaction that saves the server, and a
+conductor deletes it when it takes the build. An API killed between saving servers and
+sending their builds on leaves their rows; when it starts again it sends those builds
+(novalite.compute.api_manager). A row can also be a build still queued for a conductor
+(the broker keeps it): sent once more, the conductor finds it taken by its first copy
+and does nothing (novalite.conductor.tasks.build_resume)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from novalite.db import models
+from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
+
+
+def add(s: Session, instance_uuids: Iterable[str], host: str) -> None:
+    """In the caller's transaction: the builds of `instance_uuids` await a conductor."""
+    s.add_all(models.BuildOutbox(instance_uuid=uuid, host=host) for uuid in instance_uuids)
+
+
+def take(s: Session, instance_uuids: Iterable[str]) -> None:
+    """In the caller's transaction: a conductor took these builds."""
+    run_dml(s, delete(models.BuildOutbox)
+            .where(models.BuildOutbox.instance_uuid.in_(list(instance_uuids))))
+
+
+@retry_on_deadlock
+def taken(instance_uuids: Iterable[str]) -> None:
+    with writer() as s:
+        take(s, instance_uuids)
+
+
+def unsent(host: str, before: datetime.datetime) -> list[list[str]]:
+    """The builds `host`'s API saved before `before` that no conductor took, one list
+    per request (its reservation), in the order they were saved. A row whose server is
+    gone (deleted, or withdrawn when its build could not be queued) is dropped."""
+    with reader() as s:
+        rows = s.execute(
+            select(models.BuildOutbox.instance_uuid, models.Instance.id,
+                   models.Instance.reservation_id)
+            .join(models.Instance, (models.Instance.uuid == models.BuildOutbox.instance_uuid)
+                  & (models.Instance.deleted == 0), isouter=True)
+            .where(models.BuildOutbox.host == host, models.BuildOutbox.created_at < before)
+            .order_by(models.BuildOutbox.created_at, models.BuildOutbox.instance_uuid)).all()
+    gone = [uuid for uuid, instance_id, _ in rows if instance_id is None]
+    if gone:
+        taken(gone)
+    requests: dict[str, list[str]] = {}
+    for uuid, instance_id, reservation in rows:
+        if instance_id is not None:
+            requests.setdefault(reservation or uuid, []).append(uuid)
+    return list(requests.values())
