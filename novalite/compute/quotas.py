@@ -41,10 +41,12 @@ def _known(values: dict[str, int]) -> dict[str, int]:
     return {k: v for k, v in values.items() if k in RESOURCES}
 
 
+def _configured() -> dict[str, int]:
+    return {name: CONF.quota[option] if option else -1 for name, option in RESOURCES.items()}
+
+
 def class_limits(class_name: str) -> dict[str, int]:
-    configured = {name: CONF.quota[option] if option else -1
-                  for name, option in RESOURCES.items()}
-    return {**configured, **_known(quota_db.limits_get(class_name=class_name))}
+    return {**_configured(), **_known(quota_db.limits_get(class_name=class_name))}
 
 
 def defaults() -> dict[str, int]:
@@ -53,12 +55,8 @@ def defaults() -> dict[str, int]:
 
 
 def limits(project_id: str | None = None, user_id: str | None = None) -> dict[str, int]:
-    found = defaults()
-    if project_id is not None:
-        found.update(_known(quota_db.limits_get(project_id)))
-        if user_id is not None:
-            found.update(_known(quota_db.limits_get(project_id, user_id)))
-    return found
+    return {**_configured(),
+            **_known(quota_db.limits_layered(DEFAULT_CLASS, project_id, user_id))}
 
 
 def project_usage(project_id: str, user_id: str | None = None) -> dict[str, int]:
@@ -73,6 +71,9 @@ def project_usage(project_id: str, user_id: str | None = None) -> dict[str, int]
 
 
 def check_metadata(metadata: dict[str, str] | None, project_id: str | None = None) -> None:
+    """No metadata is within any limit: only metadata given costs the limits' reads."""
+    if not metadata:
+        return
     allowed = limits(project_id)["metadata_items"]
     if allowed >= 0 and len(metadata or {}) > allowed:
         raise exception.MetadataLimitExceeded(allowed=allowed)
@@ -107,7 +108,8 @@ def check_instances(project_id: str, flavor: Flavor, min_count: int, max_count: 
     """How many of min_count..max_count instances of `flavor` the project may still
     boot (the most that fit); none fitting is Nova's 403 naming the limits exceeded."""
     deltas = _deltas(flavor, max_count)
-    quotas = {r: limits(project_id)[r] for r in deltas}
+    found = limits(project_id)
+    quotas = {r: found[r] for r in deltas}
     usage = instances.instance_usage(project_id)
     overs = [r for r in deltas if quotas[r] >= 0 and usage[r] + deltas[r] > quotas[r]]
     if not overs:
@@ -129,7 +131,8 @@ def recheck_instances(project_id: str, flavor: Flavor, count: int) -> None:
     """After creating `count` instances: refuse if concurrent boots together went over
     (the caller removes what it created). Reported as Nova reports it, with the limit
     as the usage."""
-    quotas = {r: limits(project_id)[r] for r in ("instances", "cores", "ram")}
+    found = limits(project_id)
+    quotas = {r: found[r] for r in ("instances", "cores", "ram")}
     usage = instances.instance_usage(project_id)
     overs = [r for r in quotas if 0 <= quotas[r] < usage[r]]
     if overs:

@@ -7,7 +7,7 @@ import datetime
 from typing import Any
 
 from sqlalchemy import and_, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, lazyload
 
 from novalite import context as ctx_mod
 from novalite import exception, timeutils
@@ -34,8 +34,11 @@ def action_start(ctx: ctx_mod.RequestContext, instance_uuid: str, action: str) -
 
 def _action_row(s: Any, ctx: ctx_mod.RequestContext, instance_uuid: str
                 ) -> models.InstanceAction | None:
+    """The request's action, without its events: every step of a build starts or ends
+    one, and none of them reads the others."""
     return s.scalars(select(models.InstanceAction)
                      .filter_by(instance_uuid=instance_uuid, request_id=ctx.request_id)
+                     .options(lazyload(models.InstanceAction.events))
                      .order_by(models.InstanceAction.id.desc())).first()
 
 

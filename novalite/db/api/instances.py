@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import func, or_, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, lazyload
 
 from novalite import exception, timeutils
 from novalite.db import models
@@ -81,7 +81,10 @@ def instance_create(values: dict[str, Any], metadata: dict[str, str] | None = No
 
 
 def _get_row(s: Any, uuid: str, project_id: str | None, read_deleted: bool) -> models.Instance:
-    query = select(models.Instance).filter_by(uuid=uuid)
+    """The row, its tags loaded only if asked for: only API views show them, while every
+    state change of a build reads its instance back."""
+    query = select(models.Instance).filter_by(uuid=uuid).options(
+        lazyload(models.Instance.tags))
     if not read_deleted:
         query = query.filter_by(deleted=0)
     if project_id is not None:

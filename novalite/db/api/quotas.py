@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
 from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, writer
@@ -20,12 +21,30 @@ def _model_and_owner(project_id: str | None, user_id: str | None, class_name: st
     return models.Quota, {"project_id": project_id}
 
 
+def _limits(s: Session, project_id: str | None, user_id: str | None,
+            class_name: str | None) -> dict[str, int]:
+    model, owner = _model_and_owner(project_id, user_id, class_name)
+    return {r.resource: r.hard_limit for r in s.scalars(select(model).filter_by(**owner))}
+
+
 def limits_get(project_id: str | None = None, user_id: str | None = None,
                class_name: str | None = None) -> dict[str, int]:
     """The limits set for the project (or the project's user, or the class)."""
-    model, owner = _model_and_owner(project_id, user_id, class_name)
     with reader() as s:
-        return {r.resource: r.hard_limit for r in s.scalars(select(model).filter_by(**owner))}
+        return _limits(s, project_id, user_id, class_name)
+
+
+def limits_layered(class_name: str, project_id: str | None = None,
+                   user_id: str | None = None) -> dict[str, int]:
+    """The class's limits overridden by the project's, then by the project user's: one
+    transaction, as every boot asks (twice: its check and its recheck)."""
+    with reader() as s:
+        found = _limits(s, None, None, class_name)
+        if project_id is not None:
+            found.update(_limits(s, project_id, None, None))
+            if user_id is not None:
+                found.update(_limits(s, project_id, user_id, None))
+        return found
 
 
 @retry_on_deadlock

@@ -4,7 +4,7 @@ import pytest
 
 from novalite import exception
 from novalite.db.api import instance_details, instances
-from novalite.db.api.instance_list import ServerFilters, instance_list
+from novalite.db.api.instance_list import ServerFilters, instance_list, instance_names
 from tests import builders
 
 
@@ -53,6 +53,17 @@ def test_sort_keys_and_marker_pages(db):
     assert _names(sort=[("display_name", "asc")], limit=2, marker=first[-1]["uuid"]) == ["c"]
     with pytest.raises(exception.MarkerNotFound):
         instance_list(ServerFilters(), [], marker="nope")
+
+
+def test_names_page_as_the_full_list_does(db):
+    for name, host in (("b", "h2"), ("a", "h1"), ("c", "h1")):
+        _create(name, host=host)
+    args = (ServerFilters(exact={"host": ["h1"]}), [("display_name", "desc")])
+    assert instance_names(*args) == [{"uuid": r["uuid"], "display_name": r["display_name"]}
+                                     for r in instance_list(*args)]
+    first = instance_names(ServerFilters(), [("display_name", "asc")], limit=2)
+    assert [r["display_name"] for r in instance_names(
+        ServerFilters(), [("display_name", "asc")], marker=first[-1]["uuid"])] == ["c"]
 
 
 def test_default_order_pages_by_keyset(db):
