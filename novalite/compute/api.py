@@ -384,12 +384,13 @@ class API:
         guards.check_lock(ctx, instance)
         host = guards.check_host(instance)
         guards.check_state(instance, "stop", states.ALLOW_STOP)
-        self._begin(ctx, instance, "stop", {"task_state": states.POWERING_OFF, "progress": 0},
-                    [None])
+        instance = self._begin(ctx, instance, "stop",
+                               {"task_state": states.POWERING_OFF, "progress": 0}, [None])
         self.compute.stop_instance(ctx, host, instance)
 
     def start(self, ctx: RequestContext, instance: Instance) -> None:
-        host = self._transition(ctx, instance, "start", states.ALLOW_START, states.POWERING_ON)
+        host, instance = self._transition(ctx, instance, "start", states.ALLOW_START,
+                                          states.POWERING_ON)
         self.compute.start_instance(ctx, host, instance)
 
     def reboot(self, ctx: RequestContext, instance: Instance, reboot_type: str) -> None:
@@ -399,28 +400,34 @@ class API:
         host = guards.check_host(instance)
         if reboot_type == "SOFT":
             guards.check_state(instance, "reboot", states.ALLOW_SOFT_REBOOT)
-            self._begin(ctx, instance, "reboot", {"task_state": states.REBOOTING}, [None])
+            instance = self._begin(ctx, instance, "reboot", {"task_state": states.REBOOTING},
+                                   [None])
         else:
             guards.check_state(instance, "reboot", states.ALLOW_HARD_REBOOT,
                                states.ALLOW_REBOOT_TASKS)
-            self._begin(ctx, instance, "reboot", {"task_state": states.REBOOTING_HARD},
-                        list(states.ALLOW_REBOOT_TASKS))
+            instance = self._begin(ctx, instance, "reboot",
+                                   {"task_state": states.REBOOTING_HARD},
+                                   list(states.ALLOW_REBOOT_TASKS))
         self.compute.reboot_instance(ctx, host, instance, reboot_type)
 
     def pause(self, ctx: RequestContext, instance: Instance) -> None:
-        host = self._transition(ctx, instance, "pause", states.ALLOW_PAUSE, states.PAUSING)
+        host, instance = self._transition(ctx, instance, "pause", states.ALLOW_PAUSE,
+                                          states.PAUSING)
         self.compute.pause_instance(ctx, host, instance)
 
     def unpause(self, ctx: RequestContext, instance: Instance) -> None:
-        host = self._transition(ctx, instance, "unpause", states.ALLOW_UNPAUSE, states.UNPAUSING)
+        host, instance = self._transition(ctx, instance, "unpause", states.ALLOW_UNPAUSE,
+                                          states.UNPAUSING)
         self.compute.unpause_instance(ctx, host, instance)
 
     def suspend(self, ctx: RequestContext, instance: Instance) -> None:
-        host = self._transition(ctx, instance, "suspend", states.ALLOW_SUSPEND, states.SUSPENDING)
+        host, instance = self._transition(ctx, instance, "suspend", states.ALLOW_SUSPEND,
+                                          states.SUSPENDING)
         self.compute.suspend_instance(ctx, host, instance)
 
     def resume(self, ctx: RequestContext, instance: Instance) -> None:
-        host = self._transition(ctx, instance, "resume", states.ALLOW_RESUME, states.RESUMING)
+        host, instance = self._transition(ctx, instance, "resume", states.ALLOW_RESUME,
+                                          states.RESUMING)
         self.compute.resume_instance(ctx, host, instance)
 
     def trigger_crash_dump(self, ctx: RequestContext, instance: Instance) -> None:
@@ -444,14 +451,13 @@ class API:
         self.refresh_network_info(ctx, instance)
 
     def _transition(self, ctx: RequestContext, instance: Instance, action: str,
-                    vm_states: tuple[str, ...], task_state: str) -> str:
+                    vm_states: tuple[str, ...], task_state: str) -> tuple[str, Instance]:
         """The checks and claim every idle-only action shares, as stop and start do; the
-        instance's host."""
+        instance's host and the instance as claimed."""
         guards.check_lock(ctx, instance)
         host = guards.check_host(instance)
         guards.check_state(instance, action, vm_states)
-        self._begin(ctx, instance, action, {"task_state": task_state}, [None])
-        return host
+        return host, self._begin(ctx, instance, action, {"task_state": task_state}, [None])
 
     def power_update(self, ctx: RequestContext, instance: Instance, target: str) -> None:
         """Recorded as the start or stop it is (so `server event list` shows it), then
@@ -521,8 +527,9 @@ class API:
             guards.check_host(instance)
             guards.check_state(instance, "createImage", states.ALLOW_SNAPSHOT)
             return boot_volumes.snapshot_volume_backed(ctx, instance, name, metadata or {})
-        host, image = self._image_of(ctx, instance, "createImage", name, "snapshot",
-                                     metadata or {}, states.IMAGE_SNAPSHOT_PENDING)
+        host, instance, image = self._image_of(ctx, instance, "createImage", name,
+                                               "snapshot", metadata or {},
+                                               states.IMAGE_SNAPSHOT_PENDING)
         self.compute.snapshot_instance(ctx, host, instance, image.id)
         return image.id
 
@@ -530,29 +537,30 @@ class API:
                rotation: int, metadata: dict[str, str]) -> str:
         """createBackup: a snapshot marked as a backup of `backup_type`; the compute then
         keeps the newest `rotation` backups of that type of this server."""
-        host, image = self._image_of(ctx, instance, "createBackup", name, "backup",
-                                     {**metadata, "backup_type": backup_type},
-                                     states.IMAGE_BACKUP)
+        host, instance, image = self._image_of(ctx, instance, "createBackup", name,
+                                               "backup",
+                                               {**metadata, "backup_type": backup_type},
+                                               states.IMAGE_BACKUP)
         self.compute.backup_instance(ctx, host, instance, image.id, backup_type, rotation)
         return image.id
 
     def _image_of(self, ctx: RequestContext, instance: Instance, action: str, name: str,
                   image_type: str, properties: dict[str, str], task_state: str
-                  ) -> tuple[str, ImageRecord]:
-        """The image a snapshot fills, made now (queued); the image of a refused
-        snapshot is not left behind. A lock does not stop it, as in Nova: a snapshot
-        changes nothing of the server."""
+                  ) -> tuple[str, Instance, ImageRecord]:
+        """The host, the instance claimed, and the image a snapshot fills, made now
+        (queued); the image of a refused snapshot is not left behind. A lock does not
+        stop it, as in Nova: a snapshot changes nothing of the server."""
         host = guards.check_host(instance)
         guards.check_state(instance, action, states.ALLOW_SNAPSHOT)
         if instance.is_volume_backed:
             raise exception.Invalid("Backup is not supported for volume-backed instances.")
         image = snapshots.create_image(ctx, instance, name, image_type, properties)
         try:
-            self._begin(ctx, instance, action, {"task_state": task_state}, [None])
+            claimed = self._begin(ctx, instance, action, {"task_state": task_state}, [None])
         except Exception:
             image_api.delete(image)
             raise
-        return host, image
+        return host, claimed, image
 
     def shelve(self, ctx: RequestContext, instance: Instance) -> None:
         """Park the server: its disk into a `<name>-shelved` image, its host kept until
@@ -562,21 +570,23 @@ class API:
         host = guards.check_host(instance)
         guards.check_state(instance, "shelve", states.ALLOW_SHELVE)
         if instance.is_volume_backed:
-            self._begin(ctx, instance, "shelve", {"task_state": states.SHELVING}, [None])
+            instance = self._begin(ctx, instance, "shelve",
+                                   {"task_state": states.SHELVING}, [None])
             self.compute.shelve_offload_instance(ctx, host, instance)
             return
         image = snapshots.create_image(ctx, instance, f"{instance.display_name}-shelved",
                                        "snapshot")
         try:
-            self._begin(ctx, instance, "shelve", {"task_state": states.SHELVING}, [None])
+            instance = self._begin(ctx, instance, "shelve",
+                                   {"task_state": states.SHELVING}, [None])
         except Exception:
             image_api.delete(image)
             raise
         self.compute.shelve_instance(ctx, host, instance, image.id)
 
     def shelve_offload(self, ctx: RequestContext, instance: Instance) -> None:
-        host = self._transition(ctx, instance, "shelveOffload", (states.SHELVED,),
-                                states.SHELVING_OFFLOADING)
+        host, instance = self._transition(ctx, instance, "shelveOffload",
+                                          (states.SHELVED,), states.SHELVING_OFFLOADING)
         self.compute.shelve_offload_instance(ctx, host, instance)
 
     def unshelve(self, ctx: RequestContext, instance: Instance,
@@ -592,7 +602,8 @@ class API:
                 raise exception.UnshelveInstanceInvalidState(instance_uuid=instance.uuid,
                                                              state="SHELVED")
             host = guards.check_host(instance)
-            self._begin(ctx, instance, "unshelve", {"task_state": states.POWERING_ON}, [None])
+            instance = self._begin(ctx, instance, "unshelve",
+                                   {"task_state": states.POWERING_ON}, [None])
             self.compute.start_instance(ctx, host, instance)
             self._forget_shelve(ctx, instance)
             return
@@ -649,18 +660,22 @@ class API:
             raise exception.InstanceNotRescuable(
                 instance_id=instance.uuid, reason="Cannot rescue a volume-backed instance")
         image = self._image(ctx, rescue_image_ref or instance.image_ref or "")
-        self._begin(ctx, instance, "rescue", {"task_state": states.RESCUING}, [None])
+        instance = self._begin(ctx, instance, "rescue", {"task_state": states.RESCUING},
+                               [None])
         self.compute.rescue_instance(ctx, host, instance, image, password)
 
     def unrescue(self, ctx: RequestContext, instance: Instance) -> None:
-        host = self._transition(ctx, instance, "unrescue", states.ALLOW_UNRESCUE,
-                                states.UNRESCUING)
+        host, instance = self._transition(ctx, instance, "unrescue",
+                                          states.ALLOW_UNRESCUE, states.UNRESCUING)
         self.compute.unrescue_instance(ctx, host, instance)
 
     @staticmethod
     def _begin(ctx: RequestContext, instance: Instance, action: str, values: dict[str, Any],
-               expected: list[str | None]) -> None:
+               expected: list[str | None]) -> Instance:
         """Claim the instance for `action` (a racing request loses with a 409) and record
-        the action the compute's events will attach to."""
-        instances.instance_update(instance.uuid, values, expected_task_state=expected)
+        the action the compute's events will attach to. The claimed copy is what the
+        compute is to be sent, as Nova's API casts the instance it saved: the action's
+        .start notification and first instance.update show the task state set here."""
+        claimed = instances.instance_update(instance.uuid, values, expected_task_state=expected)
         actions.action_start(ctx, instance.uuid, action)
+        return claimed

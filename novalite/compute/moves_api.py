@@ -221,8 +221,8 @@ class MoveAPI:
 
     def revert_resize(self, ctx: RequestContext, instance: Instance) -> None:
         migration = self._finished(ctx, instance, "revertResize")
-        instances.instance_update(instance.uuid, {"task_state": states.RESIZE_REVERTING},
-                                  expected_task_state=[None])
+        instance = instances.instance_update(
+            instance.uuid, {"task_state": states.RESIZE_REVERTING}, expected_task_state=[None])
         migration = migrations.migration_update(migration.uuid, {"status": mig.REVERTING})
         actions.action_start(ctx, instance.uuid, "revertResize")
         self.compute.revert_resize(ctx, migration.dest_compute or "", instance, migration)

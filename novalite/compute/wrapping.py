@@ -143,6 +143,8 @@ def tracked_build(event: str) -> Callable[[BuildFn[B]], BuildFn[B]]:
                     if taken is BuildResult.DUPLICATE:
                         return taken  # the first delivery's build records itself
                     self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
+                    if isinstance(taken, Instance):
+                        note.instance = taken  # create.start shows it taken, as Nova's
                     note.start()
                     result = (taken if isinstance(taken, BuildResult)
                               else fn(self, ctx, taken, spec, props, host_list, node))

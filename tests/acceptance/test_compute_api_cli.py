@@ -1,6 +1,6 @@
 """The rest of the compute API (issue 16) with the unmodified `openstack` CLI and
-openstacksdk: compute services, quotas, server properties, tags and events, and the
-server list's pages."""
+openstacksdk: compute services, hosts, hypervisor uptime, extensions, quotas, server
+properties, tags and events, and the server list's pages."""
 
 from __future__ import annotations
 
@@ -31,6 +31,23 @@ def test_an_admin_disables_forces_down_and_enables_a_compute_service(cloud):
     shown = admin.json("compute", "service", "list", "--long", "--host", "compute1")[0]
     assert (shown["Status"], shown["State"], shown["Forced Down"]) == ("enabled", "up",
                                                                        False)
+
+
+def test_an_admin_reads_hosts_hypervisor_uptime_and_compute_extensions(cloud):
+    admin = Cli(cloud.clouds_yaml, "novalite-admin")
+    hosts = admin.json("host", "list", "--zone", "nova")  # os-hosts, before 2.43
+    assert sorted((h["Host Name"], h["Service"]) for h in hosts) == [
+        ("compute1", "compute"), ("compute2", "compute")]
+    total = next(r for r in admin.json("host", "show", "compute1")
+                 if r["Project"] == "(total)")
+    assert total["CPU"] > 0 and total["Memory MB"] > 0
+    for version in ("2.1", "2.88"):  # /uptime, then uptime in the hypervisor itself
+        shown = admin.json("--os-compute-api-version", version, "hypervisor", "show",
+                           "compute1")
+        assert (shown["uptime"], shown["users"]) != ("", ""), shown
+        assert shown["load_average"] == "0.00, 0.00, 0.00"
+    aliases = {e["Alias"] for e in admin.json("extension", "list", "--compute")}
+    assert {"OS-DCF", "OS-EXT-AZ", "os-hypervisors"} <= aliases
 
 
 def _limits(cli: Cli, *args: str) -> dict:

@@ -56,6 +56,46 @@ def test_boot_stop_delete_send_nova_s_instance_notifications(cloud_factory, sink
         "instance.delete.end"]
 
 
+# (body, microversion, status, action, (state, power_state, task_state) at .start as in
+# Nova's samples: the task state the API set, the rest as before the action)
+_STEPS = [
+    ({"os-stop": None}, "2.1", 202, "power_off", ("active", "running", "powering-off")),
+    ({"os-start": None}, "2.1", 202, "power_on", ("stopped", "shutdown", "powering-on")),
+    ({"pause": None}, "2.1", 202, "pause", ("active", "running", "pausing")),
+    ({"unpause": None}, "2.1", 202, "unpause", ("paused", "paused", "unpausing")),
+    ({"suspend": None}, "2.1", 202, "suspend", ("active", "running", "suspending")),
+    ({"resume": None}, "2.1", 202, "resume", ("suspended", "suspended", "resuming")),
+    ({"rescue": None}, "2.1", 200, "rescue", ("active", "running", "rescuing")),
+    ({"unrescue": None}, "2.1", 202, "unrescue", ("rescued", "running", "unrescuing")),
+    ({"reboot": {"type": "HARD"}}, "2.1", 202, "reboot",
+     ("active", "running", "rebooting_hard")),
+    ({"createImage": {"name": "snap"}}, "2.45", 202, "snapshot",
+     ("active", "running", "image_snapshot_pending")),
+]
+
+
+def test_an_action_starts_showing_the_server_as_the_api_claimed_it(cloud_factory, sink):
+    cloud = cloud_factory(hosts=1)
+    server_id, _ = _booted(cloud, sink)
+    created = _data(sink.wait("instance.create.start", server_id))
+    assert (created["state"], created["power_state"], created["task_state"]) == (
+        "building", "pending", None)
+
+    for body, version, status, action, before in _STEPS:
+        _act(cloud, server_id, body, version, status)
+        started = _data(sink.wait(f"instance.{action}.start", server_id))
+        sink.wait(f"instance.{action}.end", server_id)
+        cloud.settle()
+        assert (started["state"], started["power_state"], started["task_state"]) == before
+
+    mine = [m for m in sink.received if _data(m).get("uuid") == server_id]
+    stop = [m["event_type"] for m in mine].index("instance.power_off.start")
+    update = next(m for m in mine[stop:] if m["event_type"] == "instance.update")
+    changed = _data(update)["state_update"]["nova_object.data"]
+    assert changed == {"old_state": "active", "state": "stopped",
+                       "old_task_state": "powering-off", "new_task_state": None}
+
+
 def test_the_api_notifies_aggregates_key_pairs_groups_flavors_and_services(cloud_factory,
                                                                             sink):
     cloud = cloud_factory(hosts=1)
@@ -143,6 +183,8 @@ def test_each_resize_step_ends_showing_the_server_as_the_step_left_it(cloud_fact
 
     _act(cloud, server_id, {"revertResize": None})
     reverted = _data(sink.wait("instance.resize_revert.end", server_id))
+    reverting = _data(sink.wait("instance.resize_revert.start", server_id))
+    assert (reverting["state"], reverting["task_state"]) == ("resized", "resize_reverting")
     assert (reverted["state"], reverted["task_state"], reverted["host"]) == (
         "active", None, source)
     assert reverted["flavor"]["nova_object.data"]["flavorid"] == "1"

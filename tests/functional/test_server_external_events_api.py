@@ -1,5 +1,10 @@
 """POST /os-server-external-events through real HTTP: the 2.76 power-update event, which
-the fake driver's hosts take (they are powered from outside, as Ironic's nodes are)."""
+the fake driver's hosts take (they are powered from outside, as Ironic's nodes are), and
+the network service's events, whose bodies tempest's schema knows."""
+
+import uuid
+
+from tests.functional.tempest_schemas import check
 
 MV = "X-OpenStack-Nova-API-Version"
 
@@ -52,3 +57,16 @@ def test_a_power_update_without_a_tag_or_before_2_76_is_refused(cloud):
     early = _send(cloud, "2.75", _power(server_id, "POWER_OFF"))
     assert early.status_code == 400
     assert "power-update" in early.json()["badRequest"]["message"]
+
+
+def test_a_network_event_answers_tempest_s_shape_to_an_admin_and_404_when_unknown(cloud):
+    server_id = cloud.boot()
+    event = {"name": "network-changed", "server_uuid": server_id}
+    sent = check(_send(cloud, "2.1", event), "v2_1", "server_external_events", "create")
+    assert [(e["code"], e["status"]) for e in sent["events"]] == [(200, "completed")]
+    refused = cloud.api.post("/os-server-external-events", json={"events": [event]},
+                             headers={"X-Auth-Token": "alice:p1"})
+    assert refused.status_code == 403, refused.text
+    unknown = _send(cloud, "2.1", {**event, "server_uuid": str(uuid.uuid4())})
+    assert unknown.status_code == 404, unknown.text  # as Nova: the events, each failed
+    assert [(e["code"], e["status"]) for e in unknown.json()["events"]] == [(404, "failed")]
