@@ -46,6 +46,9 @@ from novalite.service.manager import Manager
 from novalite.timeutils import utcnow
 
 LOG = logging.getLogger(__name__)
+# A build no conductor took yet is waiting in a queue (or is sent again by its API when
+# it restarts): the watchdog ends it only after this many of its timeouts.
+QUEUED_TIMEOUTS = 10
 
 
 def _states_set(instance: Instance, values: dict[str, Any]) -> bool:
@@ -153,8 +156,10 @@ class ConductorManager(Manager):
             return
         message = (f"The build made no progress for {timeout} s (a service or the message "
                    f"broker failed during it); set to error by the build watchdog.")
+        now = utcnow()
         while buried := stuck_builds.bury_stuck_builds(
-                utcnow() - datetime.timedelta(seconds=timeout), message):
+                now - datetime.timedelta(seconds=timeout), message,
+                queued_before=now - datetime.timedelta(seconds=QUEUED_TIMEOUTS * timeout)):
             for uuid in buried:
                 LOG.warning("Instance %s: %s", uuid, message)
                 placement_client.free_allocations(ctx, uuid)

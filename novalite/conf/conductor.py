@@ -10,8 +10,10 @@ opts = [
         min=0,
         help="Seconds an instance may stay in BUILD without any change before a conductor "
         "puts it in ERROR with a fault and frees its placement allocations (its build "
-        "message was lost with a process or a broker, or its host died). 0 disables. Every "
-        "conductor runs the watchdog; each stuck instance is ended by exactly one of them.",
+        "message was lost with a process or a broker, or its host died). A build no "
+        "conductor has taken yet waits in a queue, or is sent again by its API when that "
+        "restarts: it gets ten times as long. 0 disables. Every conductor runs the "
+        "watchdog; each stuck instance is ended by exactly one of them.",
     ),
     cfg.IntOpt(
         "build_watchdog_interval",

@@ -46,13 +46,18 @@ def take_over(uuids: list[str]) -> dict[str, BuildProgress]:
     timeout, so it leaves alone one whose message comes back (and then moves it on),
     rather than burying it half-way."""
     with writer() as s:
-        run_dml(s, update(models.Instance)
-                .where(models.Instance.uuid.in_(uuids), models.Instance.deleted == 0,
-                       models.Instance.vm_state == states.BUILDING,
-                       models.Instance.task_state == states.SCHEDULING)
-                .values(updated_at=utcnow())
-                .execution_options(synchronize_session=False))
+        _touch_scheduling(s, uuids)
         return _read(s, uuids)
+
+
+def _touch_scheduling(s: Session, uuids: list[str]) -> None:
+    """The builds among `uuids` still being scheduled changed now (for the watchdog)."""
+    run_dml(s, update(models.Instance)
+            .where(models.Instance.uuid.in_(uuids), models.Instance.deleted == 0,
+                   models.Instance.vm_state == states.BUILDING,
+                   models.Instance.task_state == states.SCHEDULING)
+            .values(updated_at=utcnow())
+            .execution_options(synchronize_session=False))
 
 
 def _read(s: Session, uuids: list[str]) -> dict[str, BuildProgress]:
@@ -66,8 +71,10 @@ def _read(s: Session, uuids: list[str]) -> dict[str, BuildProgress]:
 def taken(ctx: ctx_mod.RequestContext, instance_uuids: list[str], to_schedule: list[str],
           event: str) -> None:
     """A conductor took the builds of `instance_uuids` (out of the API's outbox) and starts
-    `event` of those it schedules, in one transaction."""
+    `event` of those it schedules, in one transaction. Taken is progress: the build
+    watchdog's clock starts again for those, whatever their wait in the queue."""
     with writer() as s:
         build_outbox.take(s, instance_uuids)
+        _touch_scheduling(s, to_schedule)
         for uuid in to_schedule:
             actions.add_event(s, ctx, uuid, event)

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from novalite.db import migration, session
-from novalite.db.api import actions, instances, stuck_builds
+from novalite.db.api import actions, build_outbox, instances, stuck_builds
 from novalite.timeutils import utcnow
 from tests import builders
 
@@ -61,3 +61,14 @@ def test_a_build_that_moved_recently_is_not_stuck(db):
     _create()
     assert stuck_builds.bury_stuck_builds(utcnow() - datetime.timedelta(seconds=60),
                                           "stuck") == []
+
+
+def test_a_build_no_conductor_took_is_stuck_only_past_the_queue_wait(db):
+    queued, taken = _create(), _create()
+    with session.writer() as s:
+        build_outbox.add(s, [queued, taken], "api1")
+    build_outbox.taken([taken])
+    later = utcnow() + datetime.timedelta(seconds=60)
+    assert stuck_builds.bury_stuck_builds(later, "stuck", queued_before=utcnow() -
+                                          datetime.timedelta(seconds=600)) == [taken]
+    assert stuck_builds.bury_stuck_builds(later, "stuck", queued_before=later) == [queued]
