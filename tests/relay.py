@@ -47,6 +47,7 @@ class Relay:
             except OSError:
                 client.close()
                 continue
+            upstream.settimeout(None)  # the 5 s were to connect: an idle link stays up
             with self._lock:
                 if self._listener is not listener:
                     client.close()

@@ -46,12 +46,17 @@ class FilterScheduler(Scheduler):
     def select_destinations(self, ctx: RequestContext, spec: RequestSpec,
                             instance_uuids: list[str], return_alternates: bool
                             ) -> list[list[Selection]]:
+        """Placement's candidates are asked for outside the host table's lock, as each
+        of Nova's scheduler workers asks on its own: a slow or restarting placement
+        delays this request, not every other one queued behind the lock. The table may
+        move on meanwhile; a claim placement refuses sends the choice on, as always."""
         with self.host_manager.lock:
-            table = self.host_manager.refresh()
-            request = request_filter.resource_request(spec, table,
+            request = request_filter.resource_request(spec, self.host_manager.refresh(),
                                                       self.host_manager.zone_aggregates)
-            claims = PlacementClaims(self.reportclient, ctx, spec, request,
-                                     self.host_manager.awaits_host)
+        claims = PlacementClaims(self.reportclient, ctx, spec, request,
+                                 self.host_manager.awaits_host)
+        with self.host_manager.lock:
+            table = self.host_manager.table
             if any(f.needs_instances(spec) for f in self.filters) or \
                     any(w.needs_instances(spec) for w in self.weighers):
                 self.host_manager.fill_instances(table)
