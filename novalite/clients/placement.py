@@ -129,14 +129,14 @@ class SchedulerReportClient:
         wanted = (inventory, frozenset(traits))
         if self._pushed.get(uuid) == wanted:
             return False
-        self.ensure_resource_provider(ctx, uuid, name)
-        self._put_with_generation(ctx, uuid, "inventories", "1.26",
-                                  {"inventories": inventory})
+        generation = int(self.ensure_resource_provider(ctx, uuid, name)["generation"])
+        generation = self._put_with_generation(ctx, uuid, "inventories", "1.26",
+                                               {"inventories": inventory}, generation)
         for trait in sorted(t for t in traits if t.startswith("CUSTOM_")):
             self._check(self._request("PUT", f"/traits/{trait}", TRAITS_VERSION, ctx),
                         f"creating trait {trait}", (201, 204))
         self._put_with_generation(ctx, uuid, "traits", TRAITS_VERSION,
-                                  {"traits": sorted(traits)})
+                                  {"traits": sorted(traits)}, generation)
         self._pushed[uuid] = wanted
         LOG.info("Reported provider %s (%s) to placement: %s; traits %s", name, uuid,
                  ", ".join(f"{rc} {inv['total']}" for rc, inv in sorted(inventory.items())),
@@ -144,17 +144,19 @@ class SchedulerReportClient:
         return True
 
     def _put_with_generation(self, ctx: RequestContext, uuid: str, what: str,
-                             version: str, body: dict[str, Any]) -> None:
-        """Write with the provider's generation, re-reading it when a concurrent writer
-        (the scheduler's claims bump it too) got there first."""
+                             version: str, body: dict[str, Any], generation: int) -> int:
+        """Write with the provider's generation as last seen (the answer of the previous
+        write: no read before each write), re-reading it when a concurrent writer (the
+        scheduler's claims bump it too) got there first. Returns the new generation."""
         for _ in range(CONFLICT_RETRIES):
-            body["resource_provider_generation"] = self._provider_generation(ctx, uuid)
+            body["resource_provider_generation"] = generation
             response = self._request("PUT", f"/resource_providers/{uuid}/{what}", version,
                                      ctx, body)
             if response.status_code != 409 or \
                     "placement.concurrent_update" not in _error_codes(response):
                 self._check(response, f"writing {what} of provider {uuid}")
-                return
+                return int(_json(response)["resource_provider_generation"])
+            generation = self._provider_generation(ctx, uuid)
         raise PlacementUnavailable(reason=f"{what} of provider {uuid} kept changing "
                                           "under us")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from novalite.scheduler.phases import Phases
+
 SAMPLE = 5  # hosts named per filter
 TOP = 3  # weighed hosts shown
 
@@ -23,6 +25,7 @@ class Decision:
     hosts: int
     asked: str = ""  # how the hosts were found (what placement was asked), said last
     steps: list[FilterStep] = dataclasses.field(default_factory=list)
+    phases: Phases = dataclasses.field(default_factory=Phases)  # where the time went
 
     def record(self, name: str, removed: int, sample: list[str],
                reasons: list[str] | None = None) -> None:

@@ -26,6 +26,7 @@ from novalite.scheduler.engine import Engine, Weighed
 from novalite.scheduler.host_manager import HostManager
 from novalite.scheduler.host_state import HostState
 from novalite.scheduler.host_table import HostTable
+from novalite.scheduler.phases import Phases
 
 LOG = logging.getLogger(__name__)
 
@@ -50,21 +51,29 @@ class FilterScheduler(Scheduler):
         of Nova's scheduler workers asks on its own: a slow or restarting placement
         delays this request, not every other one queued behind the lock. The table may
         move on meanwhile; a claim placement refuses sends the choice on, as always."""
+        phases = Phases()
         with self.host_manager.lock:
-            request = request_filter.resource_request(spec, self.host_manager.refresh(),
+            with phases.timed("refresh"):
+                table = self.host_manager.refresh()
+            request = request_filter.resource_request(spec, table,
                                                       self.host_manager.zone_aggregates)
-        claims = PlacementClaims(self.reportclient, ctx, spec, request,
-                                 self.host_manager.awaits_host)
+        with phases.timed("placement"):
+            claims = PlacementClaims(self.reportclient, ctx, spec, request,
+                                     self.host_manager.awaits_host)
         with self.host_manager.lock:
-            table = self.host_manager.table
             if any(f.needs_instances(spec) for f in self.filters) or \
                     any(w.needs_instances(spec) for w in self.weighers):
-                self.host_manager.fill_instances(table)
-            return self.select(table, spec, instance_uuids, return_alternates, claims)
+                with phases.timed("instances"):
+                    self.host_manager.fill_instances(table)
+            chosen = self.select(table, spec, instance_uuids, return_alternates, claims,
+                                 phases)
+        LOG.info("Scheduled %d instance(s) among %d hosts: %s", len(chosen), len(table),
+                 phases)
+        return chosen
 
     def select(self, table: HostTable, spec: RequestSpec, instance_uuids: list[str],
-               return_alternates: bool, claims: PlacementClaims | None = None
-               ) -> list[list[Selection]]:
+               return_alternates: bool, claims: PlacementClaims | None = None,
+               phases: Phases | None = None) -> list[list[Selection]]:
         """Choose for each instance in turn, consuming each choice in `table`; with
         `claims`, only among the hosts placement offered, claiming each choice. `spec`
         is left as it came: what the request learns goes in its CycleState."""
@@ -74,14 +83,16 @@ class FilterScheduler(Scheduler):
         if claims is not None:
             offered = [table.row_of[u] for u in claims.by_node if u in table.row_of]
             rows = np.intersect1d(rows, np.array(offered, dtype=rows.dtype))
-        decision = Decision(len(rows), asked=claims.explain() if claims else "")
+        decision = Decision(len(rows), asked=claims.explain() if claims else "",
+                            phases=phases or Phases())
         forced = bool(spec.force_hosts or spec.force_nodes)  # an admin's word: no filters
         cycle = CycleState.start(spec)
         for index, instance_uuid in enumerate(instance_uuids):
             # Each instance filters the survivors of the previous one, as in Nova, so
             # what a run-once filter removed stays removed.
             if not forced:
-                rows = self.engine.filter(table, rows, cycle.spec, index, decision)
+                with decision.phases.timed("filters"):
+                    rows = self.engine.filter(table, rows, cycle.spec, index, decision)
             choice, rows = self._choose(table, rows, cycle.spec, instance_uuid, num_alts,
                                         claims, decision)
             if choice is None:
@@ -119,11 +130,13 @@ class FilterScheduler(Scheduler):
         still in the running."""
         subset = max(1, CONF.filter_scheduler.host_subset_size)
         while len(rows):
-            weighed = self.engine.weigh(table, rows, spec, keep=subset + num_alts)
+            with decision.phases.timed("weighers"):
+                weighed = self.engine.weigh(table, rows, spec, keep=subset + num_alts)
             chosen = random.choice(weighed.rows[:subset].tolist())
             if claims is None:
                 return (chosen, None, weighed), rows
-            allocation = claims.claim(table.states[chosen].uuid, instance_uuid)
+            with decision.phases.timed("claim"):
+                allocation = claims.claim(table.states[chosen].uuid, instance_uuid)
             if allocation is not None:
                 return (chosen, allocation, weighed), rows
             if instance_uuid in claims.abandoned:

@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 
-from novalite import exception
+from novalite import collector, exception
 from novalite.conf import CONF
 from novalite.db.api import aggregates, compute_nodes, instances, services
 from novalite.objects import states
@@ -58,7 +58,10 @@ class HostManager:
         return self._lock
 
     def refresh(self) -> HostTable:
-        now = utcnow()
+        with collector.paused():
+            return self._refresh(utcnow())
+
+    def _refresh(self, now: datetime.datetime) -> HostTable:
         if self._last_refresh is None:
             nodes, gone = compute_nodes.compute_node_get_all(), list[str]()
             changed_services = services.service_get_all(binary=BINARY)
@@ -74,13 +77,15 @@ class HostManager:
             if uuid in self.table.row_of:
                 self.table.remove(uuid)
                 del self._seen[uuid]
+        fresh = []
         for node in nodes:
             if self._seen.get(node.uuid) != node:
                 state = HostState.from_compute_node(node)
                 state.aggregates = self._by_host.get(node.host, [])
-                self.table.add(state)
+                fresh.append(state)
                 self._seen[node.uuid] = node
                 touched.add(node.host)
+        self.table.extend(fresh)
         self._refresh_service_status(touched, now)
         return self.table
 

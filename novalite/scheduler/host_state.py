@@ -78,10 +78,19 @@ class HostState:
             table.write(self.__dict__["_row"], name, value)
 
     @classmethod
+    def unbound(cls, **values: Any) -> HostState:
+        """As cls(**values), without passing each field through __setattr__, which a
+        state not yet in a table does not need (most of the cost of a state: 10,000 at a
+        scheduler's start). Its dict is not key-shared: ~0.5 kB more per state."""
+        state = object.__new__(cls)
+        state.__dict__.update(_init_defaults(), **values)
+        return state
+
+    @classmethod
     def from_compute_node(cls, node: ComputeNode) -> HostState:
         """As Nova counts: free = total - (reserved + used by instances)."""
         reserved_disk_gb = math.ceil(node.reserved_host_disk_mb / 1024)
-        state = cls(
+        state = cls.unbound(
             host=node.host, nodename=node.hypervisor_hostname, uuid=node.uuid,
             total_usable_ram_mb=node.memory_mb,
             free_ram_mb=node.memory_mb - node.reserved_host_memory_mb - node.memory_mb_used,
@@ -153,3 +162,17 @@ class HostState:
         log = self.__dict__.get("_consumed")
         if log and log[0] is spec and log[1]:
             self.numa_topology, self.pci_stats = log[1].pop()
+
+
+_FIELDS = [f for f in dataclasses.fields(HostState) if f.init]
+_DEFAULTS = {f.name: f.default for f in _FIELDS if f.default is not dataclasses.MISSING}
+_FACTORIES = [(f.name, f.default_factory) for f in _FIELDS
+              if f.default_factory is not dataclasses.MISSING]
+
+
+def _init_defaults() -> dict[str, Any]:
+    """The defaults __init__ would give, with fresh values from the default factories."""
+    defaults = _DEFAULTS.copy()
+    for name, factory in _FACTORIES:
+        defaults[name] = factory()
+    return defaults

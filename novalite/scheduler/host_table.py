@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Hashable, Iterable, Set
+from collections.abc import Callable, Hashable, Iterable, Sequence, Set
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -85,21 +85,31 @@ class HostTable:
 
     def add(self, state: HostState) -> int:
         """Add a node's state, or replace the state of a node already here in its row."""
-        if state.uuid in self.row_of:
-            self.remove(state.uuid)
-        row = len(self.states)
-        if row == self._capacity:
+        self.extend([state])
+        return self.row_of[state.uuid]
+
+    def extend(self, states: Sequence[HostState]) -> None:
+        """Add nodes' states (replacing those of nodes already here), each column filled
+        once for all of them: a scheduler's first refresh adds every node at once."""
+        for state in states:
+            if state.uuid in self.row_of:
+                self.remove(state.uuid)
+        start = len(self.states)
+        end = start + len(states)
+        while end > self._capacity:
             self._grow()
-        self.states.append(state)
-        self.row_of[state.uuid] = row
-        self._nodes_of.setdefault(state.host, set()).add(state.uuid)
-        state.bind(self, row)
-        for name in (*NUMERIC, *FLAGS, *DERIVED):
-            self.write(row, name, getattr(state, name))
-        self._index_instances(row, state.instances)
-        self._classify(row)
+        for row, state in enumerate(states, start):
+            self.states.append(state)
+            self.row_of[state.uuid] = row
+            self._nodes_of.setdefault(state.host, set()).add(state.uuid)
+            state.bind(self, row)
+            self._index_instances(row, state.instances)
+        for name in (*NUMERIC, *FLAGS):
+            self._cols[name][start:end] = [getattr(s, name) or 0 for s in states]
+        for name, (column, derive) in DERIVED.items():
+            self._cols[column][start:end] = [derive(getattr(s, name)) for s in states]
+        self._class[start:end] = [self._class_id(s) for s in states]
         self.aggregates_changed()
-        return row
 
     def remove(self, uuid: str) -> None:
         """The last row moves into the gap, so rows stay dense."""
@@ -164,14 +174,16 @@ class HostTable:
         self._class = np.resize(self._class, self._capacity)
 
     def _classify(self, row: int) -> None:
-        state = self.states[row]
+        self._class[row] = self._class_id(self.states[row])
+
+    def _class_id(self, state: HostState) -> int:
         key = _class_key(state)
         cid = self._class_ids.get(key)
         if cid is None:
             cid = self._class_ids[key] = len(self.class_members)
             # An unbound copy: the host itself may change class later.
             self.class_members.append(dataclasses.replace(state))
-        self._class[row] = cid
+        return cid
 
     def per_class(self, rows: np.ndarray, answer: Callable[[HostState], Any],
                   dtype: Any = bool) -> np.ndarray:

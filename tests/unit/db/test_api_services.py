@@ -37,3 +37,8 @@ def test_the_sqlite_database_is_readable_by_its_owner_only(conf):
     migration.db_sync()
     path = os.path.join(CONF.state_path, "novalite.sqlite")
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+
+
+def test_the_bulk_read_gives_what_the_single_read_gives(db):
+    made = services.service_get_or_create("host-a", "novalite-compute", "compute")
+    assert services.service_get_all("novalite-compute") == [services.service_get(made.id)]

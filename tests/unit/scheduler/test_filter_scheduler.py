@@ -1,5 +1,6 @@
 """The FilterScheduler's selection contract, on hand-built host states."""
 
+import logging
 import random
 
 import pytest
@@ -257,3 +258,12 @@ def test_a_claim_landing_after_its_build_was_ended_is_given_back(conf):
     placement = scheduler.reportclient
     assert len(placement.claims) == 1  # one claim landed, and no other host was tried
     assert placement.freed == ["i1"]
+
+
+def test_each_request_logs_where_its_time_went(conf, caplog):
+    caplog.set_level(logging.INFO, logger="novalite.scheduler.filter_scheduler")
+    select([state("a"), state("b")], uuids=("i1", "i2"))
+    (line,) = [r.getMessage() for r in caplog.records if "Scheduled" in r.getMessage()]
+    assert line.startswith("Scheduled 2 instance(s) among 2 hosts: refresh ")
+    for phase in ("placement", "filters", "weighers", "claim"):
+        assert f", {phase} " in line

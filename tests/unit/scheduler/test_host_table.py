@@ -73,3 +73,31 @@ def test_aggregate_values_are_cached_until_aggregates_change():
     assert table.aggregate_min("ram_weight_multiplier", 1.0).tolist() == [2.0, 1.0]
     table.states[1].aggregates = [builders.aggregate(2, metadata={"ram_weight_multiplier": "-1"})]
     assert table.aggregate_min("ram_weight_multiplier", 1.0).tolist() == [2.0, -1.0]
+
+
+def test_extending_by_many_states_is_adding_them_one_by_one():
+    def states():
+        return [builders.host_state(h, uuid=f"node-{h}", memory_mb_used=i * 100,
+                                    instances={f"i-{h}"}, hypervisor_type=t)
+                for i, (h, t) in enumerate([("a", "qemu"), ("b", "fake"), ("c", "qemu")])]
+
+    one_by_one, at_once = _table("x"), _table("x")
+    for state in states():
+        one_by_one.add(state)
+    at_once.extend(states())
+    assert at_once.row_of == one_by_one.row_of
+    for name in ("free_ram_mb", "service_up", "failed_builds", "num_instances"):
+        assert at_once.column(name).tolist() == one_by_one.column(name).tolist()
+    assert at_once._class[:4].tolist() == one_by_one._class[:4].tolist()
+    assert at_once.rows_holding(["i-b", "i-c"]).tolist() == [0, 0, 1, 1]
+    at_once.states[3].free_ram_mb = 5  # bound: mirrored
+    assert at_once.column("free_ram_mb")[3] == 5
+
+
+def test_extending_by_states_of_known_nodes_replaces_them():
+    table = _table("a", "b")
+    table.extend([builders.host_state("b", uuid="node-b", memory_mb_used=1000),
+                  builders.host_state("c", uuid="node-c")])
+    assert len(table) == 3
+    assert table.states[table.row_of["node-b"]].free_ram_mb == 64024
+    assert table.column("free_ram_mb").tolist() == [65024, 64024, 65024]

@@ -1,0 +1,130 @@
+"""A big simulated cloud: start `novalite all-in-one --hosts N` as its own process and
+report how long it takes to serve, how much memory it holds, and where a boot's
+scheduling time goes there.
+
+Serving means the API answers, every host's resource provider is in placement and every
+compute node is listed by os-hypervisors (what the scheduler's refresh reads). Then
+--boots servers are booted one after another (each waited ACTIVE), and the scheduler's
+own per-request line ("Scheduled ... refresh, placement, filters, weighers, claim") is
+read from the all-in-one's log: the first boot pays the full host-state refresh, the
+others an incremental one. Prints seconds and CPU-seconds to serving, RSS (the process
+and its children), and per phase the first boot's and the median of the others'
+milliseconds, against the targets in targets.toml. The last line is JSON.
+
+    python benchmarks/big_cloud.py --hosts 1000 [--boots 5] [--timeout 900]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+
+import httpx
+import targets
+from boot_storm import IMAGE_ID, _cpu_seconds, _rss_mb, free_port, start_cloud
+
+TARGETS = targets.load("big_cloud")
+LINE = re.compile(r"Scheduled \d+ instance\(s\) among (\d+) hosts: (.*)$")
+
+
+def _family_rss_mb(pid: int) -> float:
+    """The process's RSS plus its children's (helpers the all-in-one may start)."""
+    total = _rss_mb(pid)
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as children:
+            total += sum(_family_rss_mb(int(c)) for c in children.read().split())
+    return total
+
+
+def _boot(api: httpx.Client, name: str, timeout: float) -> str:
+    server = api.post("/servers", json={"server": {
+        "name": name, "flavorRef": "1", "imageRef": IMAGE_ID}}).raise_for_status()
+    server_id = server.json()["server"]["id"]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = api.get(f"/servers/{server_id}").json()["server"]["status"]
+        if status in ("ACTIVE", "ERROR"):
+            return status
+        time.sleep(0.05)
+    return "TIMEOUT"
+
+
+def _phases(log_path: str) -> list[dict[str, float]]:
+    """Each request's phases in ms, from the scheduler's log lines, in order."""
+    found = []
+    with open(log_path) as log:
+        for line in log:
+            match = LINE.search(line)
+            if match:
+                found.append({name: float(ms) for name, ms in re.findall(
+                    r"(\w+) ([\d.]+) ms", match.group(2))})
+    return found
+
+
+def _summary(requests: list[dict[str, float]]) -> dict[str, dict[str, float]]:
+    """The first request's phases and the median of the later ones', with totals."""
+    def total(request: dict[str, float]) -> dict[str, float]:
+        return {**request, "total": round(sum(request.values()), 2)}
+
+    out = {"first": total(requests[0])} if requests else {}
+    later = [total(r) for r in requests[1:]]
+    if later:
+        out["later_median"] = {name: round(statistics.median(r.get(name, 0.0) for r in later), 2)
+                               for name in later[0]}
+    return out
+
+
+def run(hosts: int, boots: int, timeout: float) -> dict:
+    with tempfile.TemporaryDirectory(prefix="novalite-big-") as state:
+        port = free_port()
+        started = time.perf_counter()
+        proc = start_cloud(state, port, hosts, timeout=timeout)
+        try:
+            base = f"http://127.0.0.1:{port}/compute/v2.1"
+            api = httpx.Client(base_url=base, timeout=120)
+            while len(api.get("/os-hypervisors").json()["hypervisors"]) < hosts:
+                time.sleep(1.0)
+            serving_s = time.perf_counter() - started
+            cpu_s, rss_mb = _cpu_seconds(proc.pid), _family_rss_mb(proc.pid)
+            print(f"{hosts} hosts serving after {serving_s:.1f} s ({cpu_s:.1f} CPU-s), "
+                  f"RSS {rss_mb:.0f} MB", flush=True)
+            statuses = [_boot(api, f"big-{i}", timeout=120) for i in range(boots)]
+            phases = _summary(_phases(os.path.join(state, "all-in-one.log")))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=120)
+    return {"hosts": hosts, "serving_s": round(serving_s, 1), "cpu_s_to_serving": round(cpu_s, 1),
+            "rss_mb": round(rss_mb), "boots": statuses, "scheduler_ms": phases}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hosts", type=int, default=1000)
+    parser.add_argument("--boots", type=int, default=5)
+    parser.add_argument("--timeout", type=float, default=900.0,
+                        help="seconds to wait for the cloud to serve")
+    args = parser.parse_args()
+    result = run(args.hosts, args.boots, args.timeout)
+    for which, phases in result["scheduler_ms"].items():
+        print(f"  scheduler, {which.replace('_', ' ')} boot: " +
+              ", ".join(f"{name} {ms} ms" for name, ms in phases.items()), flush=True)
+    later = result["scheduler_ms"].get("later_median", {}).get("total")
+    result["met"] = {
+        "serving_s": result["serving_s"] <= TARGETS["serving_s"],
+        "rss_mb": result["rss_mb"] <= TARGETS["rss_mb"],
+        "scheduler_ms": later is not None and later <= TARGETS["scheduler_ms"],
+    }
+    print(f"targets ({TARGETS['serving_s']} s, {TARGETS['rss_mb']} MB, "
+          f"{TARGETS['scheduler_ms']} ms a boot): {result['met']}", flush=True)
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""A compute's report writes with the generation placement last answered, reading the
+provider again only when another writer got there first (a 409 concurrent_update)."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+
+import pytest
+
+from novalite.clients.placement import SchedulerReportClient
+from novalite.context import get_admin_context
+
+
+class Provider(http.server.BaseHTTPRequestHandler):
+    """One provider at `generation`; each accepted write bumps it; `claims_between`
+    writes are refused once as if a claim had bumped it first."""
+
+    generation = 5
+    claims_between = 0
+    log: list[tuple[str, str, int | None]] = []
+
+    def _answer(self, status: int, body: dict) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        type(self).log.append(("GET", self.path, None))
+        self._answer(200, {"uuid": "rp1", "name": "node1", "generation": self.generation})
+
+    def do_PUT(self):  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        sent = body["resource_provider_generation"]
+        type(self).log.append(("PUT", self.path, sent))
+        cls = type(self)
+        if cls.claims_between:
+            cls.claims_between -= 1
+            cls.generation += 1
+        if sent != cls.generation:
+            self._answer(409, {"errors": [{"code": "placement.concurrent_update"}]})
+            return
+        cls.generation += 1
+        self._answer(200, {"resource_provider_generation": cls.generation})
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def placement(conf):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Provider)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    conf.set_override("endpoint_override", f"http://127.0.0.1:{server.server_port}",
+                      group="placement")
+    Provider.generation, Provider.claims_between, Provider.log = 5, 0, []
+    yield server
+    server.shutdown()
+
+
+def _report(client: SchedulerReportClient, total: int) -> None:
+    client.update_provider(get_admin_context(), "rp1", "node1",
+                           {"VCPU": {"total": total}}, {"HW_CPU_X86_AVX"})
+
+
+def test_each_write_uses_the_generation_the_previous_answer_gave(placement):
+    _report(SchedulerReportClient(), 8)
+    assert Provider.log == [("GET", "/resource_providers/rp1", None),
+                            ("PUT", "/resource_providers/rp1/inventories", 5),
+                            ("PUT", "/resource_providers/rp1/traits", 6)]
+
+
+def test_a_claim_in_between_costs_one_read_and_the_write_again(placement):
+    Provider.claims_between = 1
+    _report(SchedulerReportClient(), 8)
+    assert [entry[0] for entry in Provider.log] == ["GET", "PUT", "GET", "PUT", "PUT"]
+    assert Provider.log[3][2] == 6 and Provider.generation == 8

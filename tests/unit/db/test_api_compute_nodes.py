@@ -1,0 +1,58 @@
+"""Compute node records on each backend: the bulk reads (JSON columns read as text and
+decoded in Python) give back what was saved, empty collections for empty columns."""
+
+import datetime
+
+import pytest
+
+from novalite.db import migration, session
+from novalite.db.api import compute_nodes
+from novalite.objects.compute_node import ComputeNode
+
+
+@pytest.fixture
+def db(conf, backend_url):
+    conf.set_override("connection", backend_url, group="database")
+    session.dispose()
+    migration.db_sync()
+
+
+def _node(name: str, **fields) -> ComputeNode:
+    return ComputeNode(uuid=f"uuid-{name}", host=name, hypervisor_hostname=name,
+                       hypervisor_type="fake", hypervisor_version=1000, vcpus=8,
+                       memory_mb=16384, local_gb=100, **fields)
+
+
+FULL = dict(
+    supported_instances=[["x86_64", "qemu", "hvm"]], stats={"failed_builds": "2"},
+    metrics=[{"name": "cpu.percent", "value": 0.5, "source": "fake"}],
+    numa_topology={"cells": [{"id": 0, "cpuset": [0, 1], "memory": 1024}]},
+    pci_stats=[{"vendor_id": "8086", "product_id": "1520", "count": 2}],
+    cpu_info='{"arch": "x86_64"}')
+
+
+def _same(read: ComputeNode, saved: ComputeNode) -> bool:
+    return {**read.fields(), "updated_at": None, "id": None} == \
+        {**saved.fields(), "updated_at": None, "id": None}
+
+
+def test_bulk_reads_give_back_the_json_columns_as_saved(db):
+    full, empty = _node("full", **FULL), _node("empty")
+    for node in (full, empty):
+        compute_nodes.compute_node_save(node)
+    by_uuid = {n.uuid: n for n in compute_nodes.compute_node_get_all()}
+    assert _same(by_uuid[full.uuid], full) and _same(by_uuid[empty.uuid], empty)
+    assert by_uuid[empty.uuid].stats == {} and by_uuid[empty.uuid].metrics == []
+    assert by_uuid[empty.uuid].numa_topology is None
+    changed, gone = compute_nodes.compute_node_get_changed(
+        datetime.datetime(2000, 1, 1))
+    assert sorted(n.uuid for n in changed) == sorted(by_uuid) and gone == []
+    assert _same(compute_nodes.compute_node_get_by_host("full")[0], full)
+
+
+def test_nodes_of_one_read_share_no_values(db):
+    for name in ("a", "b"):
+        compute_nodes.compute_node_save(_node(name, **FULL))
+    a, b = compute_nodes.compute_node_get_all()
+    assert a.stats is not b.stats and a.supported_instances is not b.supported_instances
+
