@@ -53,6 +53,15 @@ from novalite.objects.service import Service
 from novalite.rpc.rpcapi import make_client
 
 TOPIC = "conductor"
+# The conductor's calls it runs again safely (ConductorManager's acked-when-done ones).
+IDEMPOTENT = frozenset({
+    "action_event_finish", "action_event_start", "block_device_mapping_get_all_by_instance",
+    "block_device_mapping_update", "compute_node_save", "instance_fault_create",
+    "instance_get", "instance_get_all_by_host", "instance_get_deleted",
+    "instance_group_placed_before", "instance_info_cache_update", "instance_update",
+    "migration_get", "migration_get_in_progress_by_host",
+    "migration_get_unconfirmed_by_dest_compute", "service_get_or_create",
+    "service_heartbeat"})
 
 
 class ComputeTaskAPI:
@@ -116,7 +125,7 @@ class ComputeTaskAPI:
 
 class ConductorAPI:
     def __init__(self) -> None:
-        self.client = make_client(TOPIC, "1.0")
+        self.client = make_client(TOPIC, "1.0", idempotent=IDEMPOTENT)
 
     def service_get_or_create(self, ctx: RequestContext, host: str, binary: str,
                               topic: str | None) -> Service:

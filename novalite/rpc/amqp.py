@@ -61,6 +61,8 @@ LOG = logging.getLogger(__name__)
 # Messages held unacked beyond those running: enough to keep a server's executor busy,
 # few enough to share work fairly (those acked late count on top, see setup()).
 PREFETCH = 64
+# How often a call that may be sent again checks that its reply queue still exists.
+RESEND_CHECK = 1.0
 JSON_PROPERTIES = {"content_type": "application/json", "content_encoding": "utf-8"}
 TRANSIENT, PERSISTENT = 1, 2
 
@@ -299,6 +301,7 @@ class AMQPTransport(Transport):
         message: Message,
         wait_for_reply: bool,
         timeout: float | None = None,
+        resend: bool = False,
     ) -> Message | None:
         if timeout is None:
             timeout = float(_option("rpc_response_timeout", 60))
@@ -318,17 +321,32 @@ class AMQPTransport(Transport):
                           delivery_mode=PERSISTENT)
             return None
 
-        reply_queue = self._reply_queue(deadline)
         msg_id = uuid.uuid4().hex
         future: Future = Future()
         self._pending[msg_id] = future
-        try:
+
+        def publish() -> str:
+            reply_queue = self._reply_queue(deadline)
             # The broker drops a call nobody took in time rather than run it for nobody.
             expiration = str(max(1, int((deadline - time.monotonic()) * 1000)))
             self._publish(exchange, routing_key, body, deadline, declare,
                           delivery_mode=TRANSIENT, correlation_id=msg_id,
                           reply_to=reply_queue, expiration=expiration)
-            return future.result(max(0.0, deadline - time.monotonic()))
+            return reply_queue
+
+        try:
+            reply_queue = publish()
+            while True:
+                left = deadline - time.monotonic()
+                try:
+                    return future.result(max(0.0, min(left, RESEND_CHECK) if resend else left))
+                except FutureTimeout:
+                    if not resend or left <= RESEND_CHECK:
+                        raise
+                if self._reply_queue_lost(reply_queue):
+                    LOG.warning("The reply queue of call %s to %s went with its connection: "
+                                "sending the call again", msg_id, message.get("method"))
+                    reply_queue = publish()
         except FutureTimeout:
             raise MessagingTimeout(
                 f"Timed out after {timeout:g}s waiting for a reply to "
@@ -367,6 +385,13 @@ class AMQPTransport(Transport):
             raise unavailable(self.url, None)
         assert replies.queue is not None, "a ready reply consumer has declared its queue"
         return replies.queue
+
+    def _reply_queue_lost(self, reply_queue: str) -> bool:
+        """Whether replies to `reply_queue` can no longer come: the reply consumer lost
+        the connection that queue lived on (exclusive, it went with it) and consumes
+        from another now."""
+        replies = self._replies
+        return replies is not None and replies.ready.is_set() and replies.queue != reply_queue
 
     def _replier(self, reply_to: str, msg_id: str, expiration: str | None) -> Reply:
         """The reply callable for one call; safe from any thread, it never raises."""

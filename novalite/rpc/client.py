@@ -17,6 +17,9 @@ class RPCClient:
 
     `version_cap` is the highest API version the receivers are known to understand; a
     message prepared at a higher version is refused here instead of failing remotely.
+    `idempotent`: the methods the receivers may run twice (acked when done: see
+    novalite.rpc.server.ack_when_done), whose calls are sent again when their reply can
+    no longer come (Transport.send's `resend`).
     """
 
     def __init__(
@@ -25,11 +28,13 @@ class RPCClient:
         target: Target,
         version_cap: str | None = None,
         timeout: float | None = None,
+        idempotent: frozenset[str] = frozenset(),
     ) -> None:
         self.transport = transport
         self.target = target
         self.version_cap = version_cap
         self.timeout = timeout
+        self.idempotent = idempotent
 
     def prepare(
         self,
@@ -39,7 +44,8 @@ class RPCClient:
         timeout: float | None = None,
     ) -> RPCClient:
         target = self.target.replace(server=server, version=version, fanout=fanout)
-        return RPCClient(self.transport, target, self.version_cap, timeout or self.timeout)
+        return RPCClient(self.transport, target, self.version_cap, timeout or self.timeout,
+                         self.idempotent)
 
     def can_send_version(self, version: str) -> bool:
         return self.version_cap is None or parse_version(version) <= parse_version(
@@ -70,7 +76,7 @@ class RPCClient:
             raise ValueError("A fanout message cannot wait for replies: use cast")
         reply = self.transport.send(
             self.target, self._message(ctx, method, kwargs), wait_for_reply=True,
-            timeout=self.timeout,
+            timeout=self.timeout, resend=method in self.idempotent,
         )
         assert reply is not None, "a transport answers a call or raises"
         if reply.get("failure"):

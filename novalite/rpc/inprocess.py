@@ -119,6 +119,7 @@ class InProcessTransport(Transport):
         message: Message,
         wait_for_reply: bool,
         timeout: float | None = None,
+        resend: bool = False,
     ) -> Message | None:
         message = _copy(message)
         future: Future | None = Future() if wait_for_reply else None

@@ -85,10 +85,14 @@ class Transport(abc.ABC):
         message: Message,
         wait_for_reply: bool,
         timeout: float | None = None,
+        resend: bool = False,
     ) -> Message | None:
         """Deliver `message`; for a call, block for the reply and return it.
 
         Raises MessagingTimeout when `wait_for_reply` and no reply came within `timeout`.
+        `resend`: the receiver may run the call again (its method finds its own work
+        done), so a call whose reply can no longer come (the caller lost the queue the
+        reply would go to) is sent again rather than waited out.
         """
 
     @abc.abstractmethod

@@ -19,7 +19,8 @@ TOPIC = "scheduler"
 
 class SchedulerAPI:
     def __init__(self) -> None:
-        self.client = make_client(TOPIC, "1.1")
+        # a call the scheduler runs again answers it again (SchedulerManager)
+        self.client = make_client(TOPIC, "1.1", idempotent=frozenset({"select_destinations"}))
 
     def select_destinations(self, ctx: RequestContext, request_spec: RequestSpec,
                             instance_uuids: list[str], return_alternates: bool = False

@@ -18,7 +18,7 @@ import pytest
 from novalite.rpc import RPCClient, RPCServer
 from novalite.rpc.amqp import AMQPTransport
 from novalite.rpc.amqp_connection import close_quietly, connect, mask_url, to_kombu_url
-from novalite.rpc.errors import TransportUnavailable
+from novalite.rpc.errors import MessagingTimeout, TransportUnavailable
 from novalite.rpc.target import Target
 from novalite.rpc.transport import get_transport
 from tests.unit.rpc.scenarios import CTX, Harness, RPCScenarios
@@ -169,3 +169,59 @@ def test_a_backlog_a_busy_server_holds_goes_to_another_when_it_stops(transport):
             server.stop()
             server.wait(5)
         _delete([topic, f"{topic}.a", f"{topic}.b"], [transport.exchange, f"{topic}_fanout"])
+
+
+class _Answers:
+    """Answers once let through; counts its runs."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.runs = 0
+
+    def answer(self, ctx, value):
+        self.runs += 1
+        self.gate.wait(30)
+        return value
+
+
+@pytest.mark.parametrize("idempotent", [True, False])
+def test_a_call_whose_reply_queue_went_with_its_connection_is_sent_again_if_it_may(
+        transport, idempotent):
+    """The caller's reply queue is exclusive: it goes with the connection, and a reply
+    sent to it then is lost. A call the receiver may run again is sent again on the new
+    queue (and answered); any other is waited out (MessagingTimeout), as before."""
+    topic = f"test_{uuid.uuid4().hex[:12]}"
+    endpoint = _Answers()
+    server = RPCServer(transport, Target(topic=topic), [endpoint])
+    server.start()
+    client = RPCClient(transport, Target(topic=topic), timeout=8,
+                       idempotent=frozenset({"answer"} if idempotent else ()))
+    outcome: list[object] = []
+    caller = threading.Thread(target=lambda: outcome.append(
+        _outcome(lambda: client.call(CTX, "answer", value="kept"))))
+    try:
+        caller.start()
+        wait_for(lambda: endpoint.runs == 1, what="the server running the call")
+        replies = transport._replies
+        lost = replies.queue
+        replies.conn.connection.sock.shutdown(socket.SHUT_RDWR)
+        wait_for(lambda: replies.ready.is_set() and replies.queue != lost,
+                 what="the reply consumer on a new queue")
+        endpoint.gate.set()  # its reply goes to the queue that is gone
+        caller.join(20)
+        if idempotent:
+            assert outcome == ["kept"] and endpoint.runs == 2
+        else:
+            assert outcome == [MessagingTimeout] and endpoint.runs == 1
+    finally:
+        endpoint.gate.set()
+        server.stop()
+        server.wait(5)
+        _delete([topic], [transport.exchange, f"{topic}_fanout"])
+
+
+def _outcome(call):
+    try:
+        return call()
+    except MessagingTimeout:
+        return MessagingTimeout

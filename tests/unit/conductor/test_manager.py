@@ -4,6 +4,7 @@ redelivered one finds its work done and answers as the first would have."""
 import pytest
 
 from novalite import exception, rpc
+from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.conductor.manager import ComputeTaskManager, ConductorManager
 from novalite.context import RequestContext
 from novalite.db.api import actions, instances
@@ -62,3 +63,9 @@ def test_the_build_messages_and_the_builds_calls_are_acked_late_the_moves_not():
     assert not late & {"migrate_server", "live_migrate_instance", "evacuate_instance",
                        "unshelve_instance", "reschedule_move", "instance_destroy",
                        "migration_update", "action_start"}
+
+
+def test_the_calls_sent_again_after_a_lost_reply_are_the_ones_the_conductor_may_rerun():
+    late = {name for name in dir(ConductorManager)
+            if getattr(getattr(ConductorManager, name), "ack_when_done", False)}
+    assert late == conductor_rpcapi.IDEMPOTENT
