@@ -63,6 +63,7 @@ LOG = logging.getLogger(__name__)
 PREFETCH = 64
 # How often a call that may be sent again checks that its reply queue still exists.
 RESEND_CHECK = 1.0
+RESENT = "novalite-resent"  # the header of a call sent again: handled as a redelivery
 JSON_PROPERTIES = {"content_type": "application/json", "content_encoding": "utf-8"}
 TRANSIENT, PERSISTENT = 1, 2
 
@@ -222,7 +223,8 @@ class _ServerConsumer(ConsumerLoop):
         done = self._handed_back(msg.delivery_tag) if acks_late else None
         try:
             self.handler.deliver(message, reply, done,
-                                 redelivered=bool(msg.delivery_info.get("redelivered")))
+                                 redelivered=bool(msg.delivery_info.get("redelivered")
+                                                  or (msg.headers or {}).get(RESENT)))
         except Exception:  # a handler bug must not cost the connection
             LOG.exception("RPC server on topic %s could not take a message",
                           self.target.topic)
@@ -325,13 +327,15 @@ class AMQPTransport(Transport):
         future: Future = Future()
         self._pending[msg_id] = future
 
-        def publish() -> str:
+        def publish(again: bool = False) -> str:
             reply_queue = self._reply_queue(deadline)
             # The broker drops a call nobody took in time rather than run it for nobody.
             expiration = str(max(1, int((deadline - time.monotonic()) * 1000)))
+            # sent again, it may have been handled: its receiver checks (rpc.redelivered)
+            headers = {"application_headers": {RESENT: True}} if again else {}
             self._publish(exchange, routing_key, body, deadline, declare,
                           delivery_mode=TRANSIENT, correlation_id=msg_id,
-                          reply_to=reply_queue, expiration=expiration)
+                          reply_to=reply_queue, expiration=expiration, **headers)
             return reply_queue
 
         try:
@@ -346,7 +350,7 @@ class AMQPTransport(Transport):
                 if self._reply_queue_lost(reply_queue):
                     LOG.warning("The reply queue of call %s to %s went with its connection: "
                                 "sending the call again", msg_id, message.get("method"))
-                    reply_queue = publish()
+                    reply_queue = publish(again=True)
         except FutureTimeout:
             raise MessagingTimeout(
                 f"Timed out after {timeout:g}s waiting for a reply to "
