@@ -3,17 +3,16 @@ provider again only when another writer got there first (a 409 concurrent_update
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 
 import pytest
 
 from novalite.clients.placement import SchedulerReportClient
 from novalite.context import get_admin_context
+from tests.unit.clients import fake_placement
 
 
-class Provider(http.server.BaseHTTPRequestHandler):
+class Provider(fake_placement.Handler):
     """One provider at `generation`; each accepted write bumps it; `claims_between`
     writes are refused once as if a claim had bumped it first."""
 
@@ -21,17 +20,9 @@ class Provider(http.server.BaseHTTPRequestHandler):
     claims_between = 0
     log: list[tuple[str, str, int | None]] = []
 
-    def _answer(self, status: int, body: dict) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
     def do_GET(self):  # noqa: N802 (http.server's name)
         type(self).log.append(("GET", self.path, None))
-        self._answer(200, {"uuid": "rp1", "name": "node1", "generation": self.generation})
+        self.answer(200, {"uuid": "rp1", "name": "node1", "generation": self.generation})
 
     def do_PUT(self):  # noqa: N802
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -42,24 +33,16 @@ class Provider(http.server.BaseHTTPRequestHandler):
             cls.claims_between -= 1
             cls.generation += 1
         if sent != cls.generation:
-            self._answer(409, {"errors": [{"code": "placement.concurrent_update"}]})
+            self.answer(409, {"errors": [{"code": "placement.concurrent_update"}]})
             return
         cls.generation += 1
-        self._answer(200, {"resource_provider_generation": cls.generation})
-
-    def log_message(self, *args):
-        pass
-
+        self.answer(200, {"resource_provider_generation": cls.generation})
 
 @pytest.fixture
 def placement(conf):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Provider)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    conf.set_override("endpoint_override", f"http://127.0.0.1:{server.server_port}",
-                      group="placement")
     Provider.generation, Provider.claims_between, Provider.log = 5, 0, []
-    yield server
-    server.shutdown()
+    with fake_placement.serving(conf, Provider) as server:
+        yield server
 
 
 def _report(client: SchedulerReportClient, total: int) -> None:

@@ -4,17 +4,14 @@ retried with backoff instead of failing the build."""
 
 from __future__ import annotations
 
-import http.server
-import json
-import threading
-
 import pytest
 
 from novalite.clients.placement import SchedulerReportClient
 from novalite.context import get_admin_context
+from tests.unit.clients import fake_placement
 
 
-class Restarting(http.server.BaseHTTPRequestHandler):
+class Restarting(fake_placement.Handler):
     """Answers 503 to the first `unavailable` requests, then an empty allocation set."""
 
     unavailable = 2
@@ -23,30 +20,17 @@ class Restarting(http.server.BaseHTTPRequestHandler):
     def do_GET(self):  # noqa: N802 (http.server's name)
         type(self).seen += 1
         if type(self).seen <= self.unavailable:
-            self.send_response(503)
-            self.end_headers()
+            self.answer(503)
             return
-        body = json.dumps({"allocations": {}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+        self.answer(200, {"allocations": {}})
 
 
 @pytest.fixture
 def placement(conf):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Restarting)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    conf.set_override("endpoint_override", f"http://127.0.0.1:{server.server_port}",
-                      group="placement")
     conf.set_override("status_code_retry_delay", 0.01, group="placement")
     Restarting.seen = 0
-    yield server
-    server.shutdown()
+    with fake_placement.serving(conf, Restarting) as server:
+        yield server
 
 
 def test_the_retry_defaults_are_set(conf):
