@@ -59,14 +59,12 @@ def _states_set(instance: Instance, values: dict[str, Any]) -> bool:
 
 
 class ComputeTaskManager:
-    """The orchestration entry points. The two that start or carry on a build are
-    acknowledged only once handled (a conductor killed with them taken loses no build:
-    the broker hands them to its successor) and resume from what the instance rows say
-    was done (tasks/build_resume.py). The moves keep the early acknowledgement: the
-    instance already shows the move asked for, their tasks do not yet find their own
-    progress (a second migrate_server would record a second migration and claim twice,
-    worse than a lost one, which leaves the server in its task state until an admin
-    resets it, as in Nova). Made idempotent, they can opt in the same way."""
+    """The orchestration entry points. Those that start a build or a move, or carry on a
+    build, are acknowledged only once handled (a conductor killed with them taken loses
+    nothing: the broker hands them to its successor) and resume from what was done
+    (tasks/build_resume.py, tasks/move_resume.py). reschedule_move keeps the early
+    acknowledgement: its claim on the next alternate leaves no trace a second handling
+    could find before it is handed on."""
 
     target = Target(namespace="compute_task", version="1.4")
 
@@ -87,6 +85,7 @@ class ComputeTaskManager:
         self._run(build.RescheduleTask(ctx, instance_uuid, request_spec, filter_properties,
                                        host_list, self.compute))
 
+    @ack_when_done
     def migrate_server(self, ctx: RequestContext, instance_uuid: str, flavor: Flavor,
                        host: str | None, migration_type: str) -> None:
         self._run(migrate.MigrationTask(ctx, instance_uuid, flavor, host, migration_type,
@@ -98,16 +97,19 @@ class ComputeTaskManager:
         self._run(migrate.RescheduleMoveTask(ctx, instance_uuid, migration, request_spec,
                                              host_list, reason, self.compute))
 
+    @ack_when_done
     def unshelve_instance(self, ctx: RequestContext, instance_uuid: str, image: ImageMeta,
                           placement: UnshelvePlacement) -> None:
         self._run(unshelve.UnshelveTask(ctx, instance_uuid, image, placement,
                                         self.scheduler, self.compute))
 
+    @ack_when_done
     def live_migrate_instance(self, ctx: RequestContext, instance_uuid: str,
                               host: str | None, force: bool) -> None:
         self._run(live_migrate.LiveMigrationTask(ctx, instance_uuid, host, force,
                                                  self.scheduler, self.compute))
 
+    @ack_when_done
     def evacuate_instance(self, ctx: RequestContext, instance_uuid: str, host: str | None,
                           force: bool, stopped: bool) -> None:
         self._run(evacuate.EvacuateTask(ctx, instance_uuid, host, force, stopped,

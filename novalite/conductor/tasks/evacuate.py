@@ -11,17 +11,17 @@ evacuation in error, the server still on its failed host, idle, with the reason.
 
 from __future__ import annotations
 
-import uuid as uuidlib
-
 from novalite.clients import placement as placement_client
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.compute import server_groups
+from novalite.conductor.tasks import move_resume
 from novalite.conductor.tasks.base import TaskBase
 from novalite.conductor.tasks.migrate import end_move, move_spec
 from novalite.context import RequestContext
 from novalite.db.api import actions, instances, migrations, request_specs
 from novalite.notifications import instance_action
 from novalite.objects import migration as mig
+from novalite.objects import states
 from novalite.objects.migration import Migration
 from novalite.scheduler import rpcapi as scheduler_rpcapi
 
@@ -46,11 +46,13 @@ class EvacuateTask(TaskBase):
 
     def _execute(self) -> None:
         ctx = self.ctx
-        actions.action_event_start(ctx, self.instance_uuid, EVENT)
-        instance = instances.instance_get(self.instance_uuid)
+        begun = move_resume.begin(ctx, self.instance_uuid, EVENT, states.REBUILDING)
+        if begun is None:
+            return
+        instance, _ = begun
         flavor_id = instance.flavor.id if instance.flavor else None
-        self.migration = migrations.migration_create(Migration(
-            uuid=str(uuidlib.uuid4()), instance_uuid=instance.uuid,
+        self.migration = move_resume.migration_for(ctx, Migration(
+            uuid=move_resume.migration_uuid(ctx, instance.uuid), instance_uuid=instance.uuid,
             migration_type=mig.EVACUATION, status=mig.ACCEPTED,
             source_compute=instance.host, source_node=instance.node,
             old_instance_type_id=flavor_id, new_instance_type_id=flavor_id,

@@ -13,12 +13,12 @@ back in its state with a fault saying why.
 from __future__ import annotations
 
 import logging
-import uuid as uuidlib
 
 from novalite import exception
 from novalite.clients import placement as placement_client
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.compute import server_groups
+from novalite.conductor.tasks import move_resume
 from novalite.conductor.tasks.base import TaskBase
 from novalite.conf import CONF
 from novalite.context import RequestContext
@@ -116,11 +116,14 @@ class MigrationTask(TaskBase):
 
     def _execute(self) -> None:
         ctx = self.ctx
-        actions.action_event_start(ctx, self.instance_uuid, MIGRATE_EVENT)
-        instance = instances.instance_get(self.instance_uuid)
+        begun = move_resume.begin(ctx, self.instance_uuid, MIGRATE_EVENT,
+                                  states.RESIZE_PREP)
+        if begun is None:
+            return
+        instance, _ = begun
         old = instance.flavor
-        self.migration = migrations.migration_create(Migration(
-            uuid=str(uuidlib.uuid4()), instance_uuid=instance.uuid,
+        self.migration = move_resume.migration_for(ctx, Migration(
+            uuid=move_resume.migration_uuid(ctx, instance.uuid), instance_uuid=instance.uuid,
             migration_type=self.migration_type, status=mig.PRE_MIGRATING,
             source_compute=instance.host, source_node=instance.node,
             old_instance_type_id=old.id if old else None,

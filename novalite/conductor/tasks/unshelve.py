@@ -9,9 +9,11 @@ from __future__ import annotations
 from novalite import exception
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.compute import server_groups
+from novalite.conductor.tasks import move_resume
 from novalite.conductor.tasks.base import TaskBase
 from novalite.context import RequestContext
 from novalite.db.api import actions, instances, request_specs
+from novalite.objects import states
 from novalite.objects.image import ImageMeta
 from novalite.objects.request_spec import Destination, UnshelvePlacement
 from novalite.scheduler import rpcapi as scheduler_rpcapi
@@ -31,8 +33,12 @@ class UnshelveTask(TaskBase):
         self.compute = compute
 
     def _execute(self) -> None:
-        actions.action_event_start(self.ctx, self.instance_uuid, EVENT)
-        instance = instances.instance_get(self.instance_uuid)
+        begun = move_resume.begin(self.ctx, self.instance_uuid, EVENT, states.UNSHELVING)
+        if begun is None:
+            return
+        instance, resumed = begun
+        if resumed:
+            move_resume.forget_claim(self.ctx, instance)
         spec = request_specs.request_spec_get(instance.uuid)
         if self.placement.availability_zone or self.placement.unpin:
             spec.availability_zone = self.placement.availability_zone

@@ -73,6 +73,18 @@ def event_open(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str) -> b
         ) is not None
 
 
+def event_finish_times(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str
+                       ) -> list[datetime.datetime | None]:
+    """When each `event` of the request's action on the instance finished (None: still
+    open); empty when it never started."""
+    with reader() as s:
+        action = _action_row(s, ctx, instance_uuid)
+        if action is None:
+            return []
+        return list(s.scalars(select(models.InstanceActionEvent.finish_time)
+                              .filter_by(action_id=action.id, event=event)))
+
+
 def finish_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                  result: str = "Success", traceback: str | None = None,
                  details: str | None = None) -> None:

@@ -67,6 +67,14 @@ def _reachable(namespace: str, address: str) -> bool:
         "busybox", "ping", "-c", "1", "-W", "2", address]), capture_output=True).returncode == 0
 
 
+def _pings_until_reached(address: str, marker: str) -> str:
+    """User data that pings until the address answers: under TCG the peer guest, or the
+    rules that let this one in, may come up well after this guest's first ping."""
+    return (f"#!/bin/sh\ni=0\nwhile [ $i -lt 30 ]; do\n"
+            f"  ping -c 1 -W 2 {address} > /dev/null && echo {marker} && exit 0\n"
+            f"  i=$((i + 1))\ndone\nexit 1\n")
+
+
 def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu_hosts):
     cloud = two_qemu_hosts
     private = _network(cloud, "private")
@@ -74,7 +82,7 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
     hello = base64.b64encode(b"#!/bin/sh\necho hello-from-the-metadata-service\n").decode()
     first = _boot_on(cloud, "vm0", hosts[0], private["id"], user_data=hello)
     peer = _address(cloud, first)  # the port's, known before the guest boots
-    script = f"#!/bin/sh\nping -c 3 -W 5 {peer} > /dev/null && echo PEER-REACHED\n"
+    script = _pings_until_reached(peer, "PEER-REACHED")
     second = _boot_on(cloud, "vm1", hosts[1], private["id"], config_drive=True,
                       user_data=base64.b64encode(script.encode()).decode())
     servers = [first, second]
@@ -114,7 +122,7 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
 def test_a_guest_reaches_the_outside_and_is_reached_on_its_floating_ip(two_qemu_hosts):
     cloud = two_qemu_hosts
     private, public = _network(cloud, "private"), _network(cloud, "public")
-    script = "#!/bin/sh\nping -c 3 -W 5 172.24.4.1 > /dev/null && echo OUTSIDE-REACHED\n"
+    script = _pings_until_reached("172.24.4.1", "OUTSIDE-REACHED")
     server_id = _boot_on(cloud, "vm", f"{CONF.host}-1", private["id"], config_drive=True,
                          user_data=base64.b64encode(script.encode()).decode())
     wait_settled(cloud, server_id, "ACTIVE", 1)

@@ -1,0 +1,46 @@
+"""kill -9 of the conductor while cold migrations are asked for, restarted two seconds
+later, on PostgreSQL and MariaDB. Move messages are acknowledged only once handled, and a
+handling resumes from its request's traces, so every migration the dead conductor had
+taken is carried on by its successor, once: each server ends waiting for its resize to be
+confirmed, with one finished migration and nothing left over in placement."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from novalite.image import db as images
+from tests import fault_storm
+
+SERVERS = 30
+
+
+def test_a_conductor_killed_among_migrations_loses_none_and_doubles_none(topology):
+    topo = topology
+    fault_storm.start(topo)
+    with ThreadPoolExecutor(8) as pool:
+        servers = list(pool.map(lambda i: topo.api.post("/servers", json={"server": {
+            "name": f"mover-{i}", "flavorRef": "1", "imageRef": images.DEFAULT_IMAGE_ID,
+        }}).json()["server"]["id"], range(SERVERS)))
+    topo.wait(lambda: topo.query("SELECT COUNT(*) FROM instances WHERE vm_state = 'active'"
+                                 " AND task_state IS NULL")[0][0] == SERVERS,
+              timeout=120, what="every server ACTIVE")
+    kill = fault_storm.stop_and_restart(topo, "conductor")
+
+    def migrate(i: int) -> None:
+        response = topo.api.post(f"/servers/{servers[i]}/action", json={"migrate": None})
+        assert response.status_code == 202, response.text
+        if i == SERVERS // 3:
+            kill()
+
+    with ThreadPoolExecutor(16) as pool:
+        list(pool.map(migrate, range(SERVERS)))
+    over = time.monotonic()
+    topo.wait(lambda: not topo.query("SELECT uuid FROM instances WHERE deleted = 0 AND "
+                                     "(task_state IS NOT NULL OR vm_state <> 'resized')"),
+              timeout=fault_storm.RECOVERY, what="every migration waiting for confirmation")
+    print(f"recovered {time.monotonic() - over:.1f} s after the restart")
+    moves = topo.query("SELECT instance_uuid, status FROM migrations")
+    assert sorted(uuid for uuid, _ in moves) == sorted(servers)
+    assert {status for _, status in moves} == {"finished"}
+    assert "Found 0 problem(s)" in topo.manage("placement", "audit", ok=(0, 3))
