@@ -75,6 +75,10 @@ class Listener(abc.ABC):
 
 
 class Transport(abc.ABC):
+    # Whether a message outlives the process that took it: a broker delivers again what
+    # a dead consumer did not acknowledge. False where messages live in the process.
+    keeps_messages = True
+
     def __init__(self, url: str) -> None:
         self.url = url
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, exists, select
 from sqlalchemy.orm import Session
 
 from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
+from novalite.objects import states
 
 
 def add(s: Session, instance_uuids: Iterable[str], host: str) -> None:
@@ -36,6 +37,22 @@ def taken(instance_uuids: Iterable[str]) -> None:
         take(s, instance_uuids)
 
 
+def in_flight(before: datetime.datetime) -> list[list[str]]:
+    """The builds saved before `before` that no compute took yet, out of the outbox (a
+    conductor took them), one list per request: where messages die with the process
+    (the all-in-one), those of a process that died, which nobody else carries on."""
+    with reader() as s:
+        rows = s.execute(
+            select(models.Instance.uuid, models.Instance.reservation_id)
+            .where(models.Instance.deleted == 0,
+                   models.Instance.vm_state == states.BUILDING,
+                   models.Instance.task_state == states.SCHEDULING,
+                   models.Instance.created_at < before,
+                   ~exists().where(models.BuildOutbox.instance_uuid == models.Instance.uuid))
+            .order_by(models.Instance.id)).all()
+    return _by_request(rows)
+
+
 def unsent(host: str, before: datetime.datetime) -> list[list[str]]:
     """The builds `host`'s API saved before `before` that no conductor took, one list
     per request (its reservation), in the order they were saved. A row whose server is
@@ -51,8 +68,12 @@ def unsent(host: str, before: datetime.datetime) -> list[list[str]]:
     gone = [uuid for uuid, instance_id, _ in rows if instance_id is None]
     if gone:
         taken(gone)
+    return _by_request([(uuid, reservation) for uuid, instance_id, reservation in rows
+                        if instance_id is not None])
+
+
+def _by_request(rows: Iterable[tuple[str, str | None]]) -> list[list[str]]:
     requests: dict[str, list[str]] = {}
-    for uuid, instance_id, reservation in rows:
-        if instance_id is not None:
-            requests.setdefault(reservation or uuid, []).append(uuid)
+    for uuid, reservation in rows:
+        requests.setdefault(reservation or uuid, []).append(uuid)
     return list(requests.values())

@@ -36,3 +36,23 @@ def test_a_build_taken_by_a_conductor_or_withdrawn_is_not_sent_again(cloud):
     assert cloud.api.delete(f"/servers/{withdrawn}").status_code == 204
     cloud.wait_gone(withdrawn)
     assert build_outbox.unsent(CONF.host, utcnow()) == []
+
+
+def test_builds_the_all_in_ones_conductor_took_and_died_with_are_built_when_it_starts(
+        cloud, monkeypatch):
+    """In-process, a message dies with the process: builds a conductor took (out of the
+    outbox) but handed to no compute have nobody else to carry them on."""
+    monkeypatch.setattr(ComputeTaskAPI, "schedule_and_build_instances",
+                        lambda self, ctx, spec, uuids, **kwargs: build_outbox.taken(uuids))
+    first = cloud.boot("taken", min_count=2, max_count=2)
+    monkeypatch.undo()
+    assert cloud.server(first)["status"] == "BUILD"
+    assert build_outbox.unsent(CONF.host, utcnow()) == []
+    assert list(map(len, build_outbox.in_flight(utcnow()))) == [2]
+    cloud.wait_status(cloud.boot("after"), "ACTIVE")  # built: not in flight
+
+    ApiManager(CONF.host).init_host()
+
+    for server in cloud.api.get("/servers", params={"name": "taken"}).json()["servers"]:
+        cloud.wait_status(server["id"], "ACTIVE")
+    assert build_outbox.in_flight(utcnow()) == []
