@@ -11,6 +11,7 @@ notices, undoes its work and stops.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime
 import logging
 import threading
@@ -91,6 +92,13 @@ def _resources_interval() -> float:
 def _sync_power_interval() -> float:
     return CONF.sync_power_state_interval or 60
 
+
+
+def _reboot_pending(instance: Instance, reboot_type: str) -> Instance:
+    """The instance as reboot.start shows it: Nova's compute takes the reboot in its
+    pending state (reboot_pending, reboot_pending_hard) and notifies with it."""
+    return dataclasses.replace(instance, task_state=states.REBOOT_PENDING
+                               if reboot_type == "SOFT" else states.REBOOT_PENDING_HARD)
 
 class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, InterfaceSteps,
                      Manager):
@@ -456,7 +464,8 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
         self._update(ctx, instance, [states.POWERING_ON], vm_state=states.ACTIVE,
                      task_state=None, power_state=self._power_state(instance))
 
-    @tracked(REBOOT_EVENT, notify="reboot")
+    @tracked(REBOOT_EVENT, notify="reboot", announce=lambda instance, args: _reboot_pending(
+        instance, args["reboot_type"]))
     def reboot_instance(self, ctx: RequestContext, instance: Instance,
                         reboot_type: str) -> None:
         self._reboot(ctx, instance, reboot_type)

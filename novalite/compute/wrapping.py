@@ -22,12 +22,13 @@ itself (the conductor unreachable) is logged; the build watchdogs end such a bui
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
 import functools
 import inspect
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from novalite import exception
 from novalite.context import RequestContext
@@ -80,7 +81,8 @@ P = ParamSpec("P")
 
 
 def tracked(event: str, error_vm_state: str | None = None, alongside: bool = False,
-            notify: str | None = None, owns_task: bool = True, reraise: bool = False
+            notify: str | None = None, owns_task: bool = True, reraise: bool = False,
+            announce: Callable[[Instance, dict[str, Any]], Instance] | None = None
             ) -> Callable[[Callable[Concatenate[M, RequestContext, Instance, P], None]],
                           Callable[Concatenate[M, RequestContext, Instance, P], None]]:
     """Wrap an action on `instance`; a failure also sets `error_vm_state` if given (a
@@ -88,7 +90,9 @@ def tracked(event: str, error_vm_state: str | None = None, alongside: bool = Fal
     again). `notify` is the action's name in Nova's instance.<action>.* notifications.
     An action the API gave no task state (`owns_task=False`: an interface attach or
     detach) ends none on failure: one set meanwhile belongs to the next action. With
-    `reraise`, a failure recorded is raised on to the caller of an RPC call."""
+    `reraise`, a failure recorded is raised on to the caller of an RPC call. `announce`:
+    the instance as `.start` shows it, from the instance and the action's arguments
+    (where Nova's compute sets a state in memory just before it notifies)."""
     def decorate(fn: Callable[Concatenate[M, RequestContext, Instance, P], None]
                  ) -> Callable[Concatenate[M, RequestContext, Instance, P], None]:
         signature = inspect.signature(fn)
@@ -104,6 +108,8 @@ def tracked(event: str, error_vm_state: str | None = None, alongside: bool = Fal
                 ) if notify else None
                 try:
                     if note:
+                        if announce:
+                            note.instance = announce(instance, note.args)
                         note.start()
                     fn(self, ctx, instance, *args, **kwargs)
                 except Exception as exc:
@@ -143,8 +149,8 @@ def tracked_build(event: str) -> Callable[[BuildFn[B]], BuildFn[B]]:
                     if taken is BuildResult.DUPLICATE:
                         return taken  # the first delivery's build records itself
                     self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
-                    if isinstance(taken, Instance):
-                        note.instance = taken  # create.start shows it taken, as Nova's
+                    if isinstance(taken, Instance):  # as Nova's: before the claim sets
+                        note.instance = dataclasses.replace(taken, host=None, node=None)
                     note.start()
                     result = (taken if isinstance(taken, BuildResult)
                               else fn(self, ctx, taken, spec, props, host_list, node))

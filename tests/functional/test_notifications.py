@@ -57,7 +57,8 @@ def test_boot_stop_delete_send_nova_s_instance_notifications(cloud_factory, sink
 
 
 # (body, microversion, status, action, (state, power_state, task_state) at .start as in
-# Nova's samples: the task state the API set, the rest as before the action)
+# Nova's samples: the task state the API set (a reboot's is the compute's pending one),
+# the rest as before the action)
 _STEPS = [
     ({"os-stop": None}, "2.1", 202, "power_off", ("active", "running", "powering-off")),
     ({"os-start": None}, "2.1", 202, "power_on", ("stopped", "shutdown", "powering-on")),
@@ -68,7 +69,7 @@ _STEPS = [
     ({"rescue": None}, "2.1", 200, "rescue", ("active", "running", "rescuing")),
     ({"unrescue": None}, "2.1", 202, "unrescue", ("rescued", "running", "unrescuing")),
     ({"reboot": {"type": "HARD"}}, "2.1", 202, "reboot",
-     ("active", "running", "rebooting_hard")),
+     ("active", "running", "reboot_pending_hard")),
     ({"createImage": {"name": "snap"}}, "2.45", 202, "snapshot",
      ("active", "running", "image_snapshot_pending")),
 ]
@@ -80,6 +81,7 @@ def test_an_action_starts_showing_the_server_as_the_api_claimed_it(cloud_factory
     created = _data(sink.wait("instance.create.start", server_id))
     assert (created["state"], created["power_state"], created["task_state"]) == (
         "building", "pending", None)
+    assert (created["host"], created["node"]) == (None, None)  # before its claim
 
     for body, version, status, action, before in _STEPS:
         _act(cloud, server_id, body, version, status)
