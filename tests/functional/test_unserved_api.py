@@ -27,8 +27,9 @@ def test_removed_and_capped_apis_answer_as_nova(cloud):
     gone = cloud.api.get("/os-cells")
     assert gone.status_code == 410
     assert gone.json()["computeFault"]["code"] == 410
-    assert cloud.api.get("/os-volumes").status_code == 501
-    capped = cloud.api.get("/os-volumes", headers={"OpenStack-API-Version": "compute 2.36"})
+    assert cloud.api.get("/os-baremetal-nodes").status_code == 501
+    capped = cloud.api.get("/os-baremetal-nodes",
+                           headers={"OpenStack-API-Version": "compute 2.36"})
     assert capped.status_code == 404
     assert cloud.api.get("/no-such-thing").status_code == 404
 

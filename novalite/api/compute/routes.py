@@ -38,8 +38,11 @@ from novalite.api.compute import (
     servers,
     services,
     simple_tenant_usage,
+    snapshots,
     versions,
     volume_attachments,
+    volumes,
+    volumes_boot,
 )
 from novalite.api.profile import ApiProfile
 
@@ -115,6 +118,16 @@ ROUTES = [
      volume_attachments.update, True),
     ("/v2.1/servers/{server_id}/os-volume_attachments/{volume_id}", "DELETE",
      volume_attachments.delete, True),
+    ("/v2.1/os-volumes", "GET", volumes.index, True),
+    ("/v2.1/os-volumes", "POST", volumes.create, True),
+    ("/v2.1/os-volumes/detail", "GET", volumes.detail, True),
+    ("/v2.1/os-volumes/{id}", "GET", volumes.show, True),
+    ("/v2.1/os-volumes/{id}", "DELETE", volumes.delete, True),
+    ("/v2.1/os-snapshots", "GET", snapshots.index, True),
+    ("/v2.1/os-snapshots", "POST", snapshots.create, True),
+    ("/v2.1/os-snapshots/detail", "GET", snapshots.detail, True),
+    ("/v2.1/os-snapshots/{id}", "GET", snapshots.show, True),
+    ("/v2.1/os-snapshots/{id}", "DELETE", snapshots.delete, True),
     ("/v2.1/images", "GET", images.index, True),
     ("/v2.1/images/detail", "GET", images.detail, True),
     ("/v2.1/images/{image_id}", "GET", images.show, True),
@@ -197,4 +210,5 @@ ROUTES = [
     ("/v2.1/os-hosts/{host}", "GET", hosts.show, True),
     ("/v2.1/os-services/{id}", "PUT", services.update, True),
     ("/v2.1/os-services/{id}", "DELETE", services.delete, True),
+    *volumes_boot.ROUTES,
 ]

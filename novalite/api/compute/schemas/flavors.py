@@ -9,15 +9,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from novalite.api.compute.schemas.formats import BOOLEAN
 from novalite.compute.flavors import MAX_INT, SQL_SP_FLOAT_MAX
 
 _name = {"type": "string", "format": "name", "minLength": 1, "maxLength": 255}
 _positive = {"type": ["integer", "string"], "pattern": "^[0-9]+$", "minimum": 1,
              "maximum": MAX_INT}
 _non_negative = {**_positive, "minimum": 0}
-_boolean = {"type": ["boolean", "string"], "enum": [
-    True, "True", "TRUE", "true", "1", "ON", "On", "on", "YES", "Yes", "yes",
-    False, "False", "FALSE", "false", "0", "OFF", "Off", "off", "NO", "No", "no"]}
 # 65535: the TEXT column; printable characters (no control characters, not even newline)
 _description = {"type": ["string", "null"], "minLength": 0, "maxLength": 65535,
                 "pattern": r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$"}
@@ -41,7 +39,7 @@ create: dict[str, Any] = {
                                 "pattern": r"^[0-9]+(\.[0-9]+)?$",
                                 "minimum": 0, "exclusiveMinimum": True,
                                 "maximum": SQL_SP_FLOAT_MAX},
-                "os-flavor-access:is_public": _boolean,
+                "os-flavor-access:is_public": BOOLEAN,
             },
             # `id` stays optional: absent or null asks for a generated UUID
             "required": ["name", "ram", "vcpus", "disk"],

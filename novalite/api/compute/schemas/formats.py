@@ -15,6 +15,10 @@ import unicodedata
 import jsonschema
 from oslo_utils import uuidutils
 
+# Nova's parameter_types.boolean: what oslo's bool_from_string takes strictly.
+BOOLEAN = {"type": ["boolean", "string"], "enum": [
+    True, "True", "TRUE", "true", "1", "ON", "On", "on", "YES", "Yes", "yes",
+    False, "False", "FALSE", "false", "0", "OFF", "Off", "off", "NO", "No", "no"]}
 
 class InvalidName(ValueError):
     def __init__(self, reason: str) -> None:

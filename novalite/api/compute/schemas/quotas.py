@@ -4,12 +4,10 @@ injection ones at 2.57."""
 
 import copy
 
+from novalite.api.compute.schemas.formats import BOOLEAN
+
 _limit = {"type": ["integer", "string"], "pattern": "^-?[0-9]+$", "minimum": -1,
           "maximum": 0x7FFFFFFF}
-_boolean = {"type": ["boolean", "string"],
-            "enum": [True, "True", "TRUE", "true", "1", "ON", "On", "on", "YES", "Yes",
-                     "yes", False, "False", "FALSE", "false", "0", "OFF", "Off", "off",
-                     "NO", "No", "no"]}
 NETWORK = ("fixed_ips", "floating_ips", "security_groups", "security_group_rules")
 INJECTION = ("injected_files", "injected_file_content_bytes", "injected_file_path_bytes")
 RESOURCES = ("instances", "cores", "ram", "metadata_items", "key_pairs", "server_groups",
@@ -27,7 +25,7 @@ def update_for(version: tuple[int, int], key: str, network_gone_at: tuple[int, i
     properties: dict = {r: copy.deepcopy(_limit) for r in RESOURCES
                         if r not in hidden(version, network_gone_at)}
     if key == "quota_set":
-        properties["force"] = _boolean
+        properties["force"] = BOOLEAN
     return {"type": "object",
             "properties": {key: {"type": "object", "properties": properties,
                                  "additionalProperties": False}},
