@@ -25,8 +25,15 @@ BRIDGE_TABLE, INET_TABLE = "novalite_ports", "novalite_security_groups"
 PROTOCOLS = {"tcp": 6, "udp": 17, "icmp": 1, "icmpv6": 58, "ipv6-icmp": 58, "sctp": 132,
              "gre": 47, "esp": 50, "ah": 51}
 ANY = ("any", "", None)
-# ICMPv6 a port needs whatever its groups say (neighbour discovery and router adverts).
+# ICMPv6 a port needs whatever its groups say (Neutron's ICMPV6_ALLOWED_INGRESS_TYPES and
+# ICMPV6_ALLOWED_EGRESS_TYPES): neighbour discovery, router adverts in, solicitations out.
 ND_TYPES = "nd-router-advert, nd-neighbor-solicit, nd-neighbor-advert, mld-listener-query"
+ND_EGRESS_TYPES = ("nd-router-solicit, nd-neighbor-solicit, nd-neighbor-advert, "
+                   "mld-listener-query")
+# ICMPv6 a port sends from :: before it has an address (Neutron's
+# ICMPV6_ALLOWED_UNSPEC_ADDR_TYPES): multicast listener reports, and the neighbour
+# solicitations of duplicate address detection.
+UNSPECIFIED_SOURCE_TYPES = "mld-listener-report, nd-neighbor-solicit, mld2-listener-report"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,9 +119,12 @@ def ruleset(ports: list[PortFilter]) -> str:
             f'iifname "{device}" arp saddr ip != {{ {", ".join(v4)} }} drop'
             if v4 else f'iifname "{device}" ether type arp drop',
         ]
-        if v6:
-            marks.append(f'iifname "{device}" ip6 saddr != {{ fe80::/10, {", ".join(v6)} }} '
-                         "drop")
+        marks += [
+            f'iifname "{device}" ip6 saddr :: ip6 daddr ff02::/16 '
+            f"icmpv6 type {{ {UNSPECIFIED_SOURCE_TYPES} }} accept",
+            # a port with no IPv6 address still has its link-local one
+            f'iifname "{device}" ip6 saddr != {{ {", ".join(["fe80::/10", *v6])} }} drop',
+        ]
         marks += [f'iifname "{device}" meta mark set meta mark & 0x0000ffff | {index << 16:#010x}',
                   f'oifname "{device}" meta mark set meta mark & 0xffff0000 | {index:#010x}']
         dispatch += [f"meta mark & 0xffff0000 == {index << 16:#010x} jump egress_{index}",
@@ -123,7 +133,9 @@ def ruleset(ports: list[PortFilter]) -> str:
                   if (line := _rule(r, "return"))]
         ingress = [line for r in port.rules if r.direction == "ingress"
                    if (line := _rule(r, "accept"))]
-        chains += [f"  chain egress_{index} {{", *(f"    {line}" for line in egress),
+        chains += [f"  chain egress_{index} {{",
+                   f"    icmpv6 type {{ {ND_EGRESS_TYPES} }} return",
+                   *(f"    {line}" for line in egress),
                    "    drop", "  }",
                    f"  chain ingress_{index} {{",
                    "    udp sport 67 udp dport 68 accept",  # its DHCP server's answers

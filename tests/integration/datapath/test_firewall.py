@@ -1,7 +1,7 @@
 """Security groups as nftables rules in a host's namespace, against real traffic between
 namespaces standing for guests: default deny in, stateful replies, port rules, ICMP
 added to a running port, remote groups across hosts, and a port that lies about its
-address."""
+address (IPv4 or IPv6)."""
 
 from __future__ import annotations
 
@@ -93,6 +93,28 @@ def test_a_port_sends_only_from_its_own_address_unless_unsecured(guests):
     linux.ip(guests["a"], "neigh", "flush", "all")
     assert ping(guests["a"], ADDRESSES["b"], source="10.0.0.99")
 
+
+
+def test_a_port_sends_ipv6_only_from_its_own_addresses(guests):
+    """b lets ICMPv6 in; a's port has an IPv6 address only in the second ruleset: before,
+    its IPv6 sources other than link-local are dropped, as a port with none. Neither
+    group lets IPv6 out but echoes: neighbour discovery goes anyway."""
+    icmp6 = firewall.Rule("ingress", ethertype="IPv6", protocol="icmpv6")
+    echo6 = firewall.Rule("egress", ethertype="IPv6", protocol="icmpv6", port_range_min=128)
+    for name, address in (("a", "fd00::10"), ("b", "fd00::11")):
+        device = next(n for n in linux.links(guests[name]) if n != "lo")
+        linux.ip(guests[name], "address", "add", f"{address}/64", "dev", device, "nodad")
+    b = firewall.PortFilter("port-b", "fa:16:3e:00:00:0b", (ADDRESSES["b"], "fd00::11"),
+                            rules=(EGRESS, ICMP, icmp6))
+    _apply("compute1", [_port("a", EGRESS, echo6), b])
+    assert ping(guests["a"], ADDRESSES["b"])
+    assert not ping(guests["a"], "fd00::11")
+
+    owned = firewall.PortFilter("port-a", "fa:16:3e:00:00:0a", (ADDRESSES["a"], "fd00::10"),
+                                rules=(EGRESS, echo6))
+    _apply("compute1", [owned, b])
+    linux.ip(guests["a"], "neigh", "flush", "all")  # its dropped solicitation failed
+    assert ping(guests["a"], "fd00::11")
 
 def test_the_installed_rules_are_known_by_their_digest(guests):
     script = firewall.ruleset([_port("a", EGRESS)])

@@ -55,6 +55,18 @@ def test_ports_are_told_apart_by_marks_and_spoofing_is_dropped():
     assert "meta mark & 0x0000ffff == 0x00000002 jump ingress_2" in script
 
 
+def test_a_port_sends_ipv6_only_from_its_addresses_and_link_local_and_dad_from_none():
+    script = firewall.ruleset([_port(port_id="aaaaaaaaaaaa"),
+                               _port(port_id="bbbbbbbbbbbb", ips=("10.0.0.6", "fd00::6"))])
+    assert 'iifname "tapaaaaaaaaaaa" ip6 saddr != { fe80::/10 } drop' in script
+    assert 'iifname "tapbbbbbbbbbbb" ip6 saddr != { fe80::/10, fd00::6 } drop' in script
+    assert ('iifname "tapaaaaaaaaaaa" ip6 saddr :: ip6 daddr ff02::/16 icmpv6 type '
+            f"{{ {firewall.UNSPECIFIED_SOURCE_TYPES} }} accept") in script
+    lines = script.splitlines()
+    dad = next(i for i, line in enumerate(lines) if "ip6 saddr ::" in line)
+    assert dad < next(i for i, line in enumerate(lines) if "ip6 saddr !=" in line)
+
+
 def test_an_unsecured_port_is_not_filtered():
     assert "tapaaaaaaaaaaa" not in firewall.ruleset([_port(port_id="aaaaaaaaaaaa",
                                                            secured=False)])

@@ -5,7 +5,10 @@ address its port says and prints it on the console; one guest reads its metadata
 169.254.169.254 (its router's proxy), the other's user data (from its config drive)
 pings the first (their default security group lets its members in); the
 DHCP server's namespace reaches them only once a rule lets ICMP in; deleting them takes
-their taps, their bridges and the DHCP server away."""
+their taps, their bridges and the DHCP server away. A guest whose group lets in only TCP
+22 answers a peer's nc there and not its ping, until an ICMP rule is added; the outside
+is reached through the router and reaches a floating IP; live and cold migration keep a
+guest's address; restarts keep it connected."""
 
 from __future__ import annotations
 
@@ -22,7 +25,12 @@ from novalite.image import db as images
 from novalite.network import network_node
 from novalite.service import assembly
 from novalite.virt.qemu.guest_image import META_MARKER, NET_MARKER, USERDATA_MARKER
-from tests.integration.virt.qemu.test_real_guests import NANO, wait_console, wait_settled
+from tests.integration.virt.qemu.test_real_guests import (
+    NANO,
+    console,
+    wait_console,
+    wait_settled,
+)
 
 ADMIN = {"X-OpenStack-Nova-API-Version": "2.74"}
 MOVE = {"X-OpenStack-Nova-API-Version": "2.80"}
@@ -53,13 +61,20 @@ def _port(cloud, server_id: str) -> dict:
     return found
 
 
-def _allow_icmp(cloud, server_id: str) -> None:
-    port = _port(cloud, server_id)
+def _let_in(cloud, group_id: str, **rule) -> None:
     with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
         response = client.post("/security-group-rules", json={"security_group_rule": {
-            "security_group_id": port["security_groups"][0], "direction": "ingress",
-            "ethertype": "IPv4", "protocol": "icmp"}})
+            "security_group_id": group_id, "direction": "ingress", "ethertype": "IPv4",
+            **rule}})
         assert response.status_code == 201, response.text
+
+
+def _allow_icmp(cloud, server_id: str) -> None:
+    _let_in(cloud, _port(cloud, server_id)["security_groups"][0], protocol="icmp")
+
+
+def _script(text: str) -> str:
+    return base64.b64encode(f"#!/bin/sh\n{text}".encode()).decode()
 
 
 def _reachable(namespace: str, address: str) -> bool:
@@ -118,6 +133,58 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
         assert linux.links(names.host_namespace(host)).keys() == {"lo", "ul0"}
     cloud.wait(lambda: dhcp not in linux.namespaces(), timeout=30)
 
+
+
+def test_a_security_group_lets_in_what_its_rules_say_to_a_running_guest(two_qemu_hosts):
+    """B's own group lets in TCP 22 only: A's nc reaches B's port 22 while A's ping is
+    dropped; an ICMP rule added while both run lets the ping through within the agent's
+    polling interval, B untouched."""
+    cloud = two_qemu_hosts
+    private = _network(cloud, "private")
+    hosts = [f"{CONF.host}-1", f"{CONF.host}-2"]
+    with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
+        group = client.post("/security-groups", json={"security_group": {
+            "name": "ssh-only"}}).json()["security_group"]
+    _let_in(cloud, group["id"], protocol="tcp", port_range_min=22, port_range_max=22)
+    b = _boot_on(cloud, "b", hosts[1], private["id"], config_drive=True,
+                 security_groups=[{"name": "ssh-only"}], user_data=_script(
+                     "printf '#!/bin/sh\\necho B-ANSWERS\\n' > /tmp/answer\n"
+                     "chmod +x /tmp/answer\nnc -ll -p 22 -e /tmp/answer &\n"))
+    peer = _address(cloud, b)
+    a = _boot_on(cloud, "a", hosts[0], private["id"], config_drive=True, user_data=_script(
+        f"i=0\nuntil nc -w 2 {peer} 22 < /dev/null | grep -q B-ANSWERS; do\n"
+        f"  i=$((i + 1)); [ $i -ge 60 ] && exit 1; sleep 1\ndone\necho SSH-REACHED\n"
+        f"ping -c 2 -W 2 {peer} > /dev/null && echo PING-LET-IN || echo PING-DROPPED\n"
+        f"until ping -c 1 -W 1 {peer} > /dev/null; do :; done\necho PING-ANSWERED\n"))
+    for server_id in (a, b):
+        wait_settled(cloud, server_id, "ACTIVE", 1)
+    out = cloud.wait(lambda: "PING-" in (text := console(cloud, a)) and text, timeout=120)
+    assert "SSH-REACHED" in out and "PING-DROPPED" in out, out
+
+    _let_in(cloud, group["id"], protocol="icmp")
+    started = time.monotonic()
+    wait_console(cloud, a, "PING-ANSWERED")
+    assert time.monotonic() - started < 2 * CONF.agent.polling_interval + 2
+    assert "NOVALITE-USERDATA rc=0" in console(cloud, b)  # B ran on, not restarted
+
+
+def test_a_cold_migrated_guest_keeps_its_address(two_qemu_hosts):
+    cloud = two_qemu_hosts
+    server_id, address, dhcp = _answering_guest(cloud, "mover", f"{CONF.host}-1")
+
+    response = cloud.api.post(f"/servers/{server_id}/action", headers=MOVE,
+                              json={"migrate": None})
+    assert response.status_code == 202, response.text
+    moved = wait_settled(cloud, server_id, "VERIFY_RESIZE", 1)
+    assert moved["OS-EXT-SRV-ATTR:host"] == f"{CONF.host}-2"
+    assert moved["addresses"]["private"][0]["addr"] == address
+    wait_console(cloud, server_id, f"{NET_MARKER} eth0={address}/26")  # its DHCP lease
+    cloud.wait(lambda: _reachable(dhcp, address), timeout=10)
+    response = cloud.api.post(f"/servers/{server_id}/action", json={"confirmResize": None})
+    assert response.status_code == 204, response.text
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    assert linux.links(names.host_namespace(f"{CONF.host}-1")).keys() == {"lo", "ul0"}
+    assert _reachable(dhcp, address)
 
 def test_a_guest_reaches_the_outside_and_is_reached_on_its_floating_ip(two_qemu_hosts):
     cloud = two_qemu_hosts
