@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ipaddress
 import random
-from collections.abc import Iterator
+import socket
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy import select
@@ -89,20 +90,30 @@ def used(s: Session, subnet_id: str) -> set[str]:
                          .where(m.IPAllocation.subnet_id == subnet_id)))
 
 
+def _text(ip_version: int) -> Callable[[int], str]:
+    """An address as the allocations store it (canonical text) from its integer; IPv4's
+    without the ipaddress module, which would cost more than the rest of an allocation
+    on a subnet with many ports."""
+    if ip_version == 4:
+        return lambda number: socket.inet_ntoa(number.to_bytes(4, "big"))
+    return lambda number: str(ipaddress.IPv6Address(number))
+
+
 def _pick(s: Session, subnet: m.Subnet) -> str | None:
-    taken = {int(ipaddress.ip_address(a)) for a in used(s, subnet.id)}
+    """One of the first WINDOW free addresses of the pools, at random (concurrent
+    requests rarely pick the same one). The addresses taken are compared as the text
+    they are stored as: none of them is parsed."""
+    taken = used(s, subnet.id)
     if subnet.gateway_ip:
-        taken.add(int(ipaddress.ip_address(subnet.gateway_ip)))
+        taken.add(str(ipaddress.ip_address(subnet.gateway_ip)))
+    text = _text(subnet.ip_version)
     free = []
     for candidate in _in_pools(subnet):
-        if candidate not in taken:
-            free.append(candidate)
+        if (address := text(candidate)) not in taken:
+            free.append(address)
             if len(free) == WINDOW:
                 break
-    if not free:
-        return None
-    return str(ipaddress.ip_address(random.choice(free)) if subnet.ip_version == 4
-               else ipaddress.IPv6Address(random.choice(free)))
+    return random.choice(free) if free else None
 
 
 def eui64(cidr: str, mac: str) -> str:
