@@ -98,6 +98,7 @@ def measure(servers: int, runs: int, pool: multiprocessing.pool.Pool) -> dict:
         result: dict = {"servers": servers, "load_s": round(load(servers), 2)}
         server = http_server.make_server("127.0.0.1", 0)
         http_server.start_in_thread(server)
+        http_server.freeze_heap()  # as novalite-api does once it serves
         url = f"http://127.0.0.1:{http_server.bound_port(server)}/compute/v2.1"
         try:
             for key, qs in QUERIES.items():
