@@ -24,6 +24,7 @@ from novalite.db.api import (
     services,
     stuck_builds,
 )
+from novalite.notifications import notifier
 from novalite.objects import network_info as network_info_model
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.compute_node import ComputeNode
@@ -201,7 +202,8 @@ class ConductorManager(Manager):
         try:
             return instances.instance_update(
                 instance_uuid, values, expected_task_state=expected,
-                expected_host=instances.ANY if expected_host is None else expected_host)
+                expected_host=instances.ANY if expected_host is None else expected_host,
+                with_tags=notifier.enabled())  # what the compute's notifications show
         except exception.UnexpectedTaskStateError:
             if rpc.redelivered():  # made by the handling that died before replying?
                 current = instances.instance_get(instance_uuid)

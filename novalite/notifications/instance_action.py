@@ -127,7 +127,7 @@ class InstanceAction:
         fields = {**payloads.instance_fields(self.ctx, instance), **extra(self.args),
                   "fault": ExceptionPayload.from_exception(exc) if exc else None}
         if cls is payloads.InstanceCreatePayload:
-            fields.update(keypairs=payloads.instance_keypairs(instance), tags=[],
+            fields.update(keypairs=payloads.instance_keypairs(instance), tags=instance.tags,
                           trusted_image_certificates=None, instance_name=None)
         return cls(**fields)
 
@@ -191,5 +191,5 @@ def _update_payload(ctx: RequestContext, old: Instance, new: Instance
             audit_period_ending=now),
         old_display_name=old.display_name if old.display_name != new.display_name
         else None,
-        tags=[])
+        tags=new.tags)
 

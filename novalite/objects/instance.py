@@ -19,7 +19,8 @@ class Instance(base.NovaliteObject):
     # 1.4: deleted_at (when a soft delete began: the reclaim's clock);
     # 1.5: hostname, key_data, user_data, config_drive (what the guest is told of itself)
     # 1.6: device_metadata (where the guest finds its tagged devices)
-    VERSION = "1.6"
+    # 1.7: tags (what its notifications show; read only when notifications are sent)
+    VERSION = "1.7"
 
     uuid: str
     display_name: str | None = None
@@ -50,6 +51,7 @@ class Instance(base.NovaliteObject):
     config_drive: str = ""  # "True" when the server has one, as Nova stores it
     # its tagged devices as its virt driver last reported them
     device_metadata: list[DeviceMetadata] = dataclasses.field(default_factory=list)
+    tags: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def is_volume_backed(self) -> bool:

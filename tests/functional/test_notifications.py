@@ -98,6 +98,21 @@ def test_an_action_starts_showing_the_server_as_the_api_claimed_it(cloud_factory
                        "old_task_state": "powering-off", "new_task_state": None}
 
 
+def test_a_servers_tags_are_in_its_create_and_update_notifications(cloud_factory, sink):
+    cloud = cloud_factory(hosts=1)
+    response = cloud.api.post("/servers", headers={"X-OpenStack-Nova-API-Version": "2.52"},
+                              json={"server": {"name": "tagged", "flavorRef": "1",
+                                               "imageRef": images.DEFAULT_IMAGE_ID,
+                                               "networks": "none", "tags": ["web", "blue"]}})
+    assert response.status_code == 202, response.text
+    server_id = response.json()["server"]["id"]
+    for event in ("instance.create.start", "instance.create.end"):
+        assert sorted(_data(sink.wait(event, server_id))["tags"]) == ["blue", "web"]
+    updates = [_data(m) for m in sink.received if m["event_type"] == "instance.update"
+               and _data(m).get("uuid") == server_id]
+    assert updates and all(sorted(u["tags"]) == ["blue", "web"] for u in updates)
+
+
 def test_the_api_notifies_aggregates_key_pairs_groups_flavors_and_services(cloud_factory,
                                                                             sink):
     cloud = cloud_factory(hosts=1)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import func, or_, select, update
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session, lazyload
 
 from novalite import exception, timeutils
@@ -39,6 +40,7 @@ def _to_obj(row: models.Instance) -> Instance:
         hostname=row.hostname, key_data=row.key_data, user_data=row.user_data,
         config_drive=row.config_drive or "",
         device_metadata=device_metadata.from_json(row.device_metadata),
+        tags=[] if "tags" in sa_inspect(row).unloaded else [t.tag for t in row.tags],
     )
 
 
@@ -80,11 +82,13 @@ def instance_create(values: dict[str, Any], metadata: dict[str, str] | None = No
         return _to_obj(row)
 
 
-def _get_row(s: Any, uuid: str, project_id: str | None, read_deleted: bool) -> models.Instance:
-    """The row, its tags loaded only if asked for: only API views show them, while every
-    state change of a build reads its instance back."""
-    query = select(models.Instance).filter_by(uuid=uuid).options(
-        lazyload(models.Instance.tags))
+def _get_row(s: Any, uuid: str, project_id: str | None, read_deleted: bool,
+             with_tags: bool = False) -> models.Instance:
+    """The row, its tags loaded only if asked for: only API views and notifications show
+    them, while every state change of a build reads its instance back."""
+    query = select(models.Instance).filter_by(uuid=uuid)
+    if not with_tags:
+        query = query.options(lazyload(models.Instance.tags))
     if not read_deleted:
         query = query.filter_by(deleted=0)
     if project_id is not None:
@@ -146,8 +150,10 @@ def instance_update(
     expected_vm_state: Iterable[str] | None = None,
     along: Callable[[Session], None] | None = None,
     expected_host: Any = ANY,
+    with_tags: bool = False,
 ) -> Instance:
-    """Update atomically, only if the instance is in the expected states.
+    """Update atomically, only if the instance is in the expected states; the instance
+    as saved (with its tags if asked for).
 
     The check and the write are one UPDATE, so two services racing on one instance (a
     delete during a build, say) cannot both win: the loser gets UnexpectedTaskStateError.
@@ -178,7 +184,7 @@ def instance_update(
                         actual=row.task_state)
         if along is not None:
             along(s)
-        return _to_obj(_get_row(s, uuid, None, read_deleted=False))
+        return _to_obj(_get_row(s, uuid, None, read_deleted=False, with_tags=with_tags))
 
 
 @retry_on_deadlock
