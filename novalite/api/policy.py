@@ -112,6 +112,7 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-aggregates:add_host": ADMIN,
     "os_compute_api:os-aggregates:remove_host": ADMIN,
     "os_compute_api:os-aggregates:set_metadata": ADMIN,
+    "compute:aggregates:images": ADMIN,
     "os_compute_api:os-availability-zone:list": ANY,
     "os_compute_api:os-availability-zone:detail": ADMIN,
     "os_compute_api:os-server-groups:index": PROJECT_READER_OR_ADMIN,

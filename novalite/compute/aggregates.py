@@ -13,7 +13,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from novalite import context, exception
+from novalite.clients import glance
 from novalite.clients import placement as placement_client
+from novalite.conductor.rpcapi import ComputeTaskAPI
 from novalite.db.api import aggregates as db
 from novalite.db.api import services
 from novalite.notifications import events, notifier
@@ -155,6 +157,15 @@ class AggregateAPI:
             aggregate_id, host, guard=_remove_guard(host)))
         _mirror(placement_client.SchedulerReportClient.aggregate_remove_host, aggregate, host)
         return aggregate
+
+
+    def cache_images(self, ctx: context.RequestContext, aggregate: Aggregate,
+                     image_ids: list[str]) -> None:
+        """Every image found (as the caller sees it) before any host is asked to fetch
+        it; the conductor asks the hosts."""
+        for image_id in image_ids:
+            glance.show(ctx, image_id)
+        ComputeTaskAPI().cache_images(ctx, aggregate, image_ids)
 
 
 def _notified(action: str, aggregate_id: int, change: Callable[[], T]) -> T:

@@ -109,7 +109,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
     interfaces from InterfaceSteps (novalite.compute.interface_steps), the guest's tagged
     devices from its DeviceTagSteps (novalite.compute.device_tags)."""
 
-    target = Target(version="1.26")
+    target = Target(version="1.27")
 
     def __init__(self, host: str, driver_name: str | None = None,
                  driver_args: dict[str, str] | None = None) -> None:
@@ -197,6 +197,22 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
             return self.driver.get_host_uptime()
         except NotImplementedError:
             raise exception.FeatureNotSupported() from None
+
+    def cache_images(self, ctx: RequestContext, image_ids: list[str]) -> dict[str, str]:
+        """Each image into this host's cache, one after the other: {image id: "cached"
+        (downloaded now), "existing", "unsupported" (a driver without a cache) or
+        "error"}, as Nova's compute answers its conductor."""
+        found: dict[str, str] = {}
+        for image_id in image_ids:
+            try:
+                found[image_id] = "cached" if self.driver.cache_image(ctx, image_id) \
+                    else "existing"
+            except NotImplementedError:
+                found[image_id] = "unsupported"
+            except Exception:
+                LOG.exception("Could not cache image %s", image_id)
+                found[image_id] = "error"
+        return found
 
     @periodic_task(spacing=_resources_interval)
     def update_available_resource(self, ctx: RequestContext) -> None:

@@ -28,12 +28,14 @@ Version history:
   1.25: pre_live_migration takes the source's migrate_data (what its guest is like)
   1.26: attach_interface (a call: the API answers with the plugged port),
         detach_interface (a cast, as Nova's)
+  1.27: cache_images (a call: the conductor gathers each host's outcome)
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.diagnostics import Diagnostics
@@ -116,6 +118,16 @@ class ComputeAPI:
 
     def get_host_uptime(self, ctx: RequestContext, host: str) -> str:
         return self.client.prepare(server=host, version="1.4").call(ctx, "get_host_uptime")
+
+    def cache_images(self, ctx: RequestContext, host: str, image_ids: list[str]
+                     ) -> dict[str, str]:
+        """{image id: cached, existing, unsupported or error} from `host`; every image
+        "unsupported" on a compute older than 1.27."""
+        if not self.client.can_send_version("1.27"):
+            return dict.fromkeys(image_ids, "unsupported")
+        return self.client.prepare(server=host, version="1.27",
+                                   timeout=CONF.long_rpc_timeout).call(
+            ctx, "cache_images", image_ids=image_ids)
 
     def get_instance_diagnostics(self, ctx: RequestContext, host: str,
                                  instance: Instance) -> Diagnostics:

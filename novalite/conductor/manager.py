@@ -9,7 +9,14 @@ from typing import Any
 from novalite import exception, rpc
 from novalite.clients import placement as placement_client
 from novalite.compute.rpcapi import ComputeAPI
-from novalite.conductor.tasks import build, evacuate, live_migrate, migrate, unshelve
+from novalite.conductor.tasks import (
+    build,
+    cache_images,
+    evacuate,
+    live_migrate,
+    migrate,
+    unshelve,
+)
 from novalite.conductor.tasks.base import TaskBase
 from novalite.conf import CONF
 from novalite.context import RequestContext
@@ -26,6 +33,7 @@ from novalite.db.api import (
 )
 from novalite.notifications import notifier
 from novalite.objects import network_info as network_info_model
+from novalite.objects.aggregate import Aggregate
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
@@ -67,7 +75,7 @@ class ComputeTaskManager:
     acknowledgement: its claim on the next alternate leaves no trace a second handling
     could find before it is handed on."""
 
-    target = Target(namespace="compute_task", version="1.4")
+    target = Target(namespace="compute_task", version="1.5")
 
     def __init__(self) -> None:
         self.scheduler = SchedulerAPI()
@@ -115,6 +123,12 @@ class ComputeTaskManager:
                           force: bool, stopped: bool) -> None:
         self._run(evacuate.EvacuateTask(ctx, instance_uuid, host, force, stopped,
                                         self.scheduler, self.compute))
+
+    @ack_when_done
+    def cache_images(self, ctx: RequestContext, aggregate: Aggregate,
+                     image_ids: list[str]) -> None:
+        """Safe to run again: a host that holds an image says it exists."""
+        cache_images.cache_images(ctx, self.compute, aggregate, image_ids)
 
     @staticmethod
     def _run(task: TaskBase) -> None:

@@ -9,6 +9,7 @@ Version history:
   compute_task 1.2: unshelve_instance
   compute_task 1.3: live_migrate_instance
   compute_task 1.4: evacuate_instance
+  compute_task 1.5: cache_images (an aggregate's hosts download images ahead of boots)
   conductor    1.0: service_get_or_create, service_heartbeat, compute_node_save,
                     instance_get, instance_get_all_by_host, instance_update,
                     instance_destroy, instance_fault_create, action_event_start,
@@ -36,6 +37,7 @@ from typing import Any
 
 from novalite.context import RequestContext, get_admin_context
 from novalite.notifications import instance_action
+from novalite.objects.aggregate import Aggregate
 from novalite.objects.block_device import BlockDeviceMapping
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
@@ -100,7 +102,6 @@ class ComputeTaskAPI:
             ctx, "reschedule_move", instance_uuid=instance_uuid, migration=migration,
             request_spec=request_spec, host_list=host_list, reason=reason)
 
-
     def unshelve_instance(self, ctx: RequestContext, instance_uuid: str, image: ImageMeta,
                           placement: UnshelvePlacement) -> None:
         """Schedule an offloaded server again and spawn it where it lands."""
@@ -108,19 +109,22 @@ class ComputeTaskAPI:
             ctx, "unshelve_instance", instance_uuid=instance_uuid, image=image,
             placement=placement)
 
-
     def live_migrate_instance(self, ctx: RequestContext, instance_uuid: str,
                               host: str | None, force: bool) -> None:
         self.client.prepare(version="1.3").cast(
             ctx, "live_migrate_instance", instance_uuid=instance_uuid, host=host,
             force=force)
 
-
     def evacuate_instance(self, ctx: RequestContext, instance_uuid: str, host: str | None,
                           force: bool, stopped: bool) -> None:
         self.client.prepare(version="1.4").cast(
             ctx, "evacuate_instance", instance_uuid=instance_uuid, host=host, force=force,
             stopped=stopped)
+
+    def cache_images(self, ctx: RequestContext, aggregate: Aggregate,
+                     image_ids: list[str]) -> None:
+        self.client.prepare(version="1.5").cast(ctx, "cache_images", aggregate=aggregate,
+                                                image_ids=image_ids)
 
 
 class ConductorAPI:

@@ -17,6 +17,13 @@ opts = [
         help="Seconds to wait for a response to an RPC call before MessagingTimeout.",
     ),
     cfg.IntOpt(
+        "long_rpc_timeout",
+        default=1800,
+        min=1,
+        help="Seconds to wait for the response to a call known to run long (a host "
+             "downloading images into its cache), as Nova's.",
+    ),
+    cfg.IntOpt(
         "executor_thread_pool_size",
         default=64,
         min=1,

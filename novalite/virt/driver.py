@@ -360,6 +360,12 @@ class ComputeDriver(abc.ABC):
         destroyed)."""
         raise NotImplementedError()
 
+    def cache_image(self, ctx: Any, image_id: str) -> bool:
+        """Download the image into this host's image cache ahead of the boots that will
+        need it (Nova's image pre-caching): True when it was downloaded now, False when
+        the host had it already."""
+        raise NotImplementedError()
+
     def update_provider_tree(self, provider: ProviderData, nodename: str) -> None:
         """Adjust what the node's provider offers before it goes to placement (Nova's
         hook of the same name): the resource tracker fills VCPU, MEMORY_MB and DISK_GB

@@ -87,6 +87,13 @@ class FakeDriver(ComputeDriver):
         self._live_copies: dict[str, _LiveCopy] = {}
         self._lock = threading.Lock()
         self._numa_topology, self._pci_stats, self._metrics = numa_topology, pci_stats, metrics
+        self.cached_images: set[str] = set()
+
+    def cache_image(self, ctx: Any, image_id: str) -> bool:
+        with self._lock:
+            new = image_id not in self.cached_images
+            self.cached_images.add(image_id)
+        return new
 
     def init_host(self, host: str) -> None:
         self.host = host

@@ -197,3 +197,15 @@ def test_a_user_restores_and_force_deletes_soft_deleted_servers(tmp_path):
         demo.wait_status(server["id"], "SOFT_DELETED")
         demo.delete(server["id"], force=True)
         assert demo.run("server", "show", server["id"]).returncode != 0
+
+
+def test_an_admin_has_an_aggregates_hosts_cache_an_image(cloud):
+    admin = Cli(cloud.clouds_yaml, "novalite-admin")
+    admin.ok("aggregate", "create", "precached")
+    admin.ok("aggregate", "add", "host", "precached", "compute1")
+    admin.ok("--os-compute-api-version", "2.81", "aggregate", "cache", "image", "precached",
+             "novalite-tiny")
+    log = cloud.state_dir / "all-in-one.log"
+    wait_for(lambda: "Image pre-cache operation for image(s)" in log.read_text())
+    assert "; 1 cached, 0 existing, 0 errors, 0 unsupported, 0 skipped (down) hosts" \
+        in log.read_text()

@@ -108,6 +108,26 @@ def _set_metadata(req: ApiRequest) -> ApiResponse:
     return _one(req, AggregateAPI().update_metadata(_id(req), metadata))
 
 
+def cache_images(req: ApiRequest) -> ApiResponse:
+    """POST /os-aggregates/{id}/images (2.81): the aggregate's hosts download the images
+    into their caches ahead of the boots that will need them; 202 before they do."""
+    if not req.at_least("2.81"):
+        raise HTTPFault(404, "The resource could not be found.")
+    validate(schema.cache_images, req.body)
+    policy.authorize(req.ctx, "compute:aggregates:images")
+    aggregate_id = _id(req)
+    image_ids = [image["id"] for image in req.body["cache"]]
+    if len(set(image_ids)) != len(image_ids):
+        raise HTTPFault(400, "Duplicate images in request")
+    api = AggregateAPI()
+    aggregate = api.get(aggregate_id)
+    try:
+        api.cache_images(req.ctx, aggregate, image_ids)
+    except exception.NovaliteException as exc:
+        raise HTTPFault(400, exc.format_message()) from None
+    return ApiResponse(202)
+
+
 ACTIONS: actions.Table = {"add_host": _add_host, "remove_host": _remove_host,
            "set_metadata": _set_metadata}
 

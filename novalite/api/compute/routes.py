@@ -175,6 +175,7 @@ ROUTES = [
     ("/v2.1/os-aggregates/{id}", "PUT", aggregates.update, True),
     ("/v2.1/os-aggregates/{id}", "DELETE", aggregates.delete, True),
     ("/v2.1/os-aggregates/{id}/action", "POST", aggregates.action, True),
+    ("/v2.1/os-aggregates/{id}/images", "POST", aggregates.cache_images, True),
     ("/v2.1/os-availability-zone", "GET", availability_zones.index, True),
     ("/v2.1/os-availability-zone/detail", "GET", availability_zones.detail, True),
     ("/v2.1/os-server-groups", "GET", server_groups.index, True),

@@ -1,5 +1,6 @@
 """AggregatePayload: aggregate.create/delete/update_metadata/update_prop/add_host/
-remove_host, .start and .end."""
+remove_host/cache_images, .start and .end; AggregateCachePayload: one host's
+aggregate.cache_images.progress."""
 
 from __future__ import annotations
 
@@ -22,3 +23,28 @@ class AggregatePayload(Payload):
     def from_aggregate(cls, aggregate: Aggregate) -> AggregatePayload:
         return cls(id=aggregate.id, uuid=aggregate.uuid, name=aggregate.name,
                    hosts=list(aggregate.hosts), metadata=dict(aggregate.metadata))
+
+
+@payload
+class AggregateCachePayload(Payload):
+    NAME = "AggregateCachePayload"
+    VERSION = "1.0"
+
+    id: int
+    uuid: str
+    name: str
+    host: str
+    images_cached: list[str]
+    images_failed: list[str]
+    index: int
+    total: int
+
+    @classmethod
+    def of(cls, aggregate: Aggregate, host: str, found: dict[str, str], index: int,
+           total: int) -> AggregateCachePayload:
+        """`found`: the host's {image id: status}; cached and existing ones count as
+        cached, anything else (error, unsupported, skipped) as failed, as in Nova."""
+        held = [i for i, status in found.items() if status in ("cached", "existing")]
+        return cls(id=aggregate.id, uuid=aggregate.uuid, name=aggregate.name, host=host,
+                   images_cached=held, images_failed=[i for i in found if i not in held],
+                   index=index, total=total)

@@ -143,6 +143,9 @@ class QemuDriver(driver.ComputeDriver):
     def node_uuid(self, nodename: str) -> str:
         return str(uuid.uuid5(_NODE_NAMESPACE, f"{socket.gethostname()}/{nodename}"))
 
+    def cache_image(self, ctx: Any, image_id: str) -> bool:
+        return images.precache(ctx, glance.show(ctx, image_id))
+
     def get_available_resource(self, nodename: str) -> dict[str, Any]:
         vcpus = os.cpu_count() or 1
         usage = shutil.disk_usage(self._root())

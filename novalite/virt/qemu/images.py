@@ -35,6 +35,14 @@ def fetch(ctx: Any, image: dict) -> str:
     return path
 
 
+def precache(ctx: Any, image: dict) -> bool:
+    """Fetch the image ahead of a boot: True when downloaded now, False when this host
+    had it."""
+    had = os.path.exists(os.path.join(base_dir(), image["id"]))
+    fetch(ctx, image)
+    return not had
+
+
 def image_id(path: str) -> str:
     """The image a file of the base cache holds (fetch names each by its image's id)."""
     return os.path.basename(path)

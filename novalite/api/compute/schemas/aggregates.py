@@ -26,3 +26,13 @@ update = _body("aggregate", {"name": _name_spaced, "availability_zone": _az}, []
 add_host = _body("add_host", {"host": _fqdn}, ["host"])
 remove_host = _body("remove_host", {"host": _fqdn}, ["host"])
 set_metadata = _body("set_metadata", {"metadata": _metadata_with_null}, ["metadata"])
+# 2.81: the images to pre-cache, each once (duplicates are refused by the handler, with
+# Nova's text)
+cache_images = {
+    "type": "object",
+    "properties": {"cache": {
+        "type": "array", "minItems": 1,
+        "items": {"type": "object", "properties": {"id": {"type": "string", "format": "uuid"}},
+                  "required": ["id"], "additionalProperties": False}}},
+    "required": ["cache"], "additionalProperties": False,
+}

@@ -62,3 +62,10 @@ def test_an_image_that_is_not_active_is_refused(downloads):
     with pytest.raises(glance.ImageUnusable, match="queued"):
         images.fetch(None, _image(status="queued"))
     assert downloads == []
+
+
+def test_a_precache_says_whether_it_downloaded(downloads):
+    image = _image(checksum=hashlib.md5(DATA).hexdigest())
+    assert images.precache(None, image) is True
+    assert images.precache(None, image) is False
+    assert len(downloads) == 1
