@@ -14,6 +14,7 @@ from novalite.conf import CONF
 from novalite.db import session
 from novalite.rpc.transport import reset_transports
 from tests import services
+from tests.notifications import sink  # noqa: F401 (a fixture for every test)
 
 # Property tests (marked `slow`): derandomised, so every run tries the same examples; a
 # few by default for a quick local run, the full count in CI (CI=true, or choose with

@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+
 from novalite.notifications import envelope
 from novalite.rpc.inprocess import InProcessTransport
 from novalite.rpc.transport import get_transport
@@ -67,3 +69,12 @@ class Sink:
 
 def _uuid(message: dict[str, Any]) -> str | None:
     return message["payload"]["nova_object.data"].get("uuid")
+
+
+@pytest.fixture
+def sink(conf):
+    """Versioned notifications on, and a Sink of them (registered by tests/conftest.py)."""
+    enable(conf)
+    listening = Sink()
+    yield listening
+    listening.stop()

@@ -7,23 +7,13 @@ from __future__ import annotations
 
 import uuid
 
-import pytest
 from sqlalchemy import update
 
 from novalite.db import models, session
 from novalite.image import db as images
-from tests import notifications
 
 V281 = {"X-OpenStack-Nova-API-Version": "2.81"}
 IMAGE = images.DEFAULT_IMAGE_ID
-
-
-@pytest.fixture
-def sink(conf):
-    notifications.enable(conf)
-    listening = notifications.Sink()
-    yield listening
-    listening.stop()
 
 
 def _aggregate(cloud, *hosts: str) -> int:

@@ -25,19 +25,15 @@ def _not_found(snapshot_id: str) -> str:
     return f"Snapshot {snapshot_id} could not be found."
 
 
-def _listed(req: ApiRequest, rule: str) -> ApiResponse:
-    client = volume_proxy.client(req, f"snapshots:{rule}")
-    snapshots = client.request("GET", "/snapshots/detail")["snapshots"]
-    return ApiResponse(200, {"snapshots": [view(s) for s in
-                                           volume_proxy.limited(req, snapshots)]})
+_SNAPSHOTS = volume_proxy.Collection("snapshots", "snapshots:", view)
 
 
 def index(req: ApiRequest) -> ApiResponse:
-    return _listed(req, "list")
+    return _SNAPSHOTS.listed(req, "list")
 
 
 def detail(req: ApiRequest) -> ApiResponse:
-    return _listed(req, "detail")
+    return _SNAPSHOTS.listed(req, "detail")
 
 
 def show(req: ApiRequest) -> ApiResponse:

@@ -5,15 +5,16 @@ volume service's 404 is Nova's, its 400 a 400 with its reason, its quota refusal
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from novalite.api import policy
 from novalite.api.compute.networks import check_proxy_version
 from novalite.api.faults import HTTPFault
-from novalite.api.request import ApiRequest
+from novalite.api.request import ApiRequest, ApiResponse
 from novalite.clients import cinder
 from novalite.conf import CONF
 
@@ -55,3 +56,17 @@ def limited(req: ApiRequest, items: list[Any]) -> list[Any]:
         bounds[name] = int(value)
     limit = min(CONF.api.max_limit, bounds["limit"] or CONF.api.max_limit)
     return items[bounds["offset"]:bounds["offset"] + limit]
+
+
+@dataclasses.dataclass(frozen=True)
+class Collection:
+    """One of the volume service's collections as Nova's proxy lists it."""
+
+    name: str  # the volume service's and Nova's: "volumes", "snapshots"
+    rules: str  # the prefix of its policy rules: "", "snapshots:"
+    view: Callable[[dict[str, Any]], dict[str, Any]]
+
+    def listed(self, req: ApiRequest, rule: str) -> ApiResponse:
+        found = client(req, self.rules + rule).request("GET", f"/{self.name}/detail")
+        return ApiResponse(200, {self.name: [self.view(item) for item in
+                                             limited(req, found[self.name])]})

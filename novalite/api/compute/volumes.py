@@ -36,18 +36,15 @@ def _not_found(volume_id: str) -> str:
     return f"Volume {volume_id} could not be found."
 
 
-def _listed(req: ApiRequest, rule: str) -> ApiResponse:
-    volumes = volume_proxy.client(req, rule).request("GET", "/volumes/detail")["volumes"]
-    return ApiResponse(200, {"volumes": [view(v) for v in
-                                         volume_proxy.limited(req, volumes)]})
+_VOLUMES = volume_proxy.Collection("volumes", "", view)
 
 
 def index(req: ApiRequest) -> ApiResponse:
-    return _listed(req, "list")
+    return _VOLUMES.listed(req, "list")
 
 
 def detail(req: ApiRequest) -> ApiResponse:
-    return _listed(req, "detail")
+    return _VOLUMES.listed(req, "detail")
 
 
 def show(req: ApiRequest) -> ApiResponse:

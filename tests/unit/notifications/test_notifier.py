@@ -19,14 +19,6 @@ PAYLOAD = KeypairPayload(user_id="u1", name="k", fingerprint=None, public_key=No
                          type="ssh")
 
 
-@pytest.fixture
-def sink(conf):
-    notifications.enable(conf)
-    listening = notifications.Sink()
-    yield listening
-    listening.stop()
-
-
 def test_messagingv2_puts_oslo_messaging_s_envelope_on_topic_dot_priority(conf):
     notifications.enable(conf)
     conf.set_override("versioned_notifications_topics", ["a", "b"], group="notifications")
