@@ -158,7 +158,6 @@ class AggregateAPI:
         _mirror(placement_client.SchedulerReportClient.aggregate_remove_host, aggregate, host)
         return aggregate
 
-
     def cache_images(self, ctx: context.RequestContext, aggregate: Aggregate,
                      image_ids: list[str]) -> None:
         """Every image found (as the caller sees it) before any host is asked to fetch

@@ -93,12 +93,12 @@ def _sync_power_interval() -> float:
     return CONF.sync_power_state_interval or 60
 
 
-
 def _reboot_pending(instance: Instance, reboot_type: str) -> Instance:
     """The instance as reboot.start shows it: Nova's compute takes the reboot in its
     pending state (reboot_pending, reboot_pending_hard) and notifies with it."""
     return dataclasses.replace(instance, task_state=states.REBOOT_PENDING
                                if reboot_type == "SOFT" else states.REBOOT_PENDING_HARD)
+
 
 class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, InterfaceSteps,
                      Manager):

@@ -62,6 +62,7 @@ class _NotificationListener(Listener):
 
 class InProcessTransport(Transport):
     keeps_messages = False
+
     def __init__(self, url: str = "inprocess://") -> None:
         super().__init__(url)
         self._lock = threading.Lock()

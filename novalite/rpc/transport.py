@@ -65,6 +65,7 @@ class IncomingHandler(Protocol):
     def watch_room(self, wake: Callable[[], None]) -> None:
         """Call `wake` when a message is done and room was made for a batch."""
 
+
 TRANSPORT_NAMESPACE = "novalite.rpc.transports"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from novalite.api.compute import volume_proxy
+from novalite.api.compute.networks import check_proxy_version
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.schemas import volumes as schema
 from novalite.api.request import ApiRequest, ApiResponse
@@ -46,8 +47,9 @@ def show(req: ApiRequest) -> ApiResponse:
 def create(req: ApiRequest) -> ApiResponse:
     """Nova's create_snapshot, or with `force` its create_snapshot_force (of a volume
     in use)."""
+    check_proxy_version(req)
+    validate(schema.create_snapshot, req.body)  # before the policy, as Nova's
     client = volume_proxy.client(req, "snapshots:create")
-    validate(schema.create_snapshot, req.body)
     asked = req.body["snapshot"]
     body = {"volume_id": asked["volume_id"], "name": asked.get("display_name"),
             "description": asked.get("display_description"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from novalite.api.compute import volume_proxy
+from novalite.api.compute.networks import check_proxy_version
 from novalite.api.compute.schemas import validate
 from novalite.api.compute.schemas import volumes as schema
 from novalite.api.request import ApiRequest, ApiResponse
@@ -55,8 +56,9 @@ def show(req: ApiRequest) -> ApiResponse:
 
 
 def create(req: ApiRequest) -> ApiResponse:
+    check_proxy_version(req)
+    validate(schema.create_volume, req.body)  # before the policy, as Nova's
     client = volume_proxy.client(req, "create")
-    validate(schema.create_volume, req.body)
     asked = req.body["volume"]
     body: dict[str, Any] = {"size": int(asked["size"])}
     for theirs, ours in (("display_name", "name"), ("display_description", "description"),

@@ -94,7 +94,6 @@ def test_a_port_sends_only_from_its_own_address_unless_unsecured(guests):
     assert ping(guests["a"], ADDRESSES["b"], source="10.0.0.99")
 
 
-
 def test_a_port_sends_ipv6_only_from_its_own_addresses(guests):
     """b lets ICMPv6 in; a's port has an IPv6 address only in the second ruleset: before,
     its IPv6 sources other than link-local are dropped, as a port with none. Neither
@@ -115,6 +114,7 @@ def test_a_port_sends_ipv6_only_from_its_own_addresses(guests):
     _apply("compute1", [owned, b])
     linux.ip(guests["a"], "neigh", "flush", "all")  # its dropped solicitation failed
     assert ping(guests["a"], "fd00::11")
+
 
 def test_the_installed_rules_are_known_by_their_digest(guests):
     script = firewall.ruleset([_port("a", EGRESS)])

@@ -20,6 +20,7 @@ BOOLEAN = {"type": ["boolean", "string"], "enum": [
     True, "True", "TRUE", "true", "1", "ON", "On", "on", "YES", "Yes", "yes",
     False, "False", "FALSE", "false", "0", "OFF", "Off", "off", "NO", "No", "no"]}
 
+
 class InvalidName(ValueError):
     def __init__(self, reason: str) -> None:
         super().__init__(f"An invalid 'name' value was provided. The name must be: {reason}")
@@ -61,7 +62,6 @@ _register("name_with_leading_trailing_spaces", "", False,
           "printable characters with at least one non space character")
 _register("az_name_with_leading_trailing_spaces", ":", False,
           "printable characters except :, with at least one non space character")
-
 
 
 def _ip_checker(name: str, parse: type) -> None:

@@ -134,7 +134,6 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
     cloud.wait(lambda: dhcp not in linux.namespaces(), timeout=30)
 
 
-
 def test_a_security_group_lets_in_what_its_rules_say_to_a_running_guest(two_qemu_hosts):
     """B's own group lets in TCP 22 only: A's nc reaches B's port 22 while A's ping is
     dropped; an ICMP rule added while both run lets the ping through within the agent's
@@ -185,6 +184,7 @@ def test_a_cold_migrated_guest_keeps_its_address(two_qemu_hosts):
     wait_settled(cloud, server_id, "ACTIVE", 1)
     assert linux.links(names.host_namespace(f"{CONF.host}-1")).keys() == {"lo", "ul0"}
     assert _reachable(dhcp, address)
+
 
 def test_a_guest_reaches_the_outside_and_is_reached_on_its_floating_ip(two_qemu_hosts):
     cloud = two_qemu_hosts
