@@ -266,6 +266,11 @@ class NoValidHost(NovaliteException):
     msg_fmt = "No valid host was found. %(reason)s"
 
 
+class MoveInterrupted(NovaliteException):
+    msg_fmt = ("The move was interrupted by a restart of its conductor; the server stays "
+               "where it was.")
+
+
 class MaxRetriesExceeded(NoValidHost):
     msg_fmt = "Exceeded maximum number of retries. %(reason)s"
 

@@ -13,6 +13,7 @@ from novalite.conductor.tasks import (
     build,
     cache_images,
     evacuate,
+    interrupted_moves,
     live_migrate,
     migrate,
     unshelve,
@@ -50,6 +51,7 @@ from novalite.objects.request_spec import (
 from novalite.objects.service import Service
 from novalite.periodic import periodic_task
 from novalite.rpc import Target, ack_when_done
+from novalite.rpc.transport import get_transport
 from novalite.scheduler.rpcapi import SchedulerAPI
 from novalite.service.manager import Manager
 from novalite.timeutils import utcnow
@@ -162,6 +164,12 @@ class ConductorManager(Manager):
     def __init__(self, host: str) -> None:
         super().__init__(host)
         self.additional_endpoints = [ComputeTaskManager()]
+
+    def init_host(self) -> None:
+        """Where messages die with the process (the in-process transport), the moves
+        the conductor before this one held are ended now: nobody delivers them again."""
+        if not get_transport(CONF.transport_url).keeps_messages:
+            interrupted_moves.end_interrupted(utcnow())
 
     @periodic_task(spacing=lambda: CONF.conductor.build_watchdog_interval)
     def _build_watchdog(self, ctx: RequestContext) -> None:

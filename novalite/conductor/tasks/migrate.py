@@ -75,7 +75,7 @@ def end_move(ctx: RequestContext, instance_uuid: str, migration: Migration,
     code = getattr(exc, "code", 500)
     actions.fault_create(instance_uuid, code if isinstance(code, int) else 500, message,
                          details)
-    expected = isinstance(exc, exception.NoValidHost)
+    expected = isinstance(exc, exception.NoValidHost | exception.MoveInterrupted)
     values = {"task_state": None} if expected else {"task_state": None,
                                                     "vm_state": states.ERROR}
     try:

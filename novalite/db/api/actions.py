@@ -85,6 +85,27 @@ def event_finish_times(ctx: ctx_mod.RequestContext, instance_uuid: str, event: s
                               .filter_by(action_id=action.id, event=event)))
 
 
+def open_events(events: list[str], started_before: datetime.datetime
+                ) -> list[tuple[str, str, str | None, str | None, str]]:
+    """(instance uuid, request id, user id, project id, event) of each of `events` started
+    before `started_before` and not finished, on instances not deleted."""
+    with reader() as s:
+        rows = s.execute(
+            select(models.InstanceAction.instance_uuid, models.InstanceAction.request_id,
+                   models.InstanceAction.user_id, models.InstanceAction.project_id,
+                   models.InstanceActionEvent.event)
+            .join(models.InstanceActionEvent,
+                  models.InstanceActionEvent.action_id == models.InstanceAction.id)
+            .join(models.Instance, and_(models.Instance.uuid ==
+                                        models.InstanceAction.instance_uuid,
+                                        models.Instance.deleted == 0))
+            .where(models.InstanceActionEvent.event.in_(events),
+                   models.InstanceActionEvent.finish_time.is_(None),
+                   models.InstanceActionEvent.start_time < started_before)
+            .order_by(models.InstanceActionEvent.id)).all()
+    return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
 def finish_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                  result: str = "Success", traceback: str | None = None,
                  details: str | None = None) -> None:

@@ -1,8 +1,10 @@
 """A move's message handled again after the conductor that took it died half-way (the
 broker redelivers what was not acknowledged): resize, live migration, evacuation and
 unshelve each end as if nothing had happened, with one migration and one claim; a
-message delivered once more after the move is done changes nothing (through real HTTP,
-fake driver, two hosts; the conductor's handlings are called as its RPC server would)."""
+message delivered once more after the move is done changes nothing. Where nothing
+delivers it again (the in-process transport), the next conductor's start ends the move
+with a fault, the server where it was (through real HTTP, fake driver, two hosts; the
+conductor's handlings are called as its RPC server would)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from sqlalchemy import update
 
 from novalite.cmd import manage_placement
 from novalite.conductor import rpcapi as conductor_rpcapi
-from novalite.conductor.manager import ComputeTaskManager
+from novalite.conductor.manager import ComputeTaskManager, ConductorManager
 from novalite.db import models, session
 from novalite.db.api import actions, migrations
 
@@ -63,18 +65,15 @@ MOVES = {  # method: (the request, the status it ends in, the conductor's event)
 }
 
 
-@pytest.mark.parametrize("method", MOVES)
-def test_a_move_taken_by_a_conductor_killed_after_its_claim_is_carried_on_once(
-        cloud, monkeypatch, capsys, method):
-    request, status, event = MOVES[method]
-    server_id = cloud.boot("mover")
-    source = cloud.wait_status(server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+def _killed_after_its_claim(cloud, monkeypatch, method: str, server_id: str, source: str
+                            ) -> tuple[ComputeTaskManager, object, tuple]:
+    """The move asked for, taken by a conductor that dies just after the scheduler
+    claimed its destination: that conductor, the request's context and arguments."""
     taken = []
     monkeypatch.setattr(conductor_rpcapi.ComputeTaskAPI, method,
                         lambda self, ctx, *args: taken.append((ctx, args)))
-    request(cloud, server_id, source)
+    MOVES[method][0](cloud, server_id, source)
     (ctx, args), = taken
-
     conductor = ComputeTaskManager()
     select = conductor.scheduler.select_destinations
 
@@ -84,9 +83,20 @@ def test_a_move_taken_by_a_conductor_killed_after_its_claim_is_carried_on_once(
     conductor.scheduler.select_destinations = claim_then_die  # type: ignore[method-assign]
     with pytest.raises(Killed):
         getattr(conductor, method)(ctx, *args)
+    conductor.scheduler.select_destinations = select  # type: ignore[method-assign]
+    return conductor, ctx, args
+
+
+@pytest.mark.parametrize("method", MOVES)
+def test_a_move_taken_by_a_conductor_killed_after_its_claim_is_carried_on_once(
+        cloud, monkeypatch, capsys, method):
+    _, status, event = MOVES[method]
+    server_id = cloud.boot("mover")
+    source = cloud.wait_status(server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+    conductor, ctx, args = _killed_after_its_claim(cloud, monkeypatch, method, server_id,
+                                                   source)
     assert _holders(cloud, server_id)  # the destination claimed for the dead handling
 
-    conductor.scheduler.select_destinations = select  # type: ignore[method-assign]
     getattr(conductor, method)(ctx, *args)  # redelivered to its successor
     moved = cloud.wait_status(server_id, status)
     dest = moved["OS-EXT-SRV-ATTR:host"]
@@ -133,3 +143,30 @@ def test_a_move_rolled_back_before_its_acknowledgement_is_not_tried_again(cloud,
     events = actions.action_get_by_request_id(server_id, ctx.request_id)["events"]
     assert [e["result"] for e in events if e["event"] == "conductor_migrate_server"] == [
         "Error"]
+
+
+@pytest.mark.parametrize("method", MOVES)
+def test_the_next_conductor_ends_a_move_nothing_delivers_again(cloud, monkeypatch, capsys,
+                                                               method):
+    event = MOVES[method][2]
+    server_id = cloud.boot("mover")
+    source = cloud.wait_status(server_id, "ACTIVE")["OS-EXT-SRV-ATTR:host"]
+    _, ctx, _ = _killed_after_its_claim(cloud, monkeypatch, method, server_id, source)
+    before = "SHELVED_OFFLOADED" if method == "unshelve_instance" else "ACTIVE"
+
+    ConductorManager("conductor-after").init_host()  # in-process: the message died
+    cloud.settle()
+    ended = cloud.server(server_id)
+    assert (ended["status"], ended["OS-EXT-STS:task_state"]) == (before, None)
+    if method != "unshelve_instance":
+        assert ended["OS-EXT-SRV-ATTR:host"] == source
+        assert _holders(cloud, server_id) == [source]
+        (migration,) = migrations.migrations_list({"instance_uuid": server_id})
+        assert migration["status"] == "error"
+    else:
+        assert _holders(cloud, server_id) == []
+    assert actions.fault_get_latest([server_id])[server_id]["message"].startswith(
+        "The move was interrupted by a restart of its conductor")
+    events = actions.action_get_by_request_id(server_id, ctx.request_id)["events"]
+    assert [e["result"] for e in events if e["event"] == event] == ["Error"]
+    assert manage_placement.audit(heal=False) == 0, capsys.readouterr().out
