@@ -248,6 +248,18 @@ class ConsoleNotAvailable(NotFound):
     msg_fmt = "Guest does not have a console available."
 
 
+class ConsoleTypeInvalid(Invalid):
+    msg_fmt = "Invalid console type %(console_type)s"
+
+
+class ConsoleTypeUnavailable(Invalid):
+    msg_fmt = "Unavailable console type %(console_type)s."
+
+
+class SocketPortRangeExhaustedException(Invalid):
+    msg_fmt = "Not able to acquire a free port for %(host)s"
+
+
 class PolicyFileInvalid(NovaliteException):
     msg_fmt = "The policy file %(path)s cannot be used: %(reason)s"
 

@@ -7,6 +7,7 @@ from novalite.conf import (
     cinder_client,
     compute,
     conductor,
+    console,
     database,
     datapath,
     fake_driver,
@@ -34,7 +35,7 @@ from novalite.conf import (
 MODULES = (service, rpc, api, compute, conductor, database, scheduler, placement_client,
            allocation_candidates, pci, quota, fake_driver, upgrade_levels, workarounds,
            oslo_policy, image, identity, glance_client, qemu, network, neutron_client,
-           moves, datapath, wsgi, volume, notifications, cinder_client)
+           moves, datapath, wsgi, volume, notifications, cinder_client, console)
 
 
 def list_opts() -> list[tuple]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from novalite import exception, plugins
 from novalite.conf import CONF
+from novalite.objects.console import ConsoleEndpoint
 from novalite.objects.device_metadata import DeviceMetadata
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
@@ -215,6 +216,15 @@ class ComputeDriver(abc.ABC):
 
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
         """The guest's serial console log so far (undecodable bytes replaced)."""
+        raise NotImplementedError()
+
+    def get_vnc_console(self, ctx: Any, instance: Instance) -> ConsoleEndpoint:
+        """Where the guest's graphical console speaks RFB (VNC), for [vnc] enabled."""
+        raise NotImplementedError()
+
+    def get_serial_console(self, ctx: Any, instance: Instance) -> ConsoleEndpoint:
+        """Where the guest's first serial port is a raw TCP stream, for
+        [serial_console] enabled."""
         raise NotImplementedError()
 
     def get_host_uptime(self) -> str:
