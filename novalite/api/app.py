@@ -14,6 +14,7 @@ from novalite.api import faults
 from novalite.api.compute.routes import PROFILE as COMPUTE
 from novalite.api.compute.routes import ROUTES as COMPUTE_ROUTES
 from novalite.api.compute.unserved import routes as compute_unserved
+from novalite.api.console import proxy as console_proxy
 from novalite.api.faults import HTTPFault
 from novalite.api.identity.routes import PROFILE as IDENTITY
 from novalite.api.identity.routes import ROUTES as IDENTITY_ROUTES
@@ -104,4 +105,5 @@ def build_app() -> Starlette:
         *_mounted(NETWORK_ROUTES, NETWORK, _profile_error(NETWORK), network_versions.root),
         *_mounted(VOLUME_ROUTES, VOLUME, _profile_error(VOLUME), volume_versions.root),
         *_mounted(METADATA_ROUTES, METADATA, _profile_error(METADATA)),
+        *console_proxy.routes(),
     ], exception_handlers={HTTPException: _http_error})

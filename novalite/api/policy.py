@@ -91,6 +91,8 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-suspend-server:suspend": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-suspend-server:resume": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-console-output": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-remote-consoles": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-console-auth-tokens": ADMIN,
     "os_compute_api:servers:resize": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:servers:confirm_resize": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:servers:revert_resize": PROJECT_MEMBER_OR_ADMIN,

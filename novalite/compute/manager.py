@@ -23,6 +23,7 @@ from novalite import exception
 from novalite.clients import glance
 from novalite.clients import placement as placement_client
 from novalite.compute import group_policy, host_boot, neutron, power_sync
+from novalite.compute.console_steps import ConsoleSteps
 from novalite.compute.interface_steps import InterfaceSteps
 from novalite.compute.live_moves import LiveMoveSteps
 from novalite.compute.resource_tracker import ResourceTracker
@@ -101,15 +102,16 @@ def _reboot_pending(instance: Instance, reboot_type: str) -> Instance:
 
 
 class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, InterfaceSteps,
-                     Manager):
+                     ConsoleSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves), the reaping of
     deleted servers' guests from RunningDeletedCleanup (novalite.compute.running_deleted),
     attaching and detaching volumes from VolumeSteps (novalite.compute.volume_steps),
     interfaces from InterfaceSteps (novalite.compute.interface_steps), the guest's tagged
-    devices from its DeviceTagSteps (novalite.compute.device_tags)."""
+    devices from its DeviceTagSteps (novalite.compute.device_tags), remote consoles from
+    ConsoleSteps (novalite.compute.console_steps)."""
 
-    target = Target(version="1.27")
+    target = Target(version="1.28")
 
     def __init__(self, host: str, driver_name: str | None = None,
                  driver_args: dict[str, str] | None = None) -> None:

@@ -29,6 +29,7 @@ Version history:
   1.26: attach_interface (a call: the API answers with the plugged port),
         detach_interface (a cast, as Nova's)
   1.27: cache_images (a call: the conductor gathers each host's outcome)
+  1.28: get_vnc_console, get_serial_console, validate_console_port
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from typing import Any
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.objects.block_device import BlockDeviceMapping
+from novalite.objects.console import ConsoleEndpoint
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -111,6 +113,23 @@ class ComputeAPI:
                            tail_length: int | None) -> str:
         return self.client.prepare(server=host, version="1.2").call(
             ctx, "get_console_output", instance=instance, tail_length=tail_length)
+
+    def get_vnc_console(self, ctx: RequestContext, host: str, instance: Instance,
+                        console_type: str) -> ConsoleEndpoint:
+        return self.client.prepare(server=host, version="1.28").call(
+            ctx, "get_vnc_console", instance=instance, console_type=console_type)
+
+    def get_serial_console(self, ctx: RequestContext, host: str, instance: Instance,
+                           console_type: str) -> ConsoleEndpoint:
+        return self.client.prepare(server=host, version="1.28").call(
+            ctx, "get_serial_console", instance=instance, console_type=console_type)
+
+    def validate_console_port(self, ctx: RequestContext, host: str, instance: Instance,
+                              port: int, internal_access_path: str | None,
+                              console_type: str) -> bool:
+        return self.client.prepare(server=host, version="1.28").call(
+            ctx, "validate_console_port", instance=instance, port=port,
+            internal_access_path=internal_access_path, console_type=console_type)
 
     def set_host_enabled(self, ctx: RequestContext, host: str, enabled: bool) -> None:
         self.client.prepare(server=host, version="1.3").cast(

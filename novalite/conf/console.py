@@ -56,12 +56,22 @@ console_opts = [
                      "the proxy was reached on."),
 ]
 
-GROUPS = {vnc: vnc_opts, serial_console: serial_opts, consoleauth: consoleauth_opts,
-          console: console_opts}
+default_opts = [
+    cfg.StrOpt("web", default="/usr/share/novnc",
+               help="Directory of noVNC's pages (vnc_lite.html), served under /novnc/ "
+                    "beside the console websocket; Debian's novnc package puts them "
+                    "here."),
+]
+
+GROUPS = {"DEFAULT": default_opts, vnc: vnc_opts, serial_console: serial_opts,
+          consoleauth: consoleauth_opts, console: console_opts}
 
 
 def register_opts(conf: cfg.ConfigOpts) -> None:
     for group, opts in GROUPS.items():
+        if not isinstance(group, cfg.OptGroup):
+            conf.register_opts(opts)
+            continue
         conf.register_group(group)
         conf.register_opts(opts, group=group)
 

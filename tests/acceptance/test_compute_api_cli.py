@@ -1,11 +1,14 @@
 """The rest of the compute API (issue 16) with the unmodified `openstack` CLI and
 openstacksdk: compute services, hosts, hypervisor uptime, extensions, quotas, server
-properties, tags and events, and the server list's pages."""
+properties, tags and events, the server list's pages, and remote consoles."""
 
 from __future__ import annotations
 
+import urllib.parse
+
 from openstack import connection
 from openstack.config import OpenStackConfig
+from websockets.sync.client import connect
 
 from tests.acceptance.cli import Cli
 from tests.acceptance.conftest import all_in_one
@@ -209,3 +212,33 @@ def test_an_admin_has_an_aggregates_hosts_cache_an_image(cloud):
     wait_for(lambda: "Image pre-cache operation for image(s)" in log.read_text())
     assert "; 1 cached, 0 existing, 0 errors, 0 unsupported, 0 skipped (down) hosts" \
         in log.read_text()
+
+
+def _opened_console(url: str, greeting: bytes) -> None:
+    """The URL the CLI printed opens the console through the proxy (noVNC's websocket is
+    in the page's `path` parameter)."""
+    parsed = urllib.parse.urlparse(url)
+    if parsed.scheme == "http":
+        path = urllib.parse.parse_qs(parsed.query)["path"][0]
+        url = f"ws://{parsed.netloc}/{path}"
+    with connect(url) as ws:
+        assert ws.recv(timeout=10).startswith(greeting)
+
+
+def test_a_user_opens_a_servers_vnc_and_serial_consoles(tmp_path):
+    """A cloud of its own with serial consoles enabled (Nova's default is off)."""
+    serial = tmp_path / "serial.conf"
+    serial.write_text("[serial_console]\nenabled = true\n")
+    state = tmp_path / "state"
+    state.mkdir()
+    with all_in_one(state, "--hosts", "1", "--config-file", str(serial)) as cloud:
+        demo = Cli(cloud.clouds_yaml, "novalite")
+        server = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "console-vm")
+        novnc = demo.json("console", "url", "show", "--novnc", server["id"])
+        assert novnc["type"] == "novnc"
+        _opened_console(novnc["url"], b"RFB 003.008\n")
+        shown = demo.json("console", "url", "show", "--serial", server["id"])
+        assert (shown["type"], shown["protocol"]) == ("serial", "serial")
+        _opened_console(shown["url"], b"")
+        refused = demo.run("console", "url", "show", "--spice", server["id"])
+        assert "Unavailable console type spice-html5." in refused.stderr

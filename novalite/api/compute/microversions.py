@@ -6,6 +6,8 @@ History (the versions that change something novalite serves):
   2.3  — servers: more OS-EXT-SRV-ATTR fields for admins.
   2.7  — flavors: giving a project access to a public flavor is a 409.
   2.5  — servers: the `ip6` list filter for everyone.
+  2.6  — remote consoles: POST /servers/{id}/remote-consoles replaces the os-get*Console
+         actions.
   2.9  — servers: `locked`.
   2.10 — keypairs: admins act for another user (`user_id` in the body or the query).
   2.11 — os-services: `forced_down`, and the force-down action.
@@ -16,6 +18,7 @@ History (the versions that change something novalite serves):
   2.21 — os-instance-actions: a deleted server's actions.
   2.26 — servers: tags (views, /servers/{id}/tags, the tags list filters).
   2.28 — hypervisors: `cpu_info` an object rather than a JSON string.
+  2.31 — os-console-auth-tokens: every console type's tokens (before: a 400).
   2.33 — hypervisors: paging with `limit` and `marker`.
   2.35 — keypairs: paging with `limit` and `marker`.
   2.36 — limits, os-quota-sets: the nova-network limits are gone.
@@ -60,7 +63,8 @@ History (the versions that change something novalite serves):
   2.98 — servers: the image's `properties` in the view.
   2.100 — servers: `scheduler_hints` in the view.
 Versions in between change APIs novalite does not serve (volume attachments, the image
-cache, accelerators, shares, remote consoles: 501), or move operations that carry their
+cache, accelerators, shares: 501; mks and spice consoles: Nova's 400 for a
+console type a cloud does not offer), or move operations that carry their
 own checks.
 """
 

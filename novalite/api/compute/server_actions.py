@@ -15,6 +15,7 @@ from novalite.api.compute import (
     actions,
     admin_actions,
     floating_ips,
+    remote_consoles,
     server_images,
     server_lock,
     server_moves,
@@ -138,6 +139,10 @@ ACTIONS: actions.Table = {
     "evacuate": server_moves.evacuate,
     "confirmResize": server_moves.confirm_resize,
     "revertResize": server_moves.revert_resize,
+    "os-getVNCConsole": remote_consoles.get_vnc_console,
+    "os-getSerialConsole": remote_consoles.get_serial_console,
+    "os-getSPICEConsole": remote_consoles.get_spice_console,
+    "os-getRDPConsole": remote_consoles.get_rdp_console,
 }
 
 

@@ -308,6 +308,21 @@ class BuildOutbox(Base):
     created_at: Mapped[datetime.datetime] = mapped_column(DateTime, default=utcnow)
 
 
+class ConsoleAuthToken(Base):
+    """A remote console URL's token (console_auth_tokens.py): its hash, never itself."""
+
+    __tablename__ = "console_auth_tokens"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(255), unique=True)
+    console_type: Mapped[str] = mapped_column(String(255))
+    host: Mapped[str] = mapped_column(String(255))
+    port: Mapped[int] = mapped_column(Integer)
+    internal_access_path: Mapped[str | None] = mapped_column(String(255))
+    instance_uuid: Mapped[str] = mapped_column(String(36), index=True)
+    expires: Mapped[int] = mapped_column(Integer, index=True)  # a UNIX time, as Nova's
+    created_at: Mapped[datetime.datetime] = mapped_column(DateTime, default=utcnow)
+
+
 class InstanceFault(Base, TimestampMixin, SoftDeleteMixin):
     __tablename__ = "instance_faults"
     __table_args__ = (Index("ix_instance_faults_instance_uuid", "instance_uuid"),)

@@ -1,0 +1,1 @@
+from tests.cloud import cloud, cloud_factory  # noqa: F401 (fixtures)
