@@ -9,6 +9,8 @@ have them (novalite.virt.pci_layout), its NICs after them in its ports' order; a
 attached to it later sits on a root port of its own from the same pool. With
 [fake_driver] persist_guests the guests of a host are kept in a file under the state
 directory, so that, as real guests, they outlive a restart of their compute service.
+Its guests' VNC and serial consoles are real TCP endpoints a console proxy can reach
+(novalite.virt.fake_consoles), served while the guest runs.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.hardware import numa
 from novalite.objects import states
+from novalite.objects.console import ConsoleEndpoint
 from novalite.objects.device_metadata import DeviceMetadata
 from novalite.objects.diagnostics import (
     CpuDiagnostics,
@@ -40,7 +43,7 @@ from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
 from novalite.objects.network_info import VIF
 from novalite.timeutils import utcnow
-from novalite.virt import pci_layout
+from novalite.virt import fake_consoles, pci_layout
 from novalite.virt.driver import (
     EVENT_LIFECYCLE_STOPPED,
     ComputeDriver,
@@ -88,6 +91,7 @@ class FakeDriver(ComputeDriver):
         self._lock = threading.Lock()
         self._numa_topology, self._pci_stats, self._metrics = numa_topology, pci_stats, metrics
         self.cached_images: set[str] = set()
+        self._console_server: fake_consoles.ConsoleServer | None = None  # from the first ask
 
     def cache_image(self, ctx: Any, image_id: str) -> bool:
         with self._lock:
@@ -98,6 +102,14 @@ class FakeDriver(ComputeDriver):
     def init_host(self, host: str) -> None:
         self.host = host
         self._load()
+
+    def cleanup_host(self, host: str) -> None:
+        """The consoles' listener and connections close with the service (the guests
+        keep running): a stopped cloud leaves no socket open and no thread behind."""
+        with self._lock:
+            server, self._console_server = self._console_server, None
+        if server is not None:
+            server.stop()  # not under the lock: a connection's thread may be waiting for it
 
     def _store(self) -> str | None:
         if not CONF.fake_driver.persist_guests or not self.host:
@@ -275,6 +287,7 @@ class FakeDriver(ComputeDriver):
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
             self.consoles.pop(instance.uuid, None)
             self.volumes.pop(instance.uuid, None)
+            self._hang_up_consoles(instance.uuid)
             self._save()
 
     def _live_copy(self, instance: Instance, abort: bool) -> None:
@@ -446,6 +459,46 @@ class FakeDriver(ComputeDriver):
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
             return "".join(f"{line}\n" for line in self.consoles[instance.uuid])
 
+    def get_vnc_console(self, ctx: Any, instance: Instance) -> ConsoleEndpoint:
+        return self._console("vnc", instance)
+
+    def get_serial_console(self, ctx: Any, instance: Instance) -> ConsoleEndpoint:
+        return self._console("serial", instance)
+
+    def _console(self, kind: str, instance: Instance) -> ConsoleEndpoint:
+        """The host's console listener, started by the first console asked for, so a
+        cloud that never asks has none."""
+        with self._lock:
+            if instance.uuid not in self.instances:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            if self._console_server is None:
+                self._console_server = fake_consoles.ConsoleServer(self, self.host)
+            return self._console_server.endpoint(kind, instance.uuid,
+                                                  instance.display_name or instance.uuid)
+
+    # what the console server (fake_consoles.Guests) asks of the guests
+
+    def console_running(self, instance_uuid: str) -> bool:
+        with self._lock:
+            return self.instances.get(instance_uuid) == states.RUNNING
+
+    def console_log(self, instance_uuid: str) -> list[str]:
+        with self._lock:
+            return list(self.consoles.get(instance_uuid, []))
+
+    def console_typed(self, instance_uuid: str, line: str) -> None:
+        """A line typed on the serial console is in its log as the tty echoed it."""
+        with self._lock:
+            if instance_uuid in self.consoles:
+                self.consoles[instance_uuid].append(line)
+                self._save()
+
+    def _hang_up_consoles(self, instance_uuid: str) -> None:
+        """A guest that stops running or leaves the host takes its console connections
+        with it, as a QEMU process that exits does (caller holds the lock)."""
+        if self._console_server is not None:
+            self._console_server.close_guest(instance_uuid)
+
     def get_host_uptime(self) -> str:
         """Simulated: up since the driver started, with no users and no load."""
         minutes = int(time.monotonic() - self._started) // 60
@@ -471,6 +524,7 @@ class FakeDriver(ComputeDriver):
             self.resized[instance.uuid] = (self.instances.pop(instance.uuid),
                                            self.consoles.pop(instance.uuid))
             self.volumes.pop(instance.uuid, None)  # disconnected: the manager hands them over
+            self._hang_up_consoles(instance.uuid)
             self._save()
         return json.dumps({"source": self.host, "root_gb": flavor.root_gb})
 
@@ -520,6 +574,7 @@ class FakeDriver(ComputeDriver):
                 raise exception.InstanceNotFound(instance_id=instance_uuid)
             self.instances[instance_uuid] = states.SHUTDOWN
             self._log(instance_uuid, "Kernel panic - not syncing: simulated crash")
+            self._hang_up_consoles(instance_uuid)
             self._save()
         self.emit_event(LifecycleEvent(instance_uuid, EVENT_LIFECYCLE_STOPPED))
 
@@ -551,6 +606,8 @@ class FakeDriver(ComputeDriver):
                 self._log(instance.uuid, message)
             if state == states.RUNNING and current in states.POWERED_OFF:
                 self._boot_log(instance.uuid)
+            if state != states.RUNNING:
+                self._hang_up_consoles(instance.uuid)
             self._save()
 
     def _connected(self, instance: Instance,
@@ -586,6 +643,7 @@ class FakeDriver(ComputeDriver):
             self.volumes.pop(instance.uuid, None)
             self.ports.pop(instance.uuid, None)
             self.nics.pop(instance.uuid, None)
+            self._hang_up_consoles(instance.uuid)
             self._save()
 
 
