@@ -55,6 +55,8 @@ from novalite.virt.driver import (
 )
 
 _NODE_NAMESPACE = uuid.UUID("7b6a2f4e-3c4d-4f5e-8a9b-0c1d2e3f4a5b")
+# Power states whose QEMU process lives, and with it the guest's console listeners.
+_CONSOLE_UP = (states.RUNNING, states.POWER_PAUSED)
 
 
 @dataclasses.dataclass
@@ -480,7 +482,7 @@ class FakeDriver(ComputeDriver):
 
     def console_running(self, instance_uuid: str) -> bool:
         with self._lock:
-            return self.instances.get(instance_uuid) == states.RUNNING
+            return self.instances.get(instance_uuid) in _CONSOLE_UP
 
     def console_log(self, instance_uuid: str) -> list[str]:
         with self._lock:
@@ -494,8 +496,9 @@ class FakeDriver(ComputeDriver):
                 self._save()
 
     def _hang_up_consoles(self, instance_uuid: str) -> None:
-        """A guest that stops running or leaves the host takes its console connections
-        with it, as a QEMU process that exits does (caller holds the lock)."""
+        """A guest that stops (not a paused one, whose QEMU process lives on) or leaves
+        the host takes its console connections with it, as a QEMU process that exits
+        does (caller holds the lock)."""
         if self._console_server is not None:
             self._console_server.close_guest(instance_uuid)
 
@@ -606,7 +609,7 @@ class FakeDriver(ComputeDriver):
                 self._log(instance.uuid, message)
             if state == states.RUNNING and current in states.POWERED_OFF:
                 self._boot_log(instance.uuid)
-            if state != states.RUNNING:
+            if state not in _CONSOLE_UP:
                 self._hang_up_consoles(instance.uuid)
             self._save()
 

@@ -43,6 +43,8 @@ def _url(req: ApiRequest, instance: Instance, protocol: str, console_type: str) 
 
 
 def create(req: ApiRequest) -> ApiResponse:
+    if not req.at_least("2.6"):  # the actions below serve until then
+        raise HTTPFault(404, NOT_FOUND)
     validate(schema.create(mks=req.at_least("2.8"), spice_direct=req.at_least("2.99")),
              req.body)
     instance = get_instance(req)

@@ -174,9 +174,14 @@ def test_a_guest_deleted_takes_its_open_connections_with_it(driver, console):
     assert vnc.rest() == b""
 
 
-def test_a_guest_powered_off_closes_its_console(driver, console):
+def test_a_guest_powered_off_closes_its_console_a_paused_one_keeps_it(driver, console):
     client = console()
     _rfb_handshake(client, b"RFB 003.008\n")
+    driver.pause(GUEST)
+    client.sock.sendall(struct.pack(">BBHHHH", 3, 0, 0, 0, 1, 1))  # a 1x1 update
+    assert client.read(4) == b"\x00\x00\x00\x01"  # FramebufferUpdate, one rectangle
+    client.read(12 + 4)  # the rectangle's header and its one 32-bit black pixel
+    driver.unpause(GUEST)
     driver.power_off(GUEST)
     assert client.rest() == b""
 
