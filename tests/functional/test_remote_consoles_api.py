@@ -161,3 +161,17 @@ def test_the_proxy_relays_nothing_for_a_bad_stale_or_foreign_token(cloud, server
     cloud.wait_gone(server_id)
     with pytest.raises(InvalidStatus):
         connect(url)
+
+
+def test_a_token_for_a_console_that_moved_opens_nothing_and_a_new_one_does(cloud,
+                                                                           server_id):
+    url = _console(cloud, server_id).json()["remote_console"]["url"]
+    host = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    driver = cloud.compute(host).driver
+    driver.cleanup_host(host)  # its console listener gone: the next is on another port
+    driver.init_host(host)
+    with pytest.raises(InvalidStatus) as caught:
+        connect(_websocket_url(url))
+    assert caught.value.response.status_code == 403
+    fresh = _console(cloud, server_id).json()["remote_console"]["url"]
+    assert _rfb_handshake(fresh) == b"\x02\x80\x01\xe0"

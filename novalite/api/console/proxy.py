@@ -23,10 +23,12 @@ from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from novalite import exception
 from novalite.compute.console_steps import NOVNC, SERIAL
 from novalite.compute.consoles_api import ConsoleAPI
 from novalite.conf import CONF
 from novalite.db.api.console_auth_tokens import ConsoleAuth
+from novalite.rpc.errors import MessagingError
 
 LOG = logging.getLogger(__name__)
 
@@ -121,7 +123,9 @@ def _endpoint(console_types: tuple[str, ...]) -> Callable[[WebSocket], Awaitable
             LOG.info("Console %s of %s: connecting to %s:%s", auth.console_type,
                      auth.instance_uuid, auth.host, auth.port)
             await _relay(websocket, auth)
-        except (Refused, OSError, asyncio.IncompleteReadError) as exc:
+        except (Refused, OSError, asyncio.IncompleteReadError, MessagingError,
+                exception.NovaliteException) as exc:
+            # the console or its compute gone or unreachable: refused, never a 500
             LOG.warning("Console connection refused: %s", exc)
             await websocket.close(code=POLICY_VIOLATION)
         except WebSocketDisconnect:
