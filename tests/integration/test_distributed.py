@@ -4,7 +4,10 @@ processes over RabbitMQ, sharing PostgreSQL or MariaDB."""
 from __future__ import annotations
 
 import collections
+import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
+
+from websockets.sync.client import connect
 
 from novalite.db import migration
 from novalite.image import db as images
@@ -51,6 +54,8 @@ def test_boot_and_delete_across_processes(topology):
     for name in ("conductor", "scheduler", *COMPUTES):
         assert request_id in topo.log(name), name
 
+    _console_reaches_the_guests_compute(topo, servers[0]["id"])
+
     for server in servers:
         assert topo.api.delete(f"/servers/{server['id']}").status_code == 204
     topo.wait(lambda: topo.api.get("/servers").json()["servers"] == [], what="all deleted")
@@ -60,6 +65,24 @@ def test_boot_and_delete_across_processes(topology):
 
     codes = topo.stop()
     assert set(codes.values()) == {0}, codes  # every service shut down gracefully
+
+
+def _console_reaches_the_guests_compute(topo, server_id: str) -> None:
+    """The API asks the compute over RabbitMQ where the console is (a typed endpoint, or
+    Nova's exception for a type it does not offer) and its proxy relays to that process."""
+    def console(protocol: str, type_: str):
+        return topo.api.post(f"/servers/{server_id}/remote-consoles",
+                             headers={"X-OpenStack-Nova-API-Version": "2.6"},
+                             json={"remote_console": {"protocol": protocol, "type": type_}})
+
+    url = console("vnc", "novnc").json()["remote_console"]["url"]
+    parsed = urllib.parse.urlparse(url)
+    with connect(f"ws://{parsed.netloc}/" + urllib.parse.parse_qs(parsed.query)["path"][0]
+                 ) as ws:
+        assert ws.recv(timeout=10) == b"RFB 003.008\n"
+    refused = console("serial", "serial")
+    assert (refused.status_code, refused.json()["badRequest"]["message"]) == (
+        400, "Unavailable console type serial.")
 
 
 def test_a_service_started_before_the_broker_retries_with_a_clear_log(tmp_path, database_url):
