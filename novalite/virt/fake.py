@@ -473,6 +473,9 @@ class FakeDriver(ComputeDriver):
         with self._lock:
             if instance.uuid not in self.instances:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
+            if self.instances[instance.uuid] not in _CONSOLE_UP:
+                # no QEMU process, nothing listening: as Nova's libvirt driver says
+                raise exception.ConsoleTypeUnavailable(console_type=kind)
             if self._console_server is None:
                 self._console_server = fake_consoles.ConsoleServer(self, self.host)
             return self._console_server.endpoint(kind, instance.uuid,

@@ -175,3 +175,9 @@ def test_a_token_for_a_console_that_moved_opens_nothing_and_a_new_one_does(cloud
     assert caught.value.response.status_code == 403
     fresh = _console(cloud, server_id).json()["remote_console"]["url"]
     assert _rfb_handshake(fresh) == b"\x02\x80\x01\xe0"
+
+
+def test_a_stopped_servers_console_is_unavailable(cloud, server_id):
+    cloud.api.post(f"/servers/{server_id}/action", json={"os-stop": None})
+    cloud.wait_status(server_id, "SHUTOFF")
+    assert _fault(_console(cloud, server_id), 400) == "Unavailable console type vnc."

@@ -96,6 +96,8 @@ def test_a_stopped_guest_has_no_console_to_connect_to(driver, console):
     client = console()
     driver.power_off(GUEST)
     assert client.connect() == b"HTTP/1.1 404 Not Found\r\n"
+    with pytest.raises(exception.ConsoleTypeUnavailable):
+        driver.get_serial_console(None, GUEST)
 
 
 def _rfb_handshake(client: Client, version: bytes) -> tuple:
