@@ -22,6 +22,10 @@ from novalite.virt.qemu import volumes as guest_volumes
 # Always on a direct-boot kernel's command line: the serial console we log, and no timer
 # check, which panics guests under TCG on a loaded host (reference: qemu-guests.md).
 REQUIRED_KERNEL_ARGS = ("console=ttyS0", "no_timer_check")
+SERIAL_CHARDEV = "console0"  # the first serial port's backend, as QMP names it
+# QEMU's VNC server takes the first free display from 0 (port 5900) up to this one (port
+# 65535): libvirt's autoport range, which Nova's libvirt driver leaves its guests to
+VNC_LAST_DISPLAY = 65535 - 5900
 
 
 @dataclasses.dataclass
@@ -128,26 +132,27 @@ def kernel_command_line(image_args: str) -> str:
 
 
 def command(emulator: str, config: GuestConfig, paths: GuestPaths,
-            incoming: str | None = None, tap_fds: Sequence[int] = ()) -> list[str]:
-    """The QEMU argv: no display or default devices, the qcow2 overlay (or the root
-    volume) on virtio, the serial console appended to console.log, QMP on a unix socket;
-    a guest powering itself off (or rebooting after a panic) ends the process, as
-    libvirt's on_poweroff/on_crash destroy do. `incoming` restores a suspended guest's
-    memory from that migration URI ("defer": a URI given later over QMP, for a live
-    migration's destination, which starts paused and runs only when told: its disk is in
-    use until then). Each NIC is a virtio-net on the open tap of the same position in
-    `tap_fds`, on its PCIe root port (novalite.virt.qemu.nics), or, in a guest made
-    before NICs had ports, at its slot of novalite.virt.pci_layout on the root bus (the
-    slot QEMU would pick, fixed so that the address reported to the guest is its own);
-    the volumes are on their root ports (novalite.virt.qemu.volumes)."""
+            incoming: str | None = None, tap_fds: Sequence[int] = (),
+            vnc_listen: str | None = None, serial_fd: int | None = None) -> list[str]:
+    """The QEMU argv: no display window or default devices, the qcow2 overlay (or the
+    root volume) on virtio, the serial console appended to console.log, QMP on a unix
+    socket, the remote consoles asked for (`vnc_listen`, `serial_fd`: novalite.virt.
+    qemu.consoles); a guest powering itself off (or rebooting after a panic) ends the
+    process, as libvirt's on_poweroff/on_crash destroy do. `incoming` restores a
+    suspended guest's memory from that migration URI ("defer": a URI given later over
+    QMP, for a live migration's destination, which starts paused and runs only when
+    told: its disk is in use until then). Each NIC is a virtio-net on the open tap of
+    the same position in `tap_fds`, on its PCIe root port (novalite.virt.qemu.nics), or,
+    in a guest made before NICs had ports, at its slot of novalite.virt.pci_layout on
+    the root bus (the slot QEMU would pick, fixed so that the address reported to the
+    guest is its own); the volumes are on their root ports (novalite.virt.qemu.volumes)."""
     argv = [
         emulator, "-name", f"guest={config.uuid}", "-uuid", config.uuid,
         "-accel", config.accel, "-machine", config.machine,
         "-cpu", "host" if config.accel == "kvm" else config.cpu_model,
         "-m", str(config.memory_mb), "-smp", str(config.vcpus),
         "-display", "none", "-nodefaults", "-no-user-config", "-no-reboot",
-        "-chardev", f"file,id=console0,path={paths.console},append=on",
-        "-serial", "chardev:console0",
+        *_consoles(paths, vnc_listen, serial_fd),
         # relative: QEMU runs in the instance directory, whose path may be too long for
         # a unix socket's address
         "-qmp", f"unix:{os.path.basename(paths.qmp)},server=on,wait=off",
@@ -174,6 +179,23 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
         argv += ["-incoming", incoming]
     if incoming == "defer":
         argv.append("-S")
+    return argv
+
+
+def _consoles(paths: GuestPaths, vnc_listen: str | None,
+              serial_fd: int | None) -> list[str]:
+    """The first serial port logged to console.log, and, as a remote console, listening
+    on the socket `serial_fd`; QEMU's VNC server on the first free display of
+    `vnc_listen`. Neither adds a device: the VNC server shows QEMU's own blank screen
+    of a guest without a display (the guest's console is its serial port), and the
+    guest's PCI addresses stay those of novalite.virt.pci_layout."""
+    serial = (f"socket,id={SERIAL_CHARDEV},fd={serial_fd},server=on,wait=off,"
+              f"logfile={paths.console},logappend=on") if serial_fd is not None \
+        else f"file,id={SERIAL_CHARDEV},path={paths.console},append=on"
+    argv = ["-chardev", serial, "-serial", f"chardev:{SERIAL_CHARDEV}"]
+    if vnc_listen is not None:
+        host = f"[{vnc_listen}]" if ":" in vnc_listen else vnc_listen
+        argv += ["-vnc", f"{host}:0,to={VNC_LAST_DISPLAY}"]
     return argv
 
 

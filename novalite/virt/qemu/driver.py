@@ -36,6 +36,7 @@ from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.datapath import bridges, names, taps
 from novalite.objects import device_metadata, states
+from novalite.objects.console import ConsoleEndpoint
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.flavor import Flavor
 from novalite.objects.image import ImageMeta
@@ -43,7 +44,16 @@ from novalite.objects.instance import Instance
 from novalite.objects.migration import Migration
 from novalite.objects.network_info import VIF
 from novalite.virt import driver
-from novalite.virt.qemu import accel, config_drive, diagnostics, disk, guest_image, images, nbd
+from novalite.virt.qemu import (
+    accel,
+    config_drive,
+    consoles,
+    diagnostics,
+    disk,
+    guest_image,
+    images,
+    nbd,
+)
 from novalite.virt.qemu import config as config_module
 from novalite.virt.qemu import live_migration as migrating
 from novalite.virt.qemu import nics as guest_nics
@@ -901,6 +911,33 @@ class QemuDriver(driver.ComputeDriver):
                 return console.read().decode("utf-8", errors="replace")
         except FileNotFoundError:
             return ""
+
+    def get_vnc_console(self, ctx: Any, instance: Instance) -> ConsoleEndpoint:
+        port = self._console_port(instance, consoles.vnc_port)
+        if port is None:
+            raise exception.ConsoleTypeUnavailable(console_type="novnc")
+        return ConsoleEndpoint(host=CONF.vnc.server_proxyclient_address, port=port)
+
+    def get_serial_console(self, ctx: Any, instance: Instance) -> ConsoleEndpoint:
+        port = self._console_port(instance, consoles.serial_port)
+        if port is None:
+            raise exception.ConsoleTypeUnavailable(console_type="serial")
+        return ConsoleEndpoint(host=CONF.serial_console.proxyclient_address, port=port)
+
+    def _console_port(self, instance: Instance,
+                      query: Callable[[Guest], int | None]) -> int | None:
+        """Asked of the guest's QEMU (novalite.virt.qemu.consoles), None if it was
+        launched without that console; a guest whose QEMU does not run (not built yet,
+        off, suspended, gone meanwhile) has none: InstanceNotFound, as Nova's libvirt
+        driver says of a domain that is not there."""
+        guest = self._guest(instance.uuid)
+        if guest.alive():
+            try:
+                return query(guest)
+            except QMPError:
+                if guest.alive():
+                    raise
+        raise exception.InstanceNotFound(instance_id=instance.uuid)
 
     # --- watching -----------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ import time
 from novalite.datapath import names, taps
 from novalite.objects import states
 from novalite.virt.qemu import config as guest_config
+from novalite.virt.qemu import consoles
 from novalite.virt.qemu.qmp import QMPClient, QMPError
 
 LAUNCH_TIMEOUT = 30.0
@@ -73,19 +74,24 @@ class Guest:
     # --- launch -------------------------------------------------------------------------
 
     def launch(self, emulator: str, incoming: str | None = None) -> None:
-        """Start QEMU and return once its monitor answers (the guest's OS boots on)."""
+        """Start QEMU and return once its monitor answers (the guest's OS boots on).
+        Its remote consoles are those the options ask for now (a guest launched before
+        they changed keeps its own until it is launched again)."""
         config = guest_config.GuestConfig.load(self.paths.config)
         for stale in (self.paths.qmp, self.paths.pidfile):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(stale)
-        fds = [taps.open_tap(self.network_namespace, names.port_device(nic["port_id"]))
-               for nic in config.nics]
-        try:
-            self._start(guest_config.command(emulator, config, self.paths, incoming, fds),
-                        fds)
-        finally:
-            for fd in fds:  # QEMU has its own copies
-                os.close(fd)
+        with consoles.serial_listener() as serial:
+            fds = [taps.open_tap(self.network_namespace, names.port_device(nic["port_id"]))
+                   for nic in config.nics]
+            serial_fd = serial.fileno() if serial is not None else None
+            try:
+                self._start(guest_config.command(emulator, config, self.paths, incoming, fds,
+                                                 consoles.vnc_listen(), serial_fd),
+                            fds + ([serial_fd] if serial_fd is not None else []))
+            finally:
+                for fd in fds:  # QEMU has its own copies
+                    os.close(fd)
 
     def _start(self, argv: list[str], fds: list[int]) -> None:
         with open(self.paths.qemu_log, "ab") as log:

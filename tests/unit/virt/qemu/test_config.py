@@ -30,6 +30,35 @@ def test_command_line_carries_flavor_and_instance_files():
     assert "-kernel" not in argv and "-incoming" not in argv
 
 
+def test_without_remote_consoles_the_serial_port_only_logs_and_there_is_no_vnc():
+    argv = config.command("qemu", _config(), config.GuestPaths("/d"))
+    assert _option(argv, "-chardev") == "file,id=console0,path=/d/console.log,append=on"
+    assert _option(argv, "-serial") == "chardev:console0"
+    assert "-vnc" not in argv
+
+
+def test_vnc_takes_the_first_free_display_on_the_listen_address_without_a_window():
+    guest = _config(nics=[NIC])
+    argv = config.command("qemu", guest, config.GuestPaths("/d"), tap_fds=[7],
+                          vnc_listen="192.0.2.5")
+    # QEMU binds display 0 (port 5900), else the next free one, up to port 65535
+    assert _option(argv, "-vnc") == "192.0.2.5:0,to=59635"
+    assert _option(argv, "-display") == "none"
+    # and nothing else: no video card, so the guest's PCI slots stay as they were
+    argv.remove("-vnc")
+    argv.remove("192.0.2.5:0,to=59635")
+    assert argv == config.command("qemu", guest, config.GuestPaths("/d"), tap_fds=[7])
+    ipv6 = config.command("qemu", _config(), config.GuestPaths("/d"), vnc_listen="::1")
+    assert _option(ipv6, "-vnc") == "[::1]:0,to=59635"
+
+
+def test_a_serial_console_listens_on_the_handed_socket_and_still_logs_every_boot():
+    argv = config.command("qemu", _config(), config.GuestPaths("/d"), serial_fd=9)
+    assert _option(argv, "-chardev") == ("socket,id=console0,fd=9,server=on,wait=off,"
+                                         "logfile=/d/console.log,logappend=on")
+    assert _option(argv, "-serial") == "chardev:console0"
+
+
 def test_kvm_guests_get_the_host_cpu():
     argv = config.command("qemu", _config(accel="kvm"), config.GuestPaths("/d"))
     assert _option(argv, "-cpu") == "host"

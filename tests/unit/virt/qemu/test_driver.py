@@ -340,3 +340,60 @@ def test_a_live_migrations_incoming_guest_has_each_nic_where_the_source_has_it(
     incoming = _saved(dest, instance)
     assert [nic["port"] for nic in incoming.nics] == [None, None]
     assert (incoming.pcie_ports, incoming.volumes[0]["port"]) == (2, 0)
+
+
+# --- remote consoles -------------------------------------------------------------------
+
+CHARDEV = {"frontend-open": True, "label": "console0"}
+
+
+class RunningQemu:
+    """The QEMU of a running guest, answering the console queries."""
+
+    def __init__(self, vnc: dict, serial: str) -> None:
+        self.answers = {"query-vnc": vnc, "query-chardev": [{**CHARDEV, "filename": serial}]}
+
+    def install(self, monkeypatch) -> None:
+        monkeypatch.setattr(driver.Guest, "alive", lambda guest: True)
+        monkeypatch.setattr(driver.Guest, "qmp", lambda guest, command: self.answers[command])
+
+
+def test_a_running_guests_consoles_are_where_its_qemu_listens(qemu, conf, monkeypatch):
+    conf.set_override("server_proxyclient_address", "192.0.2.5", group="vnc")
+    conf.set_override("proxyclient_address", "192.0.2.6", group="serial_console")
+    RunningQemu({"enabled": True, "service": "5903", "host": "0.0.0.0"},
+                "disconnected:tcp:192.0.2.6:10004,server=on").install(monkeypatch)
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666")
+    vnc = qemu.get_vnc_console(None, instance)
+    assert (vnc.host, vnc.port, vnc.internal_access_path) == ("192.0.2.5", 5903, None)
+    serial = qemu.get_serial_console(None, instance)
+    assert (serial.host, serial.port) == ("192.0.2.6", 10004)
+
+
+def test_a_guest_launched_without_a_console_type_says_it_is_unavailable(qemu, monkeypatch):
+    RunningQemu({"enabled": False}, "file").install(monkeypatch)
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666")
+    with pytest.raises(exception.ConsoleTypeUnavailable, match="novnc"):
+        qemu.get_vnc_console(None, instance)
+    with pytest.raises(exception.ConsoleTypeUnavailable, match="serial"):
+        qemu.get_serial_console(None, instance)
+
+
+def test_a_guest_whose_qemu_does_not_run_has_no_console(qemu, monkeypatch):
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO)
+    with pytest.raises(exception.InstanceNotFound):  # not built (yet)
+        qemu.get_vnc_console(None, instance)
+    qemu.spawn(None, instance, ImageMeta(id="made-from", properties=BOOT), power_on=False,
+               block_device_info=[_root()])
+    with pytest.raises(exception.InstanceNotFound):  # off
+        qemu.get_serial_console(None, instance)
+
+    def exits(guest, command):
+        running.clear()
+        raise driver.QMPError("QEMU closed the QMP connection")
+
+    running = [True]
+    monkeypatch.setattr(driver.Guest, "alive", lambda guest: bool(running))
+    monkeypatch.setattr(driver.Guest, "qmp", exits)
+    with pytest.raises(exception.InstanceNotFound):  # gone while asked
+        qemu.get_vnc_console(None, instance)
