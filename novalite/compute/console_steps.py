@@ -62,7 +62,7 @@ class ConsoleSteps:
             return get(ctx, instance)
         except NotImplementedError:
             raise exception.FeatureNotSupported() from None
-        except exception.InstanceNotFound:
+        except (exception.InstanceNotFound, exception.ConsoleTypeUnavailable):
             if instance.vm_state != states.BUILDING:
                 raise
             raise exception.InstanceNotReady(instance_id=instance.uuid) from None

@@ -913,31 +913,30 @@ class QemuDriver(driver.ComputeDriver):
             return ""
 
     def get_vnc_console(self, ctx: Any, instance: Instance) -> ConsoleEndpoint:
-        port = self._console_port(instance, consoles.vnc_port)
-        if port is None:
-            raise exception.ConsoleTypeUnavailable(console_type="novnc")
+        port = self._console_port(instance, consoles.vnc_port, "vnc")
         return ConsoleEndpoint(host=CONF.vnc.server_proxyclient_address, port=port)
 
     def get_serial_console(self, ctx: Any, instance: Instance) -> ConsoleEndpoint:
-        port = self._console_port(instance, consoles.serial_port)
-        if port is None:
-            raise exception.ConsoleTypeUnavailable(console_type="serial")
+        port = self._console_port(instance, consoles.serial_port, "serial")
         return ConsoleEndpoint(host=CONF.serial_console.proxyclient_address, port=port)
 
-    def _console_port(self, instance: Instance,
-                      query: Callable[[Guest], int | None]) -> int | None:
-        """Asked of the guest's QEMU (novalite.virt.qemu.consoles), None if it was
-        launched without that console; a guest whose QEMU does not run (not built yet,
-        off, suspended, gone meanwhile) has none: InstanceNotFound, as Nova's libvirt
-        driver says of a domain that is not there."""
+    def _console_port(self, instance: Instance, query: Callable[[Guest], int | None],
+                      console_type: str) -> int:
+        """Asked of the guest's QEMU (novalite.virt.qemu.consoles). A guest launched
+        without that console, or whose QEMU does not run (off, suspended, gone
+        meanwhile), listens nowhere: ConsoleTypeUnavailable, as Nova's libvirt driver
+        says of a domain with no such listener."""
         guest = self._guest(instance.uuid)
+        port = None
         if guest.alive():
             try:
-                return query(guest)
+                port = query(guest)
             except QMPError:
                 if guest.alive():
                     raise
-        raise exception.InstanceNotFound(instance_id=instance.uuid)
+        if port is None:
+            raise exception.ConsoleTypeUnavailable(console_type=console_type)
+        return port
 
     # --- watching -----------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """A real guest's remote consoles (TCG), asked of the qemu driver as the compute manager
 asks it: QEMU's VNC server speaks RFB, and the first serial port, a TCP listener, reaches
-a shell the guest's user data runs on it while console.log fills as before. Both come
+a shell the guest's user data runs on it while console.log fills as before; the URLs
+the API answers open both through its console proxy. Both come
 back when the guest's QEMU is replaced (suspend and resume: no second boot) and are found
 by a restarted compute service's driver."""
 
@@ -8,8 +9,10 @@ from __future__ import annotations
 
 import base64
 import socket
+import urllib.parse
 
 import pytest
+from websockets.sync.client import connect
 
 from novalite import exception
 from novalite.objects.console import ConsoleEndpoint
@@ -60,6 +63,27 @@ def _ask(endpoint: ConsoleEndpoint) -> list[str]:
     return seen.decode(errors="replace").splitlines()
 
 
+def _console_url(cloud: Cloud, server_id: str, protocol: str, type_: str) -> str:
+    answered = cloud.api.post(f"/servers/{server_id}/remote-consoles",
+                              headers={"X-OpenStack-Nova-API-Version": "2.6"},
+                              json={"remote_console": {"protocol": protocol, "type": type_}})
+    assert answered.status_code == 200, answered.text
+    return answered.json()["remote_console"]["url"]
+
+
+def _through_the_proxy(cloud: Cloud, server_id: str) -> None:
+    """As a user opens them: the URLs the API answers, through its console proxy."""
+    novnc = urllib.parse.urlparse(_console_url(cloud, server_id, "vnc", "novnc"))
+    path = urllib.parse.parse_qs(novnc.query)["path"][0]
+    with connect(f"ws://{novnc.netloc}/{path}") as ws:
+        assert ws.recv(timeout=30) == b"RFB 003.008\n"
+    with connect(_console_url(cloud, server_id, "serial", "serial")) as ws:
+        ws.send(f"{COMMAND}\n".encode())
+        seen = b""
+        while f"\n{ANSWER}\r\n".encode() not in seen:
+            seen += ws.recv(timeout=BOOT_TIMEOUT)
+
+
 def test_a_guests_vnc_and_serial_consoles(qemu_cloud, conf):  # noqa: F811 (the fixture)
     conf.set_override("enabled", True, group="serial_console")
     cloud = qemu_cloud
@@ -77,13 +101,15 @@ def test_a_guests_vnc_and_serial_consoles(qemu_cloud, conf):  # noqa: F811 (the 
     logged = wait_console(cloud, server_id, ANSWER)  # logged as well, client or not
     assert logged.count(MARKER) == 1
 
+    _through_the_proxy(cloud, server_id)
+
     restarted = QemuDriver(instances_dir=driver.instances_dir)  # finds them from QEMU
     assert restarted.get_vnc_console(None, instance) == vnc
     assert restarted.get_serial_console(None, instance) == serial
 
     action(cloud, server_id, {"suspend": None})
     wait_settled(cloud, server_id, "SUSPENDED", 7)
-    with pytest.raises(exception.InstanceNotFound):  # no QEMU, no console
+    with pytest.raises(exception.ConsoleTypeUnavailable):  # no QEMU, no console
         driver.get_serial_console(None, instance)
     action(cloud, server_id, {"resume": None})
     wait_settled(cloud, server_id, "ACTIVE", 1)

@@ -373,7 +373,7 @@ def test_a_running_guests_consoles_are_where_its_qemu_listens(qemu, conf, monkey
 def test_a_guest_launched_without_a_console_type_says_it_is_unavailable(qemu, monkeypatch):
     RunningQemu({"enabled": False}, "file").install(monkeypatch)
     instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666")
-    with pytest.raises(exception.ConsoleTypeUnavailable, match="novnc"):
+    with pytest.raises(exception.ConsoleTypeUnavailable, match="vnc"):
         qemu.get_vnc_console(None, instance)
     with pytest.raises(exception.ConsoleTypeUnavailable, match="serial"):
         qemu.get_serial_console(None, instance)
@@ -381,11 +381,11 @@ def test_a_guest_launched_without_a_console_type_says_it_is_unavailable(qemu, mo
 
 def test_a_guest_whose_qemu_does_not_run_has_no_console(qemu, monkeypatch):
     instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO)
-    with pytest.raises(exception.InstanceNotFound):  # not built (yet)
+    with pytest.raises(exception.ConsoleTypeUnavailable):  # not built (yet)
         qemu.get_vnc_console(None, instance)
     qemu.spawn(None, instance, ImageMeta(id="made-from", properties=BOOT), power_on=False,
                block_device_info=[_root()])
-    with pytest.raises(exception.InstanceNotFound):  # off
+    with pytest.raises(exception.ConsoleTypeUnavailable):  # off
         qemu.get_serial_console(None, instance)
 
     def exits(guest, command):
@@ -395,5 +395,5 @@ def test_a_guest_whose_qemu_does_not_run_has_no_console(qemu, monkeypatch):
     running = [True]
     monkeypatch.setattr(driver.Guest, "alive", lambda guest: bool(running))
     monkeypatch.setattr(driver.Guest, "qmp", exits)
-    with pytest.raises(exception.InstanceNotFound):  # gone while asked
+    with pytest.raises(exception.ConsoleTypeUnavailable):  # gone while asked
         qemu.get_vnc_console(None, instance)
