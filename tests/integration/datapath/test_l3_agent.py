@@ -18,9 +18,9 @@ def _network_id(name: str) -> str:
         m.Network.name == name)))
 
 
-def test_router1_runs_with_a_bound_port_and_carries_its_floating_ip(datapath, db):
+def test_router1_runs_with_a_bound_port_and_carries_its_floating_ip(datapath, db, tmp_path):
     layout.ensure("admin-project", "demo-project")
-    agent = L3Agent("network")
+    agent = L3Agent("network", str(tmp_path))
     agent.sync()
     assert agent.routers.served() == set()
 
