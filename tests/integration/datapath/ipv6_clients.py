@@ -1,8 +1,8 @@
 """What an IPv6 host on a network hears and asks, from a namespace standing for it: the
 router advertisements that reach it (their flags and options, parsed from the wire), and
 a DHCPv6 exchange as busybox's udhcpc6 makes one (Debian's busybox has no udhcpc6, nor
-does Debian ship another DHCPv6 client that runs without a daemon's setup): a DUID-LL
-with the host's MAC, which is how dnsmasq finds the host's line in its hosts file."""
+does Debian ship another DHCPv6 client that runs without a daemon's setup): from the
+host's link-local address, with a DUID-LL, asking again while no answer helps."""
 
 from __future__ import annotations
 
@@ -110,10 +110,12 @@ def _options(data: bytes) -> list[tuple[int, bytes]]:
 
 
 def dhcpv6(namespace: str, device: str, mac: str, stateful: bool = True,
-           wait: float = 3.0) -> list[Dhcpv6Reply]:
-    """Every reply, within `wait` seconds, to a Solicit with rapid commit for an address
-    (`stateful`) or to an Information-request; from the device's link-local address,
-    as a client does."""
+           tries: int = 5, window: float = 1.0) -> list[Dhcpv6Reply]:
+    """The replies to a Solicit with rapid commit for an address (`stateful`) or to an
+    Information-request, sent from the device's link-local address as a client does:
+    again, with the same transaction, while no answer gives what was asked (dnsmasq
+    knows a client by the MAC its neighbour table has for it, which may come only with
+    its first answer), each time hearing every server for `window` seconds."""
     link_local_ready(namespace, device)
 
     def bound() -> tuple[socket.socket, int]:
@@ -124,27 +126,41 @@ def dhcpv6(namespace: str, device: str, mac: str, stateful: bool = True,
 
     sock, index = netns.call_in(namespace, bound)
     xid = os.urandom(3)
+    message = bytes([SOLICIT if stateful else INFORMATION_REQUEST]) + xid + _request(
+        mac, stateful)
+    replies: list[Dhcpv6Reply] = []
+    with sock:
+        for _ in range(tries):
+            sock.sendto(message, (ALL_DHCP_AGENTS, 547, 0, index))
+            replies = _replies(sock, xid, window)
+            if any(reply.addresses or not stateful for reply in replies):
+                break
+    return replies
+
+
+def _request(mac: str, stateful: bool) -> bytes:
+    """The options of a request: the client's DUID-LL, and an address (IA_NA) with rapid
+    commit or only the DNS servers."""
     duid = struct.pack("!HH", 3, 1) + bytes.fromhex(mac.replace(":", ""))
     body = (_option(CLIENT_ID, duid) + _option(ELAPSED, b"\0\0")
             + _option(ORO, struct.pack("!H", DNS_SERVERS)))
     if stateful:
-        message = bytes([SOLICIT]) + xid + body + _option(IA_NA, struct.pack("!III", 1, 0, 0)) \
-            + _option(RAPID_COMMIT, b"")
-    else:
-        message = bytes([INFORMATION_REQUEST]) + xid + body
-    replies = []
-    deadline = time.monotonic() + wait
-    with sock:
-        sock.sendto(message, (ALL_DHCP_AGENTS, 547, 0, index))
-        while (left := deadline - time.monotonic()) > 0:
-            sock.settimeout(left)
-            try:
-                data, (source, *_) = sock.recvfrom(2048)
-            except TimeoutError:
-                break
-            if data[0] == REPLY and data[1:4] == xid:
-                replies.append(_reply(source, data[4:]))
-    return replies
+        body += _option(IA_NA, struct.pack("!III", 1, 0, 0)) + _option(RAPID_COMMIT, b"")
+    return body
+
+
+def _replies(sock: socket.socket, xid: bytes, window: float) -> list[Dhcpv6Reply]:
+    found = []
+    deadline = time.monotonic() + window
+    while (left := deadline - time.monotonic()) > 0:
+        sock.settimeout(left)
+        try:
+            data, (source, *_) = sock.recvfrom(2048)
+        except TimeoutError:
+            break
+        if data[0] == REPLY and data[1:4] == xid:
+            found.append(_reply(source, data[4:]))
+    return found
 
 
 def _reply(source: str, data: bytes) -> Dhcpv6Reply:
