@@ -11,7 +11,8 @@ dhcpv6-stateful ones hand each port the address IPAM gave it (dnsmasq finds its 
 by the MAC its neighbour table has for the client's link-local address, soliciting it
 when it has none yet: a client's first request may get no address, and it asks again,
 as DHCPv6 clients do), dhcpv6-stateless ones only options (the DNS servers: their hosts
-form their addresses from the router's advertisements), and SLAAC ones are not served. Routes and the MTU reach IPv6 hosts in the router's advertisements
+form their addresses from the router's advertisements), and SLAAC ones are not served.
+The default router and the MTU reach IPv6 hosts in the router's advertisements
 (novalite.datapath.ra), not here."""
 
 from __future__ import annotations
