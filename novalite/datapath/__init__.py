@@ -10,7 +10,12 @@ machine's own interfaces, routes and firewall are never touched):
   list of peers), and the guests' tap devices (`tap<port-id[:11]>`) on it;
 - `taps`: the tap's file descriptor QEMU is given, opened inside the host's namespace;
 - `dhcp`: per network, a `qdhcp` namespace on the bridge running dnsmasq with a hosts
-  file written from the ports.
+  file written from the ports (DHCP, and DHCPv6 for the IPv6 subnets in a DHCPv6 mode);
+- `routers`: per router, a `qrouter` namespace with a veth on each of its networks'
+  bridges, forwarding and NAT; `ra`: its router advertisements (a dnsmasq that only
+  advertises) for the subnets with an `ipv6_ra_mode`;
+- `daemons`: those dnsmasq processes, found again by their pid files;
+- `firewall`: the security groups as nftables rules in each host's namespace.
 
 Everything here is idempotent and can be redone from scratch after a crash: a name says
 what it is for, so what exists is compared with what should, never remembered."""

@@ -1,6 +1,9 @@
 """Security groups on a host, as nftables rules in the host's namespace: stateful
 (conntrack), default deny in, the port's rules out and in, and anti-spoofing (a port
-sends only from its MAC and addresses and its allowed address pairs).
+sends only from its MAC and addresses and its allowed address pairs). As in Neutron,
+some traffic passes whatever the groups say, so that a guest can configure itself:
+DHCP and DHCPv6 as a client, router advertisements and neighbour discovery in; and some
+never does: a guest answering as a DHCP server or advertising itself as a router.
 
 Bridged traffic is seen by two tables. The bridge family knows the bridge ports a frame
 comes in and goes out by, but has no conntrack here (no nf_conntrack_bridge); so its
@@ -34,6 +37,13 @@ ND_EGRESS_TYPES = ("nd-router-solicit, nd-neighbor-solicit, nd-neighbor-advert, 
 # ICMPV6_ALLOWED_UNSPEC_ADDR_TYPES): multicast listener reports, and the neighbour
 # solicitations of duplicate address detection.
 UNSPECIFIED_SOURCE_TYPES = "mld-listener-report, nd-neighbor-solicit, mld2-listener-report"
+# A port is a DHCP client whatever its groups say (Neutron's DHCP_CLIENT rules): its
+# requests out, its server's answers in. A DHCPv6 answer is unicast to a request sent to
+# a multicast group, which conntrack cannot match; it comes from the server's link-local
+# address.
+DHCP_CLIENT_EGRESS = ("udp sport 68 udp dport 67 return", "udp sport 546 udp dport 547 return")
+DHCP_CLIENT_INGRESS = ("udp sport 67 udp dport 68 accept",
+                       "ip6 saddr fe80::/64 udp sport 547 udp dport 546 accept")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,9 +121,11 @@ def ruleset(ports: list[PortFilter]) -> str:
         v4, v6 = _sources(port, 4), _sources(port, 6)
         marks += [
             f'iifname "{device}" ether saddr != {{ {", ".join(macs)} }} drop',
-            # a DHCP client has no address yet; a guest is never a DHCP server
+            # a DHCP client has no address yet; a guest is never a DHCP server (v4 or
+            # v6) nor a router advertising itself
             f'iifname "{device}" ip saddr 0.0.0.0 udp dport 67 accept',
-            f'iifname "{device}" udp sport 67 drop',
+            f'iifname "{device}" udp sport {{ 67, 547 }} drop',
+            f'iifname "{device}" icmpv6 type nd-router-advert drop',
             f'iifname "{device}" ether type ip ip saddr != {{ {", ".join(v4)} }} drop'
             if v4 else f'iifname "{device}" ether type ip drop',
             f'iifname "{device}" arp saddr ip != {{ {", ".join(v4)} }} drop'
@@ -135,10 +147,11 @@ def ruleset(ports: list[PortFilter]) -> str:
                    if (line := _rule(r, "accept"))]
         chains += [f"  chain egress_{index} {{",
                    f"    icmpv6 type {{ {ND_EGRESS_TYPES} }} return",
+                   *(f"    {line}" for line in DHCP_CLIENT_EGRESS),
                    *(f"    {line}" for line in egress),
                    "    drop", "  }",
                    f"  chain ingress_{index} {{",
-                   "    udp sport 67 udp dport 68 accept",  # its DHCP server's answers
+                   *(f"    {line}" for line in DHCP_CLIENT_INGRESS),
                    f"    icmpv6 type {{ {ND_TYPES} }} accept",
                    *(f"    {line}" for line in ingress), "    drop", "  }"]
     body = [

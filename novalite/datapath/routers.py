@@ -1,10 +1,12 @@
 """Routers, as Neutron's L3 agent builds them: a namespace `qrouter-<router-id>-<cloud>`
 per router on the network node, a veth from each network's bridge for each router port
-(the interfaces hold their subnets' gateway addresses, the gateway port its external
-address and the floating IPs), IP forwarding on, a default route to the external
-subnet's gateway, and nftables NAT: SNAT of the project networks to the gateway address
-(enable_snat), per floating IP a DNAT to its fixed address and the SNAT back, and
-169.254.169.254:80 redirected to the metadata proxy the network node serves here.
+(the interfaces hold their subnets' gateway addresses, IPv4 and IPv6, the gateway port
+its external address and the floating IPs), IPv4 and IPv6 forwarding on, a default
+route to the external subnet's gateway, and nftables NAT: SNAT of the project networks
+to the gateway address (enable_snat), per floating IP a DNAT to its fixed address and
+the SNAT back, and 169.254.169.254:80 redirected to the metadata proxy the network node
+serves here. Its interfaces on subnets with an `ipv6_ra_mode` send router
+advertisements (novalite.datapath.ra).
 
 The external networks' upstream gateway is `outside`, a namespace on each external
 network's wire holding its subnet's gateway address: the Internet as guests see it, and
@@ -15,8 +17,9 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import json
+import os
 
-from novalite.datapath import bridges, linux, names
+from novalite.datapath import bridges, linux, names, ra
 
 NAT_TABLE = "novalite_router"
 METADATA_ADDRESS, METADATA_PORT = "169.254.169.254", 9697  # where the proxy listens
@@ -28,6 +31,7 @@ class RouterPort:
     mac: str
     addresses: tuple[str, ...]  # "10.0.0.1/26"
     segment: bridges.Segment
+    advertised: tuple[ra.Prefix, ...] = ()  # its subnets with an ipv6_ra_mode
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,10 +90,12 @@ def nat_rules(config: RouterConfig, gateway_device: str | None) -> str:
 
 
 class Routers:
-    """The routers this host (the network node) runs."""
+    """The routers this host (the network node) runs, the files of their daemons under
+    `directory/<router-id>/`."""
 
-    def __init__(self, host: str) -> None:
+    def __init__(self, host: str, directory: str) -> None:
         self.host = host
+        self.directory = directory
 
     def served(self) -> set[str]:
         head, tail = "qrouter-", f"-{names.prefix()}"
@@ -99,7 +105,8 @@ class Routers:
     def ensure(self, config: RouterConfig) -> None:
         namespace = names.router_namespace(config.router_id)
         linux.add_namespace(namespace)
-        linux.run(linux.in_namespace(namespace, ["sysctl", "-qw", "net.ipv4.ip_forward=1"]))
+        linux.run(linux.in_namespace(namespace, ["sysctl", "-qw", "net.ipv4.ip_forward=1",
+                                                 "net.ipv6.conf.all.forwarding=1"]))
         wanted = {names.namespace_device(p.port_id)
                   for p in (*config.interfaces, *([config.gateway] if config.gateway else []))}
         for device in linux.links(namespace):  # ports the router no longer has
@@ -108,6 +115,9 @@ class Routers:
                                names.PORT_DEVICE + device[len(names.NAMESPACE_DEVICE):])
         for port in config.interfaces:
             _address_port(namespace, self.host, port)
+        ra.ensure(namespace, os.path.join(self.directory, config.router_id), [
+            ra.Link(names.namespace_device(p.port_id), p.advertised, p.segment.mtu)
+            for p in config.interfaces if p.advertised])
         gateway = config.gateway
         gateway_device = names.namespace_device(gateway.port_id) if gateway else None
         # the NAT first: a floating IP answered by the router before its DNAT is there
@@ -122,6 +132,8 @@ class Routers:
                          "dev", gateway_device)
 
     def remove(self, router_id: str) -> None:
+        ra.ensure(names.router_namespace(router_id), os.path.join(self.directory, router_id),
+                  [])
         namespace = names.router_namespace(router_id)
         bridges.unplug_namespace(self.host, namespace)
         linux.delete_namespace(namespace)

@@ -1,8 +1,9 @@
 """The L3 agent: makes the network node's routers (novalite.datapath.routers) match the
 database, as Neutron's L3 agent does. A router is run once one of its interfaces is on
 a network with a guest bound somewhere, with its gateway, its floating IPs that have a
-fixed address, its metadata proxy, and the upstream gateway of its external network in
-`outside`; it goes when it no longer qualifies. Runs beside the DHCP agent ([datapath]
+fixed address, its metadata proxy, router advertisements for its subnets with an
+`ipv6_ra_mode`, and the upstream gateway of its external network in `outside`; it goes
+when it no longer qualifies. Runs beside the DHCP agent ([datapath]
 network_node)."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections import defaultdict
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from novalite.datapath import linux, routers
+from novalite.datapath import linux, ra, routers
 from novalite.datapath.bridges import Segment
 from novalite.db.models import network as m
 from novalite.network import agent_loop, metadata_proxy, ports, transaction, wiring
@@ -27,9 +28,9 @@ LOG = logging.getLogger(__name__)
 class L3Agent(agent_loop.SyncLoop):
     name = "l3-agent"
 
-    def __init__(self, host: str) -> None:
+    def __init__(self, host: str, directory: str) -> None:
         super().__init__()
-        self.routers = routers.Routers(host)
+        self.routers = routers.Routers(host, directory)
         self.proxies = metadata_proxy.MetadataProxies()
 
     def stop(self) -> None:
@@ -76,9 +77,12 @@ class L3Agent(agent_loop.SyncLoop):
         rows = {r.id: r for r in s.scalars(select(m.Router).where(m.Router.id.in_(serving)))}
 
         def port(p: m.Port) -> routers.RouterPort:
+            advertised = [subnets[ip["subnet_id"]] for ip in ips.get(p.id, [])]
             return routers.RouterPort(p.id, p.mac_address,
                                       wiring.addresses(ips.get(p.id, []), cidrs),
-                                      segments[p.network_id])
+                                      segments[p.network_id],
+                                      tuple(_prefix(sub) for sub in advertised
+                                            if sub.ipv6_ra_mode))
 
         wanted, outside = {}, []
         for router_id, row in rows.items():
@@ -99,3 +103,8 @@ class L3Agent(agent_loop.SyncLoop):
                 next_hop=next_hop, snat=row.enable_snat,
                 floating_ips=tuple(sorted(floating[router_id])))
         return wanted, list(dict.fromkeys(outside))
+
+
+def _prefix(subnet: m.Subnet) -> ra.Prefix:
+    return ra.Prefix(subnet.id, subnet.cidr, subnet.ipv6_ra_mode or "",
+                     tuple(subnet.dns_nameservers or ()))

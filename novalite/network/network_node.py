@@ -16,7 +16,7 @@ def start() -> list[SyncLoop]:
     """The started agents (stop each to let go: what they made keeps serving)."""
     os.makedirs(CONF.state_path, exist_ok=True)
     agents: list[SyncLoop] = [DhcpAgent(CONF.host, os.path.join(CONF.state_path, "dhcp")),
-                              L3Agent(CONF.host)]
+                              L3Agent(CONF.host, os.path.join(CONF.state_path, "routers"))]
     for agent in agents:
         agent.start()
     return agents

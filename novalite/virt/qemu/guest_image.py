@@ -1,7 +1,8 @@
 """The default bootable guest (`novalite-tiny`): Debian's cloud kernel, a busybox
 initramfs whose init prints a marker on the serial console, and a small qcow2 disk it
 mounts. Like a cloud image with cloud-init, it then takes a DHCP lease on eth0 and runs
-its metadata's user data. Built from Debian packages only, once, into a cache directory;
+its metadata's user data; its kernel forms IPv6 addresses from router advertisements
+(SLAAC), which it reports too. Built from Debian packages only, once, into a cache directory;
 rebuilt when a file is missing or RECIPE changes."""
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ from novalite.virt.qemu import cpio, guest_kernel
 LOG = logging.getLogger(__name__)
 
 # Bump whenever what is built changes (init script, modules, disk content): caches rebuild.
-RECIPE = 3
+RECIPE = 4
 MARKER = "NOVALITE-GUEST-UP"
 DISK_MARKER = "NOVALITE-DISK"
 POWEROFF_MARKER = "NOVALITE-GUEST-ACPI-POWEROFF"
 NET_MARKER = "NOVALITE-NET"
+NET6_MARKER = "NOVALITE-NET6"
 META_MARKER = "NOVALITE-META"
 USERDATA_MARKER = "NOVALITE-USERDATA"
 DISK_TEXT = "hello-from-novalite-tiny"
@@ -59,19 +61,21 @@ fi
 echo "{marker} uptime=$(cut -d' ' -f1 /proc/uptime) \\
 mem_kb=$(grep MemTotal /proc/meminfo | tr -s ' ' | cut -d' ' -f2)"
 novalite-net &
+novalite-net6 &
 while true; do sleep 3600; done
 """
 # busybox's udhcpc only runs a script at each DHCP event; Debian ships none with it.
 # This one configures what cloud-init's DHCP client would: address, MTU, default route,
-# resolver and hostname. A renewal flushes first so a changed address does not pile up.
+# resolver and hostname. A renewal flushes first so a changed address does not pile up;
+# IPv4 only: the IPv6 addresses (link-local, SLAAC) are the kernel's.
 UDHCPC_SCRIPT = """#!/bin/sh
 case "$1" in
   deconfig)
-    ip addr flush dev "$interface"
+    ip -4 addr flush dev "$interface"
     ip link set "$interface" up
     ;;
   bound|renew)
-    ip addr flush dev "$interface"
+    ip -4 addr flush dev "$interface"
     ip addr add "$ip/$mask" ${broadcast:+broadcast "$broadcast"} dev "$interface"
     [ -n "$mtu" ] && ip link set "$interface" mtu "$mtu"
     for gateway in $router; do
@@ -146,6 +150,27 @@ fi
 """
 NET_SCRIPT = (f"#!/bin/sh\nNET={NET_MARKER} META={META_MARKER} "
               f"USERDATA={USERDATA_MARKER}\n{_NET_BODY}")
+# Run by init in the background beside novalite-net: the kernel (IPv6 is built into
+# Debian's) forms the guest's IPv6 addresses from its router's advertisements (SLAAC),
+# once eth0 is up and its link-local address passed duplicate address detection; this
+# prints them when the first is usable, as "eth0=<address>/<length>[,...]", or
+# eth0=none when none came within 30 s (no NIC, no IPv6 subnet, or one whose addresses
+# come by DHCPv6: Debian's busybox has no DHCPv6 client, nor does Debian ship one that
+# runs alone in an initramfs).
+_NET6_BODY = r"""
+found=
+i=0
+while [ -e /sys/class/net/eth0 ] && [ $i -lt 30 ]; do
+  found=$(ip -o -6 addr show dev eth0 scope global | grep -v tentative |
+    sed -n 's/.* inet6 \([0-9a-f:]*\/[0-9]*\) .*/\1/p')
+  [ -n "$found" ] && break
+  i=$((i + 1))
+  sleep 1
+done
+found=$(echo $found | tr ' ' ',')
+echo "$NET6 eth0=${found:-none}"
+"""
+NET6_SCRIPT = f"#!/bin/sh\nNET6={NET6_MARKER}\n{_NET6_BODY}"
 # acpid runs it with stdout on /dev/null (it daemonizes), hence the explicit console.
 POWER_BUTTON = f"#!/bin/sh\necho {POWEROFF_MARKER} > /dev/console\npoweroff -f\n"
 
@@ -277,6 +302,7 @@ def initramfs(busybox: bytes, modules: dict[str, bytes]) -> bytes:
         cpio.regular("init", init.encode(), 0o755),
         cpio.regular("etc/acpi/PWRF/00000080", POWER_BUTTON.encode(), 0o755),
         cpio.regular("bin/novalite-net", NET_SCRIPT.encode(), 0o755),
+        cpio.regular("bin/novalite-net6", NET6_SCRIPT.encode(), 0o755),
         cpio.regular("etc/udhcpc.script", UDHCPC_SCRIPT.encode(), 0o755),
     ]
     entries += [cpio.regular(f"lib/modules/{name}.ko", ko) for name, ko in modules.items()]

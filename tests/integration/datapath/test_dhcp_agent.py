@@ -1,7 +1,8 @@
 """The DHCP agent against a real database and a real datapath: a network is served once a
 compute port on it is bound, through a DHCP port it makes; a port's address reaches a
 guest; the last port's going takes the server, its namespace and its port away; a
-restarted agent adopts what its predecessor left."""
+restarted agent adopts what its predecessor left; a DHCPv6-stateful subnet added to a
+served network gets the DHCP port an address on it and its ports their IPv6 addresses."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from sqlalchemy import select
 
 from novalite.datapath import bridges, linux, names
 from novalite.db.models import network as m
-from novalite.network import layout, networks, ports, transaction
+from novalite.network import layout, networks, ports, subnets, transaction
 from novalite.network.dhcp_agent import OWNER, DhcpAgent
 from novalite.network.scope import ADMIN
+from tests.integration.datapath import ipv6_clients
 from tests.integration.datapath.conftest import dhcp_client, guest_namespace
 from tests.waiting import wait_for
 
@@ -99,3 +101,27 @@ def test_a_restarted_agent_adopts_the_running_server(datapath, db, tmp_path):
 
     assert (tmp_path / "dhcp" / private / "pid").read_text() == pid
     assert len(_dhcp_ports(private)) == 1
+
+
+def test_a_stateful_ipv6_subnet_added_later_is_served_by_dhcpv6(datapath, db, tmp_path):
+    private, vni = _private()
+    _bound_port(private)
+    agent = DhcpAgent("network", str(tmp_path / "dhcp"))
+    agent.sync()
+    transaction.write(lambda s: subnets.create(s, networks.get(s, ADMIN, private),
+                                               "demo-project", {
+        "cidr": "fd00:20::/64", "ip_version": 6, "dns_nameservers": ["fd00:20::53"],
+        "ipv6_address_mode": "dhcpv6-stateful", "ipv6_ra_mode": "dhcpv6-stateful"}))
+    port = _bound_port(private, "compute2")  # an address of each version
+    agent.sync()
+
+    v6 = next(ip["ip_address"] for ip in port["fixed_ips"] if ":" in ip["ip_address"])
+    hosts = (tmp_path / "dhcp" / private / "host").read_text()
+    assert f"{port['mac_address']},host-{v6.replace(':', '-')},[{v6}]" in hosts
+    shown = linux.ip(names.dhcp_namespace(private), "-6", "-br", "address")
+    assert "fd00:20::" in shown  # the DHCP port took an address on the new subnet
+    guest = guest_namespace("vm")
+    segment = bridges.Segment(private, "vxlan", vni, None, 1450)
+    device = bridges.plug_veth("compute2", segment, port["id"], guest, port["mac_address"])
+    reply, = ipv6_clients.dhcpv6(guest, device, port["mac_address"])
+    assert (reply.addresses, reply.dns) == ([v6], ["fd00:20::53"])

@@ -22,12 +22,12 @@ def _router(*floating: tuple[str, str]) -> routers.RouterConfig:
         next_hop="172.24.4.1", floating_ips=floating)
 
 
-def test_snat_out_floating_ip_in_and_removal(datapath):
+def test_snat_out_floating_ip_in_and_removal(datapath, tmp_path):
     guest = guest_namespace("vm")
     device = bridges.plug_veth("compute1", PRIVATE, "port-vm", guest, "fa:16:3e:00:00:0a")
     linux.ip(guest, "address", "add", "10.0.0.10/26", "dev", device)
     linux.ip(guest, "route", "add", "default", "via", "10.0.0.1")
-    network_node = routers.Routers("network")
+    network_node = routers.Routers("network", str(tmp_path))
     network_node.ensure_outside(PUBLIC, "172.24.4.1/24")
     network_node.ensure(_router())
     outside = names.outside_namespace()
@@ -47,8 +47,8 @@ def test_snat_out_floating_ip_in_and_removal(datapath):
     assert not ping(guest, "172.24.4.1")
 
 
-def test_an_interface_removed_from_the_router_leaves_it(datapath):
-    network_node = routers.Routers("network")
+def test_an_interface_removed_from_the_router_leaves_it(datapath, tmp_path):
+    network_node = routers.Routers("network", str(tmp_path))
     network_node.ensure(_router())
     config = _router()
     network_node.ensure(routers.RouterConfig(config.router_id, (), config.gateway,

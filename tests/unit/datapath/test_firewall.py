@@ -77,3 +77,27 @@ def test_the_script_names_its_own_digest():
     assert firewall.digest(one) == firewall.digest(firewall.ruleset([_port()]))
     assert firewall.digest(one) != firewall.digest(other)
     assert firewall.digest("table inet x {\n}") is None
+
+
+def _chain(script: str, name: str) -> list[str]:
+    body = script.split(f"chain {name} {{\n")[1].split("\n  }")[0]
+    return [line.strip() for line in body.splitlines()]
+
+
+def test_a_port_is_a_dhcp_and_dhcpv6_client_whatever_its_groups_say():
+    script = firewall.ruleset([_port()])  # no rule at all
+    egress, ingress = _chain(script, "egress_1"), _chain(script, "ingress_1")
+    assert "udp sport 546 udp dport 547 return" in egress
+    assert "udp sport 68 udp dport 67 return" in egress
+    assert egress[-1] == "drop" and ingress[-1] == "drop"
+    # a DHCPv6 answer is unicast to a request sent to a group: conntrack cannot match it
+    assert "ip6 saddr fe80::/64 udp sport 547 udp dport 546 accept" in ingress
+    assert "udp sport 67 udp dport 68 accept" in ingress
+
+
+def test_router_advertisements_come_in_and_a_guest_never_sends_one_or_serves_dhcp():
+    script = firewall.ruleset([_port(port_id="aaaaaaaaaaaa")])
+    assert any("nd-router-advert" in line and line.endswith("accept")
+               for line in _chain(script, "ingress_1"))
+    assert 'iifname "tapaaaaaaaaaaa" icmpv6 type nd-router-advert drop' in script
+    assert 'iifname "tapaaaaaaaaaaa" udp sport { 67, 547 } drop' in script

@@ -8,7 +8,9 @@ DHCP server's namespace reaches them only once a rule lets ICMP in; deleting the
 their taps, their bridges and the DHCP server away. A guest whose group lets in only TCP
 22 answers a peer's nc there and not its ping, until an ICMP rule is added; the outside
 is reached through the router and reaches a floating IP; live and cold migration keep a
-guest's address; restarts keep it connected."""
+guest's address; restarts keep it connected. On a dual-stack `private` (a SLAAC subnet
+on router1 beside the DHCP one) a guest forms its port's IPv6 address from the router's
+advertisements, and the router reaches it over IPv6."""
 
 from __future__ import annotations
 
@@ -24,7 +26,12 @@ from novalite.datapath import linux, names
 from novalite.image import db as images
 from novalite.network import network_node
 from novalite.service import assembly
-from novalite.virt.qemu.guest_image import META_MARKER, NET_MARKER, USERDATA_MARKER
+from novalite.virt.qemu.guest_image import (
+    META_MARKER,
+    NET6_MARKER,
+    NET_MARKER,
+    USERDATA_MARKER,
+)
 from tests.integration.virt.qemu.test_real_guests import (
     NANO,
     console,
@@ -274,3 +281,34 @@ def test_restarting_the_compute_and_the_network_node_keeps_the_guest_connected(
     cloud.api.delete(f"/servers/{server_id}")
     cloud.wait_gone(server_id)  # the successor manages it
     assert linux.links(names.host_namespace(host)).keys() == {"lo", "ul0"}
+
+
+def test_a_dual_stack_guest_forms_its_ports_ipv6_address_and_is_reached_over_ipv6(
+        two_qemu_hosts):
+    """A SLAAC subnet on `private`, on router1 too: the guest's DHCP lease is as
+    before, its kernel forms the address IPAM gave its port from the router's
+    advertisements, and the router's namespace pings it there once its group lets
+    ICMPv6 in from outside the group."""
+    cloud = two_qemu_hosts
+    private = _network(cloud, "private")
+    with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
+        response = client.post("/subnets", json={"subnet": {
+            "network_id": private["id"], "ip_version": 6, "cidr": "fd00:10::/64",
+            "ipv6_ra_mode": "slaac", "ipv6_address_mode": "slaac"}})
+        assert response.status_code == 201, response.text
+        router, = client.get("/routers", params={"name": "router1"}).json()["routers"]
+        client.put(f"/routers/{router['id']}/add_router_interface", json={
+            "subnet_id": response.json()["subnet"]["id"]}).raise_for_status()
+    server_id = _boot_on(cloud, "dual", f"{CONF.host}-1", private["id"])
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    port = _port(cloud, server_id)
+    v4, v6 = (next(ip["ip_address"] for ip in port["fixed_ips"]
+                   if (":" in ip["ip_address"]) is six) for six in (False, True))
+
+    out = wait_console(cloud, server_id, f"{NET6_MARKER} eth0=")
+    assert f"{NET_MARKER} eth0={v4}/26\n" in out.replace("\r", ""), out
+    assert f"{NET6_MARKER} eth0={v6}/64" in out, out
+    namespace = names.router_namespace(router["id"])
+    assert not _reachable(namespace, v6)  # the default group lets in its members only
+    _let_in(cloud, port["security_groups"][0], ethertype="IPv6", protocol="ipv6-icmp")
+    cloud.wait(lambda: _reachable(namespace, v6), timeout=10)

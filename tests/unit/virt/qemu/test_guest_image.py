@@ -32,7 +32,9 @@ def test_init_starts_networking_in_the_background_after_the_marker():
     members = cpio_reader.read(gzip.decompress(guest_image.initramfs(b"B", {})))
     init = members["init"][1].decode()
     assert init.index("\nnovalite-net &\n") > init.index('echo "NOVALITE-GUEST-UP')
+    assert init.index("\nnovalite-net6 &\n") > init.index('echo "NOVALITE-GUEST-UP')
     for path, script in (("bin/novalite-net", guest_image.NET_SCRIPT),
+                         ("bin/novalite-net6", guest_image.NET6_SCRIPT),
                          ("etc/udhcpc.script", guest_image.UDHCPC_SCRIPT)):
         mode, data = members[path][:2]
         assert mode == stat.S_IFREG | 0o755 and data == script.encode()
@@ -52,8 +54,21 @@ def test_the_network_script_names_the_markers_and_leases_with_its_own_script():
 
 def test_the_udhcpc_script_flushes_before_it_sets_the_lease():
     bound = guest_image.UDHCPC_SCRIPT.split("bound|renew)")[1]
-    assert bound.index('ip addr flush dev "$interface"') < bound.index(
+    assert bound.index('ip -4 addr flush dev "$interface"') < bound.index(
         'ip addr add "$ip/$mask"') < bound.index('ip route replace default via "$gateway"')
+
+
+def test_the_udhcpc_script_leaves_the_kernels_ipv6_addresses():
+    flushes = [line.strip() for line in guest_image.UDHCPC_SCRIPT.splitlines()
+               if "flush" in line]
+    assert flushes and all(line.startswith("ip -4 addr flush") for line in flushes)
+
+
+def test_the_ipv6_script_reports_the_usable_global_addresses_in_its_own_line():
+    script = guest_image.NET6_SCRIPT
+    assert script.startswith("#!/bin/sh\nNET6=NOVALITE-NET6\n")
+    assert "ip -o -6 addr show dev eth0 scope global | grep -v tentative" in script
+    assert script.rstrip().endswith('echo "$NET6 eth0=${found:-none}"')
 
 
 def test_the_guest_kernel_brings_a_virtio_nic_and_the_config_drive_filesystems():
