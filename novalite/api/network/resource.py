@@ -151,7 +151,7 @@ def create(res: Resource) -> Callable[[ApiRequest], ApiResponse]:
             target = res.new_target(s, req, values)
             authorize(req, f"create_{res.name}", target)
             authorize_attributes(req, "create", res.name, values, target)
-            made = res.create(s, req, values)
+            made = res.create(s, req, dict(values))  # a retry must see what was asked
             if tags:
                 row = res.get(s, scope(req), made["id"])
                 row.tags = list(dict.fromkeys(tags))
@@ -171,7 +171,7 @@ def update(res: Resource) -> Callable[[ApiRequest], ApiResponse]:
             row = _lookup(s, req, res, "update")
             authorize_attributes(req, "update", res.name, values, res.target(s, row))
             common.check_revision(row, req.headers.get("if-match") if req.headers else None)
-            return res.update(s, req, row, values)
+            return res.update(s, req, row, dict(values))  # a retry must see what was asked
         return ApiResponse(200, {res.name: shown(req, res.name, transaction.write(work))})
     return handler
 
