@@ -10,10 +10,12 @@ up when the file changes.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
 import threading
 import time
 
+from oslo_policy import _checks
 from oslo_policy import policy as oslo_policy
 
 from novalite import exception
@@ -338,7 +340,21 @@ class _Loaded:
 _loaded: _Loaded | None = None
 
 
+def _sign_checks(cls: type = _checks.BaseCheck) -> None:
+    """Give each kind of check's __call__ its signature up front. oslo.policy asks for it
+    (inspect.getfullargspec) at every node of a rule on every check, and working it out
+    from the function was most of a check's cost (60 of 80 µs for an admin-only rule);
+    a function's own __signature__ is what inspect answers first."""
+    call = cls.__dict__.get("__call__")
+    if call is not None and getattr(call, "__signature__", None) is None:
+        call.__signature__ = inspect.signature(call)
+    kinds: list[type] = cls.__subclasses__()
+    for kind in kinds:
+        _sign_checks(kind)
+
+
 def _new_enforcer(policy_file: str) -> oslo_policy.Enforcer:
+    _sign_checks()  # after any check kind registered since
     enforcer = oslo_policy.Enforcer(CONF, policy_file=policy_file)
     enforcer.register_defaults([oslo_policy.RuleDefault(name, check)
                                 for name, check in {**BASE_RULES, **DEFAULTS}.items()])
