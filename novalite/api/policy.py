@@ -14,6 +14,7 @@ import inspect
 import os
 import threading
 import time
+from collections.abc import Iterable
 
 from oslo_policy import _checks
 from oslo_policy import policy as oslo_policy
@@ -420,6 +421,15 @@ def check_target(ctx: RequestContext, rule: str, target: dict) -> bool:
     """Whether the caller passes `rule` on a target with more than a project (Neutron's
     rules also read the owner of a port's network: `network:project_id`)."""
     return bool(_get_enforcer().authorize(rule, target, _credentials(ctx), do_raise=False))
+
+
+def passing(ctx: RequestContext, rules: Iterable[str], target: dict) -> set[str]:
+    """The rules of `rules` the caller passes on `target`: check_target on each, with the
+    enforcer looked up once for them all (a port's response checks five)."""
+    enforcer = _get_enforcer()
+    credentials = _credentials(ctx)
+    return {rule for rule in rules
+            if enforcer.authorize(rule, target, credentials, do_raise=False)}
 
 
 def check(ctx: RequestContext, rule: str, target_project: str | None = None) -> bool:

@@ -166,3 +166,18 @@ def test_a_port_whose_first_mac_was_taken_is_made_on_the_retry(net, network, mon
     second = _port(net, network, name="second", tenant_id=first["project_id"])
     assert (second["mac_address"], second["name"], second["project_id"]) == (
         "fa:16:3e:00:00:28", "second", first["project_id"])
+
+
+def test_a_port_shows_its_binding_to_the_admin_only(net, user):
+    client, _ = user
+    network = client.post("/networks", json={"network": {"name": "own"}}).json()["network"]
+    made = client.post("/ports", json={"port": {"network_id": network["id"]}})
+    assert made.status_code == 201, made.text
+    port_id = made.json()["port"]["id"]
+    binding = {"binding:host_id", "binding:profile", "binding:vif_type",
+               "binding:vif_details", "resource_request"}
+    for answer in (made, client.get(f"/ports/{port_id}"), client.get("/ports")):
+        body = answer.json()
+        for port in body.get("ports", [body.get("port")]):
+            assert not binding & set(port) and port["binding:vnic_type"] == "normal"
+    assert binding <= set(net.get(f"/ports/{port_id}").json()["port"])
