@@ -10,10 +10,13 @@ up when the file changes.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
 import threading
 import time
+from collections.abc import Iterable
 
+from oslo_policy import _checks
 from oslo_policy import policy as oslo_policy
 
 from novalite import exception
@@ -338,7 +341,21 @@ class _Loaded:
 _loaded: _Loaded | None = None
 
 
+def _sign_checks(cls: type = _checks.BaseCheck) -> None:
+    """Give each kind of check's __call__ its signature up front. oslo.policy asks for it
+    (inspect.getfullargspec) at every node of a rule on every check, and working it out
+    from the function was most of a check's cost (60 of 80 µs for an admin-only rule);
+    a function's own __signature__ is what inspect answers first."""
+    call = cls.__dict__.get("__call__")
+    if call is not None and getattr(call, "__signature__", None) is None:
+        call.__signature__ = inspect.signature(call)
+    kinds: list[type] = cls.__subclasses__()
+    for kind in kinds:
+        _sign_checks(kind)
+
+
 def _new_enforcer(policy_file: str) -> oslo_policy.Enforcer:
+    _sign_checks()  # after any check kind registered since
     enforcer = oslo_policy.Enforcer(CONF, policy_file=policy_file)
     enforcer.register_defaults([oslo_policy.RuleDefault(name, check)
                                 for name, check in {**BASE_RULES, **DEFAULTS}.items()])
@@ -404,6 +421,15 @@ def check_target(ctx: RequestContext, rule: str, target: dict) -> bool:
     """Whether the caller passes `rule` on a target with more than a project (Neutron's
     rules also read the owner of a port's network: `network:project_id`)."""
     return bool(_get_enforcer().authorize(rule, target, _credentials(ctx), do_raise=False))
+
+
+def passing(ctx: RequestContext, rules: Iterable[str], target: dict) -> set[str]:
+    """The rules of `rules` the caller passes on `target`: check_target on each, with the
+    enforcer looked up once for them all (a port's response checks five)."""
+    enforcer = _get_enforcer()
+    credentials = _credentials(ctx)
+    return {rule for rule in rules
+            if enforcer.authorize(rule, target, credentials, do_raise=False)}
 
 
 def check(ctx: RequestContext, rule: str, target_project: str | None = None) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from novalite.conf import CONF
@@ -22,6 +22,14 @@ QUOTA_MODELS: dict[str, Any] = {
     "floatingip": m.FloatingIP, "security_group": m.SecurityGroup,
     "security_group_rule": m.SecurityGroupRule, "subnetpool": m.SubnetPool,
 }
+
+# Built once, as the other statements every port create runs: building a statement and
+# its cache key costs more than SQLite takes to run it.
+_LIMIT = select(m.NetworkQuota.limit).where(m.NetworkQuota.project_id == bindparam("project_id"),
+                                           m.NetworkQuota.resource == bindparam("resource"))
+_COUNTS = {resource: select(func.count()).select_from(model)
+           .where(model.project_id == bindparam("project_id"))
+           for resource, model in QUOTA_MODELS.items()}
 
 # the network service's one availability zone: its agents all run in the network node
 AVAILABILITY_ZONE = "nova"
@@ -72,15 +80,12 @@ def update(row: Any, values: dict[str, Any]) -> None:
 
 
 def limit(s: Session, project_id: str, resource: str) -> int:
-    found = s.scalar(select(m.NetworkQuota.limit).where(
-        m.NetworkQuota.project_id == project_id, m.NetworkQuota.resource == resource))
+    found = s.scalar(_LIMIT, {"project_id": project_id, "resource": resource})
     return found if found is not None else getattr(CONF.QUOTAS, f"quota_{resource}")
 
 
 def count(s: Session, project_id: str, resource: str) -> int:
-    model = QUOTA_MODELS[resource]
-    return s.scalar(select(func.count()).select_from(model)
-                    .where(model.project_id == project_id)) or 0
+    return s.scalar(_COUNTS[resource], {"project_id": project_id}) or 0
 
 
 def check_quota(s: Session, project_id: str, resource: str, adding: int = 1) -> None:

@@ -10,18 +10,26 @@ the allocation pools rather than always the very first. The gateway is never in 
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import random
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from novalite.db.models import network as m
 from novalite.network import errors
 
 WINDOW = 16  # free addresses a request chooses among
+_OCTETS = [str(octet) for octet in range(256)]
+_ALLOCATIONS = m.IPAllocation.__table__.c
+_OF_SUBNET = _ALLOCATIONS.subnet_id == bindparam("subnet_id")
+_TAKEN = select(_ALLOCATIONS.ip_address).where(_OF_SUBNET)
+_TAKEN_JOINED = select(func.aggregate_strings(_ALLOCATIONS.ip_address, ",")).where(_OF_SUBNET)
+_ALLOCATE = insert(m.IPAllocation.__table__)
+JOINS_WHOLE = ("sqlite", "postgresql")  # the dialects whose string aggregate has no cap
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 SLAAC_MODES = ("slaac", "dhcpv6-stateless")
 DHCP_OWNER = "network:dhcp"
@@ -78,41 +86,46 @@ def validate_pools(cidr: str, gateway: str | None, pools: list[dict[str, str]]) 
                 f"Found overlapping allocation pools: {a} and {b} for subnet {cidr}."))
 
 
-def _in_pools(subnet: m.Subnet) -> Iterator[int]:
+def _in_pools(subnet: m.Subnet) -> Iterator[str]:
     for pool in subnet.allocation_pools:
         lo = int(ipaddress.ip_address(pool["start"]))
         hi = int(ipaddress.ip_address(pool["end"]))
-        yield from range(lo, hi + 1)
+        yield from _texts(lo, hi, subnet.ip_version)
 
 
-def used(s: Session, subnet_id: str) -> set[str]:
-    return set(s.scalars(select(m.IPAllocation.ip_address)
-                         .where(m.IPAllocation.subnet_id == subnet_id)))
+def _texts(lo: int, hi: int, ip_version: int) -> Iterator[str]:
+    """The addresses lo..hi as the allocations store them (canonical text). IPv4's are
+    written as their /24's prefix and the last octet, which is several times quicker
+    than formatting each: on a subnet with many ports, most of an allocation's work."""
+    if ip_version == 6:
+        yield from (str(ipaddress.IPv6Address(number)) for number in range(lo, hi + 1))
+        return
+    for block in range(lo >> 8, (hi >> 8) + 1):
+        prefix = socket.inet_ntoa((block << 8).to_bytes(4, "big"))[:-1]  # "10.0.3."
+        first, last = max(lo, block << 8) & 255, min(hi, block << 8 | 255) & 255
+        yield from (prefix + _OCTETS[octet] for octet in range(first, last + 1))
 
 
-def _text(ip_version: int) -> Callable[[int], str]:
-    """An address as the allocations store it (canonical text) from its integer; IPv4's
-    without the ipaddress module, which would cost more than the rest of an allocation
-    on a subnet with many ports."""
-    if ip_version == 4:
-        return lambda number: socket.inet_ntoa(number.to_bytes(4, "big"))
-    return lambda number: str(ipaddress.IPv6Address(number))
+def _taken(s: Session, subnet_id: str) -> set[str]:
+    """The subnet's addresses given out, as stored. SQLite and PostgreSQL join them into
+    one string: one row to fetch rather than one per port (a quarter of the time with
+    800 ports, and on SQLite while holding the write lock). MySQL's GROUP_CONCAT cuts
+    what it joins at group_concat_max_len, so there they are read row by row."""
+    if s.get_bind().dialect.name in JOINS_WHOLE:
+        joined = s.execute(_TAKEN_JOINED, {"subnet_id": subnet_id}).scalar()
+        return set(joined.split(",")) if joined else set()
+    return {address for address, in s.execute(_TAKEN, {"subnet_id": subnet_id})}
 
 
 def _pick(s: Session, subnet: m.Subnet) -> str | None:
     """One of the first WINDOW free addresses of the pools, at random (concurrent
     requests rarely pick the same one). The addresses taken are compared as the text
     they are stored as: none of them is parsed."""
-    taken = used(s, subnet.id)
+    taken = _taken(s, subnet.id)
     if subnet.gateway_ip:
         taken.add(str(ipaddress.ip_address(subnet.gateway_ip)))
-    text = _text(subnet.ip_version)
-    free = []
-    for candidate in _in_pools(subnet):
-        if (address := text(candidate)) not in taken:
-            free.append(address)
-            if len(free) == WINDOW:
-                break
+    free = list(itertools.islice((address for address in _in_pools(subnet)
+                                  if address not in taken), WINDOW))
     return random.choice(free) if free else None
 
 
@@ -141,8 +154,10 @@ def check_address(subnet: m.Subnet, address: str) -> str:
 
 
 def _insert(s: Session, subnet: m.Subnet, port_id: str, address: str) -> dict[str, str]:
-    s.add(m.IPAllocation(ip_address=address, subnet_id=subnet.id,
-                         network_id=subnet.network_id, port_id=port_id))
+    """Take the address at once, with a plain INSERT rather than through the session's
+    unit of work: a quarter of the time, and nothing needs the allocation as an object."""
+    s.execute(_ALLOCATE, {"ip_address": address, "subnet_id": subnet.id,
+                          "network_id": subnet.network_id, "port_id": port_id})
     return {"subnet_id": subnet.id, "ip_address": address}
 
 

@@ -8,7 +8,7 @@ import ipaddress
 import uuid
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from novalite.db.models import network as m
@@ -26,6 +26,8 @@ PORT_PROTOCOLS = {"tcp", "udp", "sctp", "dccp", "udplite", "6", "17", "132", "33
 ICMP_PROTOCOLS = {"icmp", "icmpv6", "ipv6-icmp", "1", "58"}
 DIRECTIONS = ("ingress", "egress")
 ETHERTYPES = ("IPv4", "IPv6")
+_DEFAULT_ID = select(m.DefaultSecurityGroup.security_group_id).where(
+    m.DefaultSecurityGroup.project_id == bindparam("project_id"))  # built once (see common)
 
 
 def get(s: Session, scope: Scope, group_id: str) -> m.SecurityGroup:
@@ -34,8 +36,7 @@ def get(s: Session, scope: Scope, group_id: str) -> m.SecurityGroup:
 
 
 def _default_id(s: Session, project_id: str) -> str | None:
-    return s.scalar(select(m.DefaultSecurityGroup.security_group_id).where(
-        m.DefaultSecurityGroup.project_id == project_id))
+    return s.scalar(_DEFAULT_ID, {"project_id": project_id})
 
 
 def ensure_default(s: Session, project_id: str) -> str:

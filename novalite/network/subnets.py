@@ -7,7 +7,7 @@ import ipaddress
 import uuid
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from novalite.db.models import network as m
@@ -20,6 +20,9 @@ IPV6_MODES = ("slaac", "dhcpv6-stateful", "dhcpv6-stateless")
 SERVICE_TYPE_PREFIXES = ("network:", "neutron:", "compute:")
 COLUMNS = {"name", "enable_dhcp", "dns_nameservers", "host_routes", "description",
            "service_types"}
+# built once (see common)
+_OF_NETWORK = (select(m.Subnet).where(m.Subnet.network_id == bindparam("network_id"))
+               .order_by(m.Subnet.created_at, m.Subnet.id))
 
 
 def get(s: Session, scope: Scope, subnet_id: str) -> m.Subnet:
@@ -35,8 +38,7 @@ def get(s: Session, scope: Scope, subnet_id: str) -> m.Subnet:
 
 
 def of_network(s: Session, network_id: str) -> list[m.Subnet]:
-    return list(s.scalars(select(m.Subnet).where(m.Subnet.network_id == network_id)
-                          .order_by(m.Subnet.created_at, m.Subnet.id)))
+    return list(s.scalars(_OF_NETWORK, {"network_id": network_id}))
 
 
 def list_records(s: Session, scope: Scope) -> list[Record]:

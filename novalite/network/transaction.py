@@ -10,8 +10,9 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -49,11 +50,21 @@ def write(work: Callable[[Session], T]) -> T:
 
 def read(work: Callable[[Session], T]) -> T:
     with session.reader() as s:
+        _keep_loaded(s)
         return work(s)
+
+
+def _keep_loaded(s: Session) -> None:
+    """Keep every row the request loads until it ends. The session holds rows weakly, so
+    one the request looks up twice (a port's network: for the policy target, then for
+    the port) would be read from the database twice."""
+    loaded: list[Any] = s.info.setdefault("loaded", [])
+    event.listen(s, "loaded_as_persistent", lambda _s, row: loaded.append(row))
 
 
 def _once(work: Callable[[Session], T]) -> T:
     with session.writer() as s:
+        _keep_loaded(s)
         result = work(s)
         s.flush()  # a duplicate surfaces here, inside the retried unit
         events = s.info.pop("nova_events", [])

@@ -10,6 +10,7 @@ and hides the attributes whose `get_<resource>:<attribute>` rule the caller fail
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -81,17 +82,24 @@ def authorize_attributes(req: ApiRequest, action: str, name: str, values: dict[s
 
 def shown(req: ApiRequest, name: str, record: Record) -> Record:
     """The record less the attributes the caller may not read."""
-    hidden = [key for key in record if f"get_{name}:{key}" in RULES
-              and not policy.check_target(req.ctx, f"get_{name}:{key}",
-                                          {"project_id": record.get("project_id")})]
+    hidden = _hidden_keys(req, name, record.get("project_id"))
     return {k: v for k, v in record.items() if k not in hidden} if hidden else record
 
 
-def _hidden_keys(req: ApiRequest, name: str) -> set[str]:
-    """Attributes hidden from every record of a list (checked once: rules read no row)."""
+@functools.cache
+def _read_rules(name: str) -> dict[str, str]:
+    """The rules of the attributes that have their own to be read, and the attribute
+    each guards: `get_port:binding:host_id` -> `binding:host_id`."""
     prefix = f"get_{name}:"
-    return {rule[len(prefix):] for rule in RULES if rule.startswith(prefix)
-            and not policy.check_target(req.ctx, rule, {"project_id": None})}
+    return {rule: rule[len(prefix):] for rule in RULES if rule.startswith(prefix)}
+
+
+def _hidden_keys(req: ApiRequest, name: str, project_id: str | None = None) -> set[str]:
+    """The attributes the caller may not read on a resource of `project_id`; on every
+    record of a list when None (checked once: the rules read no row)."""
+    rules = _read_rules(name)
+    passed = policy.passing(req.ctx, rules, {"project_id": project_id})
+    return {key for rule, key in rules.items() if rule not in passed}
 
 
 def network_target(s: Session, req: ApiRequest, values: dict[str, Any]) -> dict[str, Any]:
@@ -151,7 +159,7 @@ def create(res: Resource) -> Callable[[ApiRequest], ApiResponse]:
             target = res.new_target(s, req, values)
             authorize(req, f"create_{res.name}", target)
             authorize_attributes(req, "create", res.name, values, target)
-            made = res.create(s, req, values)
+            made = res.create(s, req, dict(values))  # a retry must see what was asked
             if tags:
                 row = res.get(s, scope(req), made["id"])
                 row.tags = list(dict.fromkeys(tags))
@@ -171,7 +179,7 @@ def update(res: Resource) -> Callable[[ApiRequest], ApiResponse]:
             row = _lookup(s, req, res, "update")
             authorize_attributes(req, "update", res.name, values, res.target(s, row))
             common.check_revision(row, req.headers.get("if-match") if req.headers else None)
-            return res.update(s, req, row, values)
+            return res.update(s, req, row, dict(values))  # a retry must see what was asked
         return ApiResponse(200, {res.name: shown(req, res.name, transaction.write(work))})
     return handler
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from novalite.network import macs
 from novalite.network.ipam import eui64
 from tests.functional.network.neutron import error
 
@@ -153,3 +154,30 @@ def test_another_projects_unshared_network_is_hidden_from_new_ports_and_subnets(
     _subnet(net, shared.json()["network"], "172.32.0.0/24")
     assert client.post("/ports", json={"port": {
         "network_id": shared.json()["network"]["id"]}}).status_code == 201
+
+
+def test_a_port_whose_first_mac_was_taken_is_made_on_the_retry(net, network, monkeypatch):
+    """A request retried after a lost race runs again on the attributes as asked: the
+    first attempt used to consume the project, and the retry failed with a 500."""
+    _subnet(net, network, "10.28.0.0/24")
+    first = _port(net, network)
+    fresh = iter([first["mac_address"], "fa:16:3e:00:00:28"])
+    monkeypatch.setattr(macs, "generate", lambda: next(fresh))
+    second = _port(net, network, name="second", tenant_id=first["project_id"])
+    assert (second["mac_address"], second["name"], second["project_id"]) == (
+        "fa:16:3e:00:00:28", "second", first["project_id"])
+
+
+def test_a_port_shows_its_binding_to_the_admin_only(net, user):
+    client, _ = user
+    network = client.post("/networks", json={"network": {"name": "own"}}).json()["network"]
+    made = client.post("/ports", json={"port": {"network_id": network["id"]}})
+    assert made.status_code == 201, made.text
+    port_id = made.json()["port"]["id"]
+    binding = {"binding:host_id", "binding:profile", "binding:vif_type",
+               "binding:vif_details", "resource_request"}
+    for answer in (made, client.get(f"/ports/{port_id}"), client.get("/ports")):
+        body = answer.json()
+        for port in body.get("ports", [body.get("port")]):
+            assert not binding & set(port) and port["binding:vnic_type"] == "normal"
+    assert binding <= set(net.get(f"/ports/{port_id}").json()["port"])

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 
 import pytest
+from oslo_policy import _checks
+from oslo_policy import policy as oslo_policy
 
 from novalite import exception
 from novalite.api import policy
@@ -137,3 +140,30 @@ def test_the_files_are_looked_for_at_most_once_a_second(conf, tmp_path, monkeypa
         assert not policy.check(MEMBER, STOP, "p1")
     # once by us (file and policy.d), once by oslo.policy when it first reads them
     assert searched.count(path) <= 2 and searched.count("policy.d") <= 2
+
+
+def test_a_check_works_out_no_signature(monkeypatch):
+    """oslo.policy asks every node of a rule for its signature on every check: each kind
+    of check has its own up front, rather than inspect working it out each time."""
+    assert policy.check(MEMBER, STOP, "p1")  # the enforcer is made
+
+    def worked_out(*args, **kwargs):
+        raise AssertionError("a signature was worked out")
+    monkeypatch.setattr(inspect, "_signature_from_function", worked_out)
+    assert policy.check(MEMBER, STOP, "p1") and not policy.check(READER, STOP, "p1")
+
+
+def test_a_check_kind_with_the_legacy_signature_still_works(conf, tmp_path, monkeypatch):
+    """oslo.policy calls a check whose __call__ takes no current rule without one, as
+    the signature given up front says."""
+
+    class Legacy(oslo_policy.Check):
+        def __call__(self, target, creds, enforcer):
+            return self.match == creds["user_id"]
+
+    monkeypatch.setitem(_checks.registered_checks, "legacy", Legacy)
+    conf.set_override("policy_file", _write(tmp_path, f'"{STOP}": "legacy:u1"\n'),
+                      group="oslo_policy")
+    assert policy.check(MEMBER, STOP, "p1")
+    assert not policy.check(RequestContext(user_id="u2", project_id="p1", roles=["member"]),
+                            STOP, "p1")

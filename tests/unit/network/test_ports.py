@@ -32,6 +32,16 @@ def test_ports_get_distinct_addresses_in_the_pool_never_the_gateway(make_network
     assert _count(m.Port) == 5  # the failed one left nothing behind
 
 
+def test_addresses_run_on_across_a_24_within_a_larger_subnet(make_network):
+    net, _ = make_network("10.0.0.0/22", allocation_pools=[
+        {"start": "10.0.0.252", "end": "10.0.1.3"}])
+    addresses = {_port(net["id"])["fixed_ips"][0]["ip_address"] for _ in range(8)}
+    assert addresses == {*(f"10.0.0.{i}" for i in range(252, 256)),
+                         *(f"10.0.1.{i}" for i in range(4))}
+    with pytest.raises(errors.IpAddressGenerationFailure):
+        _port(net["id"])
+
+
 def test_mac_keeps_base_mac_prefix_and_is_unique(make_network, conf):
     conf.set_override("base_mac", "fa:16:3e:00:00:00")
     net, _ = make_network()
