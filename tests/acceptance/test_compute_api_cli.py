@@ -182,13 +182,18 @@ def test_usage_list_and_show(cloud):
     demo.delete(server["id"])
 
 
-def test_a_user_restores_and_force_deletes_soft_deleted_servers(tmp_path):
-    """A cloud of its own whose deletes are deferred an hour."""
-    deferred = tmp_path / "deferred-delete.conf"
-    deferred.write_text("[DEFAULT]\nreclaim_instance_interval = 3600\n")
+def _cloud_of_its_own(tmp_path, config: str):
+    """A one-host all-in-one started with `config` as its configuration file."""
+    conf = tmp_path / "own.conf"
+    conf.write_text(config)
     state = tmp_path / "state"
     state.mkdir()
-    with all_in_one(state, "--hosts", "1", "--config-file", str(deferred)) as cloud:
+    return all_in_one(state, "--hosts", "1", "--config-file", str(conf))
+
+
+def test_a_user_restores_and_force_deletes_soft_deleted_servers(tmp_path):
+    """A cloud of its own whose deletes are deferred an hour."""
+    with _cloud_of_its_own(tmp_path, "[DEFAULT]\nreclaim_instance_interval = 3600\n") as cloud:
         demo = Cli(cloud.clouds_yaml, "novalite")
         server = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "undo-vm")
         demo.ok("server", "delete", server["id"])
@@ -227,11 +232,7 @@ def _opened_console(url: str, greeting: bytes) -> None:
 
 def test_a_user_opens_a_servers_vnc_and_serial_consoles(tmp_path):
     """A cloud of its own with serial consoles enabled (Nova's default is off)."""
-    serial = tmp_path / "serial.conf"
-    serial.write_text("[serial_console]\nenabled = true\n")
-    state = tmp_path / "state"
-    state.mkdir()
-    with all_in_one(state, "--hosts", "1", "--config-file", str(serial)) as cloud:
+    with _cloud_of_its_own(tmp_path, "[serial_console]\nenabled = true\n") as cloud:
         demo = Cli(cloud.clouds_yaml, "novalite")
         server = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "console-vm")
         novnc = demo.json("console", "url", "show", "--novnc", server["id"])
