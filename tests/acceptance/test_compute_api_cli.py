@@ -4,14 +4,13 @@ properties, tags and events, the server list's pages, and remote consoles."""
 
 from __future__ import annotations
 
-import urllib.parse
-
 from openstack import connection
 from openstack.config import OpenStackConfig
 from websockets.sync.client import connect
 
 from tests.acceptance.cli import Cli
 from tests.acceptance.conftest import all_in_one
+from tests.console_urls import websocket_url
 from tests.waiting import wait_for
 
 COMPUTE = "novalite-compute"
@@ -222,11 +221,7 @@ def test_an_admin_has_an_aggregates_hosts_cache_an_image(cloud):
 def _opened_console(url: str, greeting: bytes) -> None:
     """The URL the CLI printed opens the console through the proxy (noVNC's websocket is
     in the page's `path` parameter)."""
-    parsed = urllib.parse.urlparse(url)
-    if parsed.scheme == "http":
-        path = urllib.parse.parse_qs(parsed.query)["path"][0]
-        url = f"ws://{parsed.netloc}/{path}"
-    with connect(url) as ws:
+    with connect(websocket_url(url)) as ws:
         assert ws.recv(timeout=10).startswith(greeting)
 
 

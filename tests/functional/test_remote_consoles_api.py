@@ -13,6 +13,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from tests.console_urls import websocket_url
 from tests.functional.tempest_schemas import check
 
 MV = "X-OpenStack-Nova-API-Version"
@@ -24,16 +25,6 @@ def _console(cloud, server_id, protocol="vnc", type_="novnc", version="2.6", **h
                           json={"remote_console": {"protocol": protocol, "type": type_}})
 
 
-def _websocket_url(url: str) -> str:
-    """Where noVNC connects for a noVNC page URL (its `path` parameter, on the page's
-    host), or the URL itself for a websocket one."""
-    parsed = urllib.parse.urlparse(url)
-    if parsed.scheme.startswith("ws"):
-        return url
-    path = urllib.parse.parse_qs(parsed.query)["path"][0]
-    return f"ws://{parsed.netloc}/{path}"
-
-
 def _fault(response, status, name="badRequest"):
     assert response.status_code == status, response.text
     return response.json()[name]["message"]
@@ -42,7 +33,7 @@ def _fault(response, status, name="badRequest"):
 def _rfb_handshake(url: str) -> bytes:
     """As a VNC client: the server's version, ours back, security None, ClientInit; the
     ServerInit's width and height."""
-    with connect(_websocket_url(url), subprotocols=["binary"]) as ws:
+    with connect(websocket_url(url), subprotocols=["binary"]) as ws:
         assert ws.recv(timeout=10) == b"RFB 003.008\n"
         ws.send(b"RFB 003.008\n")
         types = ws.recv(timeout=10)
@@ -104,7 +95,7 @@ def test_a_serial_console_shows_the_log_and_echoes(cloud, server_id, conf):
 
 def test_a_token_shows_where_its_console_is_for_admins(cloud, server_id):
     url = _console(cloud, server_id).json()["remote_console"]["url"]
-    token = urllib.parse.parse_qs(urllib.parse.urlparse(_websocket_url(url)).query)[
+    token = urllib.parse.parse_qs(urllib.parse.urlparse(websocket_url(url)).query)[
         "token"][0]
     found = cloud.api.get(f"/os-console-auth-tokens/{token}", headers={MV: "2.31"})
     assert found.status_code == 200, found.text
@@ -147,7 +138,7 @@ def test_bad_bodies_unknown_servers_and_other_projects(cloud, server_id):
 
 
 def test_the_proxy_relays_nothing_for_a_bad_stale_or_foreign_token(cloud, server_id):
-    url = _websocket_url(_console(cloud, server_id).json()["remote_console"]["url"])
+    url = websocket_url(_console(cloud, server_id).json()["remote_console"]["url"])
     for refused in (url.replace("token=", "token=bad"),
                     url.replace("/novnc/websockify", "/serial/")):
         with pytest.raises(InvalidStatus) as caught:
@@ -171,7 +162,7 @@ def test_a_token_for_a_console_that_moved_opens_nothing_and_a_new_one_does(cloud
     driver.cleanup_host(host)  # its console listener gone: the next is on another port
     driver.init_host(host)
     with pytest.raises(InvalidStatus) as caught:
-        connect(_websocket_url(url))
+        connect(websocket_url(url))
     assert caught.value.response.status_code == 403
     fresh = _console(cloud, server_id).json()["remote_console"]["url"]
     assert _rfb_handshake(fresh) == b"\x02\x80\x01\xe0"

@@ -4,13 +4,13 @@ processes over RabbitMQ, sharing PostgreSQL or MariaDB."""
 from __future__ import annotations
 
 import collections
-import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
 from websockets.sync.client import connect
 
 from novalite.db import migration
 from novalite.image import db as images
+from tests.console_urls import websocket_url
 from tests.waiting import wait_for
 
 COMPUTES = ("compute1", "compute2", "compute3")
@@ -76,9 +76,7 @@ def _console_reaches_the_guests_compute(topo, server_id: str) -> None:
                              json={"remote_console": {"protocol": protocol, "type": type_}})
 
     url = console("vnc", "novnc").json()["remote_console"]["url"]
-    parsed = urllib.parse.urlparse(url)
-    with connect(f"ws://{parsed.netloc}/" + urllib.parse.parse_qs(parsed.query)["path"][0]
-                 ) as ws:
+    with connect(websocket_url(url)) as ws:
         assert ws.recv(timeout=10) == b"RFB 003.008\n"
     refused = console("serial", "serial")
     assert (refused.status_code, refused.json()["badRequest"]["message"]) == (

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import socket
-import urllib.parse
 
 import pytest
 from websockets.sync.client import connect
@@ -20,6 +19,7 @@ from novalite.objects.instance import Instance
 from novalite.virt.qemu.driver import QemuDriver
 from novalite.virt.qemu.guest_image import MARKER, USERDATA_MARKER
 from tests.cloud import Cloud
+from tests.console_urls import websocket_url
 from tests.integration.virt.qemu.test_real_guests import (
     BOOT_TIMEOUT,
     NANO,
@@ -73,9 +73,7 @@ def _console_url(cloud: Cloud, server_id: str, protocol: str, type_: str) -> str
 
 def _through_the_proxy(cloud: Cloud, server_id: str) -> None:
     """As a user opens them: the URLs the API answers, through its console proxy."""
-    novnc = urllib.parse.urlparse(_console_url(cloud, server_id, "vnc", "novnc"))
-    path = urllib.parse.parse_qs(novnc.query)["path"][0]
-    with connect(f"ws://{novnc.netloc}/{path}") as ws:
+    with connect(websocket_url(_console_url(cloud, server_id, "vnc", "novnc"))) as ws:
         assert ws.recv(timeout=30) == b"RFB 003.008\n"
     with connect(_console_url(cloud, server_id, "serial", "serial")) as ws:
         ws.send(f"{COMMAND}\n".encode())
