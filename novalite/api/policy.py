@@ -322,6 +322,7 @@ DEFAULTS.update(VOLUME_DEFAULTS)
 
 _lock = threading.Lock()
 _SEARCH_EVERY = 1.0  # seconds between looks for a policy file or directory newly placed
+_DECISIONS_KEPT = 50_000  # callers x rules x targets; forgotten all at once past it
 
 
 @dataclasses.dataclass
@@ -329,13 +330,32 @@ class _Loaded:
     """An enforcer with the rules read, and what they were read from: oslo.policy looks
     for and stats the files on every check (~0.1 ms, twice per request), so the files are
     looked for at most once a second and only stat'ed per check, and the rules read again
-    only when what they came from has changed."""
+    only when what they came from has changed. A decision depends only on the rule, the
+    target and the caller's credentials, so each is kept until the rules change: most
+    requests ask the same few (a port's create and its response, seven checks)."""
 
     policy_file: str
     enforcer: oslo_policy.Enforcer
     paths: tuple[str | None, ...] = ()
     searched: float = -_SEARCH_EVERY
     seen: tuple | None = None
+    decisions: dict[tuple, bool] = dataclasses.field(default_factory=dict)
+
+    def decide(self, rule: str, target: dict, ctx: RequestContext) -> bool:
+        key = (rule, ctx.user_id, ctx.project_id, tuple(ctx.roles), ctx.is_admin,
+               tuple(target.items()))
+        try:
+            found, kept = self.decisions.get(key), True
+        except TypeError:  # a target holding a list or a dict: asked every time
+            found, kept = None, False
+        if found is None:
+            found = bool(self.enforcer.authorize(rule, target, _credentials(ctx),
+                                                 do_raise=False))
+            if kept:
+                if len(self.decisions) >= _DECISIONS_KEPT:
+                    self.decisions.clear()
+                self.decisions[key] = found
+        return found
 
 
 _loaded: _Loaded | None = None
@@ -383,9 +403,10 @@ def _sources(loaded: _Loaded) -> tuple:
     return tuple(_stamp(path) for path in loaded.paths)
 
 
-def _get_enforcer() -> oslo_policy.Enforcer:
+def _current() -> _Loaded:
     """One enforcer per configured policy file (a test or a reload may point elsewhere),
-    its rules read again when the overrides file or directories change."""
+    its rules read again (and its decisions forgotten) when the overrides file or
+    directories change."""
     global _loaded
     policy_file = CONF.oslo_policy.policy_file
     with _lock:
@@ -401,8 +422,9 @@ def _get_enforcer() -> oslo_policy.Enforcer:
                 raise exception.PolicyFileInvalid(
                     path=loaded.enforcer.policy_path or policy_file, reason=exc) from exc
             loaded.seen = sources
+            loaded.decisions = {}
         loaded.enforcer.use_conf = False  # enforce() need not look at the files again
-    return loaded.enforcer
+    return loaded
 
 
 def reset() -> None:
@@ -420,16 +442,14 @@ def _credentials(ctx: RequestContext) -> dict:
 def check_target(ctx: RequestContext, rule: str, target: dict) -> bool:
     """Whether the caller passes `rule` on a target with more than a project (Neutron's
     rules also read the owner of a port's network: `network:project_id`)."""
-    return bool(_get_enforcer().authorize(rule, target, _credentials(ctx), do_raise=False))
+    return _current().decide(rule, target, ctx)
 
 
 def passing(ctx: RequestContext, rules: Iterable[str], target: dict) -> set[str]:
     """The rules of `rules` the caller passes on `target`: check_target on each, with the
     enforcer looked up once for them all (a port's response checks five)."""
-    enforcer = _get_enforcer()
-    credentials = _credentials(ctx)
-    return {rule for rule in rules
-            if enforcer.authorize(rule, target, credentials, do_raise=False)}
+    loaded = _current()
+    return {rule for rule in rules if loaded.decide(rule, target, ctx)}
 
 
 def check(ctx: RequestContext, rule: str, target_project: str | None = None) -> bool:
@@ -437,7 +457,7 @@ def check(ctx: RequestContext, rule: str, target_project: str | None = None) -> 
     the caller's own project), for behaviour that varies rather than refuses."""
     target = {"project_id": ctx.project_id if target_project is None else target_project,
               "user_id": ctx.user_id}
-    return bool(_get_enforcer().authorize(rule, target, _credentials(ctx), do_raise=False))
+    return _current().decide(rule, target, ctx)
 
 
 def authorize(ctx: RequestContext, rule: str, target_project: str | None = None) -> None:

@@ -167,3 +167,22 @@ def test_a_check_kind_with_the_legacy_signature_still_works(conf, tmp_path, monk
     assert policy.check(MEMBER, STOP, "p1")
     assert not policy.check(RequestContext(user_id="u2", project_id="p1", roles=["member"]),
                             STOP, "p1")
+
+
+def test_a_decision_is_worked_out_once_until_the_rules_change(conf, tmp_path, monkeypatch):
+    path = _write(tmp_path, f'"{STOP}": "role:admin"\n')
+    conf.set_override("policy_file", path, group="oslo_policy")
+    asked = []
+    authorize = oslo_policy.Enforcer.authorize
+    monkeypatch.setattr(oslo_policy.Enforcer, "authorize",
+                        lambda self, rule, *a, **k: asked.append(rule) or authorize(
+                            self, rule, *a, **k))
+    for _ in range(3):
+        assert not policy.check(MEMBER, STOP, "p1")
+        assert policy.check(ADMIN, STOP, "p1")
+        assert not policy.check_target(MEMBER, STOP, {"project_id": "p1", "ids": ["a"]})
+    assert asked.count(STOP) == 2 + 3  # the list in the last target: asked every time
+    _write(tmp_path, f'"{STOP}": "@"\n')
+    later = os.stat(path).st_mtime + 5
+    os.utime(path, (later, later))
+    assert policy.check(MEMBER, STOP, "p1")
