@@ -25,8 +25,9 @@ QUOTA_MODELS: dict[str, Any] = {
 
 # Built once, as the other statements every port create runs: building a statement and
 # its cache key costs more than SQLite takes to run it.
-_LIMIT = select(m.NetworkQuota.limit).where(m.NetworkQuota.project_id == bindparam("project_id"),
-                                           m.NetworkQuota.resource == bindparam("resource"))
+_QUOTAS = m.NetworkQuota.__table__.c
+_LIMIT = select(_QUOTAS.limit).where(_QUOTAS.project_id == bindparam("project_id"),
+                                     _QUOTAS.resource == bindparam("resource"))
 _COUNTS = {resource: select(func.count()).select_from(model)
            .where(model.project_id == bindparam("project_id"))
            for resource, model in QUOTA_MODELS.items()}

@@ -26,8 +26,9 @@ PORT_PROTOCOLS = {"tcp", "udp", "sctp", "dccp", "udplite", "6", "17", "132", "33
 ICMP_PROTOCOLS = {"icmp", "icmpv6", "ipv6-icmp", "1", "58"}
 DIRECTIONS = ("ingress", "egress")
 ETHERTYPES = ("IPv4", "IPv6")
-_DEFAULT_ID = select(m.DefaultSecurityGroup.security_group_id).where(
-    m.DefaultSecurityGroup.project_id == bindparam("project_id"))  # built once (see common)
+_DEFAULTS = m.DefaultSecurityGroup.__table__.c
+_DEFAULT_ID = select(_DEFAULTS.security_group_id).where(
+    _DEFAULTS.project_id == bindparam("project_id"))  # built once (see common)
 
 
 def get(s: Session, scope: Scope, group_id: str) -> m.SecurityGroup:
