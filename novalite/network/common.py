@@ -81,7 +81,7 @@ def update(row: Any, values: dict[str, Any]) -> None:
 
 
 def limit(s: Session, project_id: str, resource: str) -> int:
-    found = s.scalar(_LIMIT, {"project_id": project_id, "resource": resource})
+    found: int | None = s.scalar(_LIMIT, {"project_id": project_id, "resource": resource})
     return found if found is not None else getattr(CONF.QUOTAS, f"quota_{resource}")
 
 

@@ -13,8 +13,9 @@ import uuid
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.schema import ColumnDefault
 
 from novalite.conf import CONF
 from novalite.db.models import network as m
@@ -42,6 +43,7 @@ ROUTER_OWNERS = ("network:router_interface", "network:router_gateway",
 DEFAULTS = {"name": "", "admin_state_up": True, "device_id": "", "device_owner": "",
             "description": "", "dns_name": "", "binding_host_id": ""}
 SERVICE_PROJECT = ""  # ports the service makes for routers and floating IPs
+_INSERT = insert(m.Port.__table__)
 
 
 def get(s: Session, scope: Scope, port_id: str) -> m.Port:
@@ -193,11 +195,26 @@ def create(s: Session, scope: Scope, network: m.Network, project_id: str,
                                    if k in COLUMNS and k != "port_security_enabled"},
                     **{col: values[key] for key, col in BINDING.items() if key in values}})
     _status(s, row, rebound=bool(row.binding_host_id))
-    s.add(row)
-    s.flush()  # the port before its addresses (their foreign key)
+    _insert(s, row)  # the port before its addresses (their foreign key)
     ips = ipam.allocate(s, network.id, port_id, mac, values.get("fixed_ips"),
                         subnets.of_network(s, network.id), owner)
     return records.port(row, ips)
+
+
+def _insert(s: Session, row: m.Port) -> None:
+    """Write a new port with a plain INSERT rather than through the session's unit of
+    work, which took a quarter of a port create. The row stays outside the session (what
+    follows in the transaction reads the port from the database), and the columns the
+    create left unset take their defaults on it first, so its record shows what was
+    written."""
+    values = {}
+    for column in m.Port.__table__.columns:
+        default = column.default
+        if column.key not in row.__dict__ and isinstance(default, ColumnDefault):
+            setattr(row, column.key, default.arg(None) if default.is_callable
+                    else default.arg)
+        values[column.key] = getattr(row, column.key)
+    s.execute(_INSERT, values)
 
 
 def _matches(allocation: m.IPAllocation, entry: dict[str, Any]) -> bool:

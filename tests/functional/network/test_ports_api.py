@@ -181,3 +181,14 @@ def test_a_port_shows_its_binding_to_the_admin_only(net, user):
         for port in body.get("ports", [body.get("port")]):
             assert not binding & set(port) and port["binding:vnic_type"] == "normal"
     assert binding <= set(net.get(f"/ports/{port_id}").json()["port"])
+
+
+def test_a_new_port_answers_what_was_written(net, network):
+    """A port is written with a plain INSERT: the create's answer and a read of it agree,
+    the columns left to their defaults included."""
+    _subnet(net, network, "10.22.0.0/24")
+    made = _port(net, network, name="plain", tags=["a"])
+    shown = net.get(f"/ports/{made['id']}").json()["port"]
+    assert made == shown
+    assert (made["status"], made["binding:vnic_type"], made["binding:vif_type"],
+            made["revision_number"], made["tags"]) == ("DOWN", "normal", "unbound", 0, ["a"])
