@@ -412,6 +412,20 @@ class VolumeBDMNotFound(NotFound):
     msg_fmt = "No volume Block Device Mapping with id %(volume_id)s."
 
 
+class VolumeBDMIsMultiAttach(Invalid):
+    msg_fmt = ("Block Device Mapping %(volume_id)s is a multi-attach volume and is not "
+               "valid for this operation.")
+
+
+class VolumeSnapshotNotSupported(NovaliteException):
+    """A driver asked for an assisted volume snapshot of a disk it cannot snapshot so
+    (Nova's libvirt driver's "Found no disk to snapshot." for a disk that is neither a
+    file nor on a netfs share)."""
+
+    msg_fmt = ("Found no disk to snapshot: volume %(volume_id)s is a %(protocol)s network "
+               "disk, and an assisted snapshot takes a file or a netfs share.")
+
+
 class DevicePathInUse(Conflict):
     msg_fmt = "The supplied device path (%(path)s) is in use."
 

@@ -150,6 +150,8 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:os-volumes-attachments:update": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-volumes-attachments:swap": SERVICE_OR_ADMIN,
     "os_compute_api:os-volumes-attachments:delete": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-assisted-volume-snapshots:create": SERVICE_OR_ADMIN,
+    "os_compute_api:os-assisted-volume-snapshots:delete": SERVICE_OR_ADMIN,
     "os_compute_api:os-floating-ips:add": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-floating-ips:remove": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-floating-ips:list": PROJECT_READER_OR_ADMIN,

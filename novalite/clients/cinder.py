@@ -130,6 +130,12 @@ class Client:
         found: dict[str, Any] = self.request("GET", f"/snapshots/{snapshot_id}")["snapshot"]
         return found
 
+    def update_snapshot_status(self, snapshot_id: str, status: str) -> None:
+        """Report on a snapshot the volume service asked this cloud to take or remove
+        (Nova's: always "90%", Cinder's sign that Nova's share is done)."""
+        self.request("POST", f"/snapshots/{snapshot_id}/action", {
+            "os-update_snapshot_status": {"status": status, "progress": "90%"}})
+
     def delete(self, volume_id: str) -> None:
         self.request("DELETE", f"/volumes/{volume_id}")
 

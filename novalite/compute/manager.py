@@ -29,6 +29,7 @@ from novalite.compute.live_moves import LiveMoveSteps
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.compute.running_deleted import RunningDeletedCleanup
+from novalite.compute.volume_snapshot_steps import VolumeSnapshotSteps
 from novalite.compute.volume_steps import VolumeSteps
 from novalite.compute.wrapping import BuildResult, tracked, tracked_build
 from novalite.conductor.rpcapi import ComputeTaskAPI, ConductorAPI
@@ -102,16 +103,17 @@ def _reboot_pending(instance: Instance, reboot_type: str) -> Instance:
 
 
 class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, InterfaceSteps,
-                     ConsoleSteps, Manager):
+                     ConsoleSteps, VolumeSnapshotSteps, Manager):
     """Resize and cold migration steps come from MoveSteps (novalite.compute.moves), live
     migration steps from LiveMoveSteps (novalite.compute.live_moves), the reaping of
     deleted servers' guests from RunningDeletedCleanup (novalite.compute.running_deleted),
     attaching and detaching volumes from VolumeSteps (novalite.compute.volume_steps),
     interfaces from InterfaceSteps (novalite.compute.interface_steps), the guest's tagged
     devices from its DeviceTagSteps (novalite.compute.device_tags), remote consoles from
-    ConsoleSteps (novalite.compute.console_steps)."""
+    ConsoleSteps (novalite.compute.console_steps), assisted volume snapshots from
+    VolumeSnapshotSteps (novalite.compute.volume_snapshot_steps)."""
 
-    target = Target(version="1.28")
+    target = Target(version="1.29")
 
     def __init__(self, host: str, driver_name: str | None = None,
                  driver_args: dict[str, str] | None = None) -> None:

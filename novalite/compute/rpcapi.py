@@ -30,6 +30,8 @@ Version history:
         detach_interface (a cast, as Nova's)
   1.27: cache_images (a call: the conductor gathers each host's outcome)
   1.28: get_vnc_console, get_serial_console, validate_console_port
+  1.29: volume_snapshot_create, volume_snapshot_delete (assisted volume snapshots:
+        casts, as Nova's; the compute reports to the volume service)
 """
 
 from __future__ import annotations
@@ -323,3 +325,18 @@ class ComputeAPI:
         """A cast, as Nova's: the guest may take its time to let the device go."""
         self.client.prepare(server=host, version="1.26").cast(
             ctx, "detach_interface", instance=instance, port_id=port_id)
+
+    def volume_snapshot_create(self, ctx: RequestContext, host: str, instance: Instance,
+                               volume_id: str, create_info: dict[str, Any]) -> None:
+        """Move the guest's disk of the volume onto create_info's new file."""
+        self.client.prepare(server=host, version="1.29").cast(
+            ctx, "volume_snapshot_create", instance=instance, volume_id=volume_id,
+            create_info=create_info)
+
+    def volume_snapshot_delete(self, ctx: RequestContext, host: str, instance: Instance,
+                               volume_id: str, snapshot_id: str,
+                               delete_info: dict[str, Any]) -> None:
+        """Merge away the file delete_info names from the guest's chain of the volume."""
+        self.client.prepare(server=host, version="1.29").cast(
+            ctx, "volume_snapshot_delete", instance=instance, volume_id=volume_id,
+            snapshot_id=snapshot_id, delete_info=delete_info)

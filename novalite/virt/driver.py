@@ -265,6 +265,25 @@ class ComputeDriver(abc.ABC):
         start."""
         raise NotImplementedError()
 
+    def volume_snapshot_create(self, ctx: Any, instance: Instance, volume_id: str,
+                               create_info: dict[str, Any]) -> None:
+        """Nova's assisted volume snapshot: the volume service, whose backend keeps the
+        volume as a chain of qcow2 files, made create_info['new_file'] on top of the
+        one the guest writes; the guest is moved onto it (the old file is the
+        snapshot). Raises having moved nothing when it cannot, VolumeSnapshotNotSupported
+        for a disk it cannot take one of."""
+        raise NotImplementedError()
+
+    def volume_snapshot_delete(self, ctx: Any, instance: Instance, volume_id: str,
+                               snapshot_id: str, delete_info: dict[str, Any]) -> None:
+        """Merge a file out of the guest's chain of the volume, the snapshot the
+        volume service deletes (Cinder's remotefs delete_info): with
+        merge_target_file None, the files between file_to_merge and the active one
+        are pulled into the active one, which then sits on file_to_merge (None: on
+        no file); otherwise file_to_merge is committed into merge_target_file, the
+        file it sits on. Raises having merged nothing when it cannot."""
+        raise NotImplementedError()
+
     # --- interfaces (the manager calls them while the instance's lock is held) --------
 
     def attach_interface(self, ctx: Any, instance: Instance, image_meta: ImageMeta,

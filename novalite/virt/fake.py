@@ -81,6 +81,9 @@ class FakeDriver(ComputeDriver):
         self.consoles: dict[str, list[str]] = {}
         # instance uuid -> volume id -> the connection info it was attached with
         self.volumes: dict[str, dict[str, dict[str, Any]]] = {}
+        # instance uuid -> volume id -> its chain of files (assisted snapshots), the
+        # active one last; a volume no snapshot was taken of has none
+        self.volume_chains: dict[str, dict[str, list[str]]] = {}
         # instance uuid -> volume id -> its root port; the root volume is on none
         self.ports: dict[str, dict[str, int | None]] = {}
         # instance uuid -> port id -> the root port of a NIC attached after it was made
@@ -133,6 +136,8 @@ class FakeDriver(ComputeDriver):
                     self.ports[uuid_] = guest.get("ports", {})
                 if guest.get("nics"):
                     self.nics[uuid_] = guest["nics"]
+                if guest.get("volume_chains"):
+                    self.volume_chains[uuid_] = guest["volume_chains"]
 
     def _save(self) -> None:
         """Write the host's guests (caller holds the lock): to a new file renamed over
@@ -143,7 +148,8 @@ class FakeDriver(ComputeDriver):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         guests = {u: {"power_state": state, "console": self.consoles.get(u, []),
                       "volumes": self.volumes.get(u, {}), "ports": self.ports.get(u, {}),
-                      "nics": self.nics.get(u, {})}
+                      "nics": self.nics.get(u, {}),
+                      "volume_chains": self.volume_chains.get(u, {})}
                   for u, state in self.instances.items()}
         with open(f"{path}.tmp", "w") as f:
             json.dump(guests, f)
@@ -383,6 +389,7 @@ class FakeDriver(ComputeDriver):
             if state is None:
                 raise exception.InstanceNotFound(instance_id=instance.uuid)
             self.volumes.setdefault(instance.uuid, {})[serial] = connection_info
+            self.volume_chains.get(instance.uuid, {}).pop(serial, None)
             ports = self.ports.setdefault(instance.uuid, {})
             if serial not in ports:
                 ports[serial] = _free_port(ports, self.nics.get(instance.uuid, {}))
@@ -411,10 +418,48 @@ class FakeDriver(ComputeDriver):
                     self.instances.get(instance.uuid) == states.RUNNING:
                 self._log(instance.uuid, f"virtio_blk: [{mountpoint}] disk {serial} removed")
             self.ports.get(instance.uuid, {}).pop(serial, None)
+            self.volume_chains.get(instance.uuid, {}).pop(serial, None)
             if not attached:
                 self.volumes.pop(instance.uuid, None)
                 self.ports.pop(instance.uuid, None)
             self._save()
+
+    def volume_snapshot_create(self, ctx: Any, instance: Instance, volume_id: str,
+                               create_info: dict[str, Any]) -> None:
+        """The new file goes on top of the volume's chain, as a guest's disk moves onto
+        the overlay the volume service made."""
+        with self._lock:
+            chain = self._chain(instance, volume_id)
+            chain.append(create_info["new_file"])
+            self._save()
+
+    def volume_snapshot_delete(self, ctx: Any, instance: Instance, volume_id: str,
+                               snapshot_id: str, delete_info: dict[str, Any]) -> None:
+        """The chain merged as the driver interface says; a file the chain does not
+        have where delete_info puts it is refused, as libvirt refuses a block job on
+        it. Without file_to_merge (Tempest names none) everything is pulled into the
+        active file."""
+        with self._lock:
+            chain = self._chain(instance, volume_id)
+            merged = _merged(chain, delete_info.get("file_to_merge"),
+                             delete_info.get("merge_target_file"))
+            if merged is None:
+                raise exception.NovaliteException(
+                    f"Cannot merge {delete_info.get('file_to_merge')} into "
+                    f"{delete_info.get('merge_target_file') or 'the active file'}: volume "
+                    f"{volume_id}'s chain is {' <- '.join(chain)}")
+            chain[:] = merged
+            self._save()
+
+    def _chain(self, instance: Instance, volume_id: str) -> list[str]:
+        """The guest's chain of the volume, its base file as Cinder's remotefs names it
+        until a snapshot is taken (caller holds the lock)."""
+        if instance.uuid not in self.instances:
+            raise exception.InstanceNotFound(instance_id=instance.uuid)
+        if volume_id not in self.volumes.get(instance.uuid, {}):
+            raise exception.NovaliteException("Found no disk to snapshot.")
+        return self.volume_chains.setdefault(instance.uuid, {}).setdefault(
+            volume_id, [f"volume-{volume_id}"])
 
     def attach_interface(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
                          vif: VIF) -> None:
@@ -649,8 +694,27 @@ class FakeDriver(ComputeDriver):
             self.volumes.pop(instance.uuid, None)
             self.ports.pop(instance.uuid, None)
             self.nics.pop(instance.uuid, None)
+            self.volume_chains.pop(instance.uuid, None)
             self._hang_up_consoles(instance.uuid)
             self._save()
+
+
+def _merged(chain: list[str], file_to_merge: str | None,
+            merge_target_file: str | None) -> list[str] | None:
+    """The chain once the file is merged away, or None where the merge cannot be: a
+    pull into the active file onto file_to_merge (None: onto nothing), or a commit of
+    file_to_merge into merge_target_file right below it, never the active file."""
+    *backing, active = chain
+    if merge_target_file is None:
+        if file_to_merge is None:
+            return [active]
+        if file_to_merge not in backing:
+            return None
+        return [*backing[:backing.index(file_to_merge) + 1], active]
+    if file_to_merge not in backing or merge_target_file not in backing or \
+            backing.index(file_to_merge) != backing.index(merge_target_file) + 1:
+        return None
+    return [name for name in chain if name != file_to_merge]
 
 
 def _free_port(volumes: dict[str, int | None], nics: dict[str, int]) -> int:

@@ -237,3 +237,21 @@ def update_snapshot(project_id: str | None, snapshot_id: str,
     with session.writer() as s:
         return snapshots.update_fields(s, snapshots.get_row(s, snapshot_id, project_id),
                                        values)
+
+
+def update_snapshot_status(project_id: str | None, snapshot_id: str, status: str,
+                           progress: str | None) -> None:
+    """Cinder's os-update_snapshot_status: the report of whoever takes the snapshot
+    outside the volume service, taken only while the snapshot is being made or removed
+    and only as a step of that (snapshots.REPORTABLE); compared and set at once, so a
+    report racing the manager's own change of status is refused, not lost."""
+    with session.writer() as s:
+        current = snapshots.get_row(s, snapshot_id, project_id).status
+        if current not in snapshots.REPORTABLE:
+            raise errors.SnapshotStatusNotReportable(current=current)
+        if status not in snapshots.REPORTABLE[current]:
+            raise errors.SnapshotStatusRefused(provided=status, current=current)
+        values = {"status": status, **({"progress": progress} if progress else {})}
+        if not snapshots.swap_status(s, snapshot_id, [current], values):
+            raise errors.SnapshotStatusNotReportable(
+                current=snapshots.get_row(s, snapshot_id, project_id).status)

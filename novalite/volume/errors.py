@@ -90,6 +90,15 @@ class InvalidSnapshot(VolumeError):
     msg_fmt = "Invalid snapshot: %(reason)s"
 
 
+class SnapshotStatusNotReportable(VolumeError):
+    msg_fmt = "Snapshot status %(current)s not allowed for update_snapshot_status"
+
+
+class SnapshotStatusRefused(VolumeError):
+    msg_fmt = ("Provided snapshot status %(provided)s not allowed for snapshot with status "
+               "%(current)s.")
+
+
 class SnapshotNotFound(VolumeError):
     msg_fmt = "Snapshot %(snapshot_id)s could not be found."
     code = 404

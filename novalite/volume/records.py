@@ -94,3 +94,4 @@ class Snapshot:
     metadata: dict[str, str]
     created_at: datetime.datetime | None
     updated_at: datetime.datetime | None
+    progress: str | None = None  # as its taker last reported it

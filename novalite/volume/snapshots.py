@@ -24,6 +24,10 @@ ERROR_DELETING = "error_deleting"
 DELETABLE = (AVAILABLE, ERROR)
 # what a manager killed in the middle leaves, and what its successor makes of it
 INTERRUPTED = {CREATING: ERROR, DELETING: ERROR_DELETING}
+# Cinder's os-update_snapshot_status: whoever takes or removes a snapshot outside the
+# volume service (Nova, for an assisted snapshot) reports on it only while it is being
+# made or removed, and only with these statuses
+REPORTABLE = {CREATING: (CREATING, AVAILABLE, ERROR), DELETING: (DELETING, ERROR_DELETING)}
 
 
 def record(row: m.Snapshot) -> Snapshot:
@@ -31,7 +35,7 @@ def record(row: m.Snapshot) -> Snapshot:
                     volume_id=row.volume_id, volume_size=row.volume_size, status=row.status,
                     name=row.display_name, description=row.display_description,
                     metadata=dict(row.snapshot_metadata or {}), created_at=row.created_at,
-                    updated_at=row.updated_at)
+                    updated_at=row.updated_at, progress=row.progress)
 
 
 def get_row(s: Session, snapshot_id: str, project_id: str | None) -> m.Snapshot:

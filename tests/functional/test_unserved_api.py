@@ -15,12 +15,11 @@ IMAGE = images.DEFAULT_IMAGE_ID
 
 def test_a_nova_route_novalite_lacks_is_501_naming_the_api_and_logged(cloud, caplog):
     with caplog.at_level(logging.WARNING, logger="novalite.api"):
-        response = cloud.api.post("/os-assisted-volume-snapshots", json={})
+        response = cloud.api.get(f"/servers/{IMAGE}/shares")
     assert response.status_code == 501
     assert response.json() == {"notImplemented": {
-        "code": 501,
-        "message": "The assisted volume snapshots API is not implemented by novalite."}}
-    assert "os-assisted-volume-snapshots" in caplog.text
+        "code": 501, "message": "The server shares API is not implemented by novalite."}}
+    assert "/servers/{server_id}/shares" in caplog.text
 
 
 def test_removed_and_capped_apis_answer_as_nova(cloud):

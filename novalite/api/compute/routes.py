@@ -5,6 +5,7 @@ from __future__ import annotations
 from novalite.api import faults
 from novalite.api.compute import (
     aggregates,
+    assisted_volume_snapshots,
     availability_zones,
     extensions,
     flavor_access,
@@ -101,6 +102,9 @@ ROUTES = [
     ("/v2.1/servers/{server_id}/diagnostics", "GET", server_diagnostics.index, True),
     ("/v2.1/servers/{server_id}/remote-consoles", "POST", remote_consoles.create, True),
     ("/v2.1/os-console-auth-tokens/{token}", "GET", remote_consoles.show_token, True),
+    ("/v2.1/os-assisted-volume-snapshots", "POST", assisted_volume_snapshots.create, True),
+    ("/v2.1/os-assisted-volume-snapshots/{id}", "DELETE", assisted_volume_snapshots.delete,
+     True),
     ("/v2.1/servers/{server_id}/ips/{network}", "GET", server_networks.ips_show, True),
     ("/v2.1/servers/{server_id}/os-interface", "GET", server_networks.interfaces, True),
     ("/v2.1/servers/{server_id}/os-interface", "POST", server_networks.interface_attach,

@@ -120,8 +120,6 @@ NOVA_ROUTES = [
     _r("/os-hosts/{host}", ("PUT",), "hosts (os-hosts)", max_version=(2, 42)),
     _r("/os-hosts/{host}/{action}", ("GET",), "hosts (os-hosts)", max_version=(2, 42)),
     _r("/os-console-auth-tokens/{token}", ("GET",), "server consoles (os-console-auth-tokens)"),
-    _r("/os-assisted-volume-snapshots", ("POST",), "assisted volume snapshots"),
-    _r("/os-assisted-volume-snapshots/{id}", ("DELETE",), "assisted volume snapshots"),
     _r("/os-volumes", ("GET", "POST"), "volumes (proxy)", max_version=_PROXY),
     _r("/os-volumes/detail", ("GET",), "volumes (proxy)", max_version=_PROXY),
     _r("/os-volumes/{id}", ("GET", "DELETE"), "volumes (proxy)", max_version=_PROXY),

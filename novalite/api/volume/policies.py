@@ -22,6 +22,7 @@ DEFAULTS: dict[str, str] = {
     "volume:create_snapshot": MEMBER,
     "volume:update_snapshot": MEMBER,
     "volume:delete_snapshot": MEMBER,
+    "snapshot_extension:snapshot_actions:update_snapshot_status": MEMBER,
     "volume_extension:extended_snapshot_attributes": READER,
     "volume_extension:volume_tenant_attribute": READER,
     "volume_extension:volume_host_attribute": ADMIN,

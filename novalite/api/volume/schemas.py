@@ -74,6 +74,20 @@ UPDATE_SNAPSHOT = {
     "additionalProperties": False,
 }
 
+UPDATE_SNAPSHOT_STATUS = {
+    "type": "object",
+    "properties": {
+        "os-update_snapshot_status": {
+            "type": "object",
+            "properties": {"status": {"type": "string"}, "progress": {"type": "string"}},
+            "required": ["status"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["os-update_snapshot_status"],
+    "additionalProperties": False,
+}
+
 EXTEND = {
     "type": "object",
     "properties": {

@@ -57,7 +57,7 @@ def detail(req: ApiRequest) -> ApiResponse:
     return _list(req, True)
 
 
-def _found(req: ApiRequest, rule: str) -> Snapshot:
+def found(req: ApiRequest, rule: str) -> Snapshot:
     with session.reader() as s:
         snapshot = snapshots.record(snapshots.get_row(s, req.params["id"], scope(req)))
     policy.authorize(req.ctx, rule, snapshot.project_id)
@@ -65,7 +65,7 @@ def _found(req: ApiRequest, rule: str) -> Snapshot:
 
 
 def show(req: ApiRequest) -> ApiResponse:
-    return ApiResponse(200, {"snapshot": views.snapshot(req, _found(req, "volume:get_snapshot"),
+    return ApiResponse(200, {"snapshot": views.snapshot(req, found(req, "volume:get_snapshot"),
                                                         True)})
 
 
@@ -84,7 +84,7 @@ def create(req: ApiRequest) -> ApiResponse:
 
 def update(req: ApiRequest) -> ApiResponse:
     validate(schemas.UPDATE_SNAPSHOT, req.body)
-    _found(req, "volume:update_snapshot")
+    found(req, "volume:update_snapshot")
     given = names(req.body["snapshot"])
     changes = {column: given[key] for column, key in (("display_name", "name"),
                                                       ("display_description", "description"))
@@ -94,6 +94,6 @@ def update(req: ApiRequest) -> ApiResponse:
 
 
 def delete(req: ApiRequest) -> ApiResponse:
-    _found(req, "volume:delete_snapshot")
+    found(req, "volume:delete_snapshot")
     volume_api.delete_snapshot(req.ctx, scope(req), req.params["id"])
     return ApiResponse(202)

@@ -116,7 +116,7 @@ def snapshot(req: ApiRequest, snap: Snapshot, detail: bool) -> dict[str, Any]:
     if detail and policy.check(req.ctx, "volume_extension:extended_snapshot_attributes",
                                snap.project_id):
         view["os-extended-snapshot-attributes:progress"] = (
-            "100%" if snap.status == "available" else "0%")
+            "100%" if snap.status == "available" else snap.progress or "0%")
         view["os-extended-snapshot-attributes:project_id"] = snap.project_id
     if req.at_least("3.14"):
         view["group_snapshot_id"] = None

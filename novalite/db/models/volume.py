@@ -62,6 +62,7 @@ class Snapshot(Base, TimestampMixin):
     volume_id: Mapped[str] = mapped_column(String(36), index=True)
     volume_size: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(32))
+    progress: Mapped[str | None] = mapped_column(String(255))
     display_name: Mapped[str | None] = mapped_column(String(255))
     display_description: Mapped[str | None] = mapped_column(String(255))
     snapshot_metadata: Mapped[dict] = mapped_column(JSON, default=dict)

@@ -634,6 +634,25 @@ class QemuDriver(driver.ComputeDriver):
         LOG.info("Volume %s of guest %s extended to %d bytes", connection_info["serial"],
                  guest.uuid, requested_size)
 
+    def volume_snapshot_create(self, ctx: Any, instance: Instance, volume_id: str,
+                               create_info: dict[str, Any]) -> None:
+        self._refuse_volume_snapshot(instance, volume_id)
+
+    def volume_snapshot_delete(self, ctx: Any, instance: Instance, volume_id: str,
+                               snapshot_id: str, delete_info: dict[str, Any]) -> None:
+        self._refuse_volume_snapshot(instance, volume_id)
+
+    def _refuse_volume_snapshot(self, instance: Instance, volume_id: str) -> None:
+        """Every volume reaches a guest here as an NBD network disk, whose chain of
+        files (if any) is the volume service's, out of the guest's reach: Nova's
+        libvirt driver takes assisted snapshots of a volume's file or of a netfs
+        share only, and refuses any other disk; so does this one, the guest untouched."""
+        config = GuestConfig.load(self._existing(instance).paths.config)
+        attached = [*config.volumes, *([config.root_volume] if config.root_volume else [])]
+        if not any(volume["serial"] == volume_id for volume in attached):
+            raise exception.NovaliteException("Found no disk to snapshot.")
+        raise exception.VolumeSnapshotNotSupported(volume_id=volume_id, protocol="nbd")
+
     def detach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
                       mountpoint: str | None) -> None:
         """Unplugged from a running guest once it released it (whether or not the

@@ -171,6 +171,25 @@ def test_what_would_copy_or_move_its_disk_refuses_a_volume_backed_guest(volume_b
     assert _saved(qemu, instance).root_volume["serial"] == ROOT_ID  # all as it was
 
 
+def test_assisted_volume_snapshots_are_refused_for_nbd_disks(volume_backed):
+    """Nova's libvirt driver snapshots a volume's file or netfs share, never another
+    network disk: the guest's volumes here are NBD exports, left as they were."""
+    qemu, instance = volume_backed
+    qemu.attach_volume(None, _connection(DATA_ID), instance, "/dev/vdb")
+    before = _saved(qemu, instance)
+    info = {"snapshot_id": "s", "type": "qcow2", "new_file": "new.qcow2"}
+    for volume_id in (DATA_ID, ROOT_ID):
+        with pytest.raises(exception.VolumeSnapshotNotSupported, match="nbd network disk"):
+            qemu.volume_snapshot_create(None, instance, volume_id, info)
+        with pytest.raises(exception.VolumeSnapshotNotSupported, match=volume_id):
+            qemu.volume_snapshot_delete(None, instance, volume_id, "s",
+                                        {"volume_id": volume_id, "type": "qcow2",
+                                         "file_to_merge": None, "merge_target_file": None})
+    with pytest.raises(exception.NovaliteException, match="Found no disk to snapshot."):
+        qemu.volume_snapshot_create(None, instance, "not-attached", info)
+    assert _saved(qemu, instance) == before
+
+
 def _moved(connection: dict, port: int) -> dict:
     return {**connection, "data": {**connection["data"], "port": port}}
 
