@@ -244,6 +244,27 @@ class FeatureNotSupported(NovaliteException):
     safe = True
 
 
+class ShareNotFound(NotFound):
+    msg_fmt = "Share %(share_id)s could not be found."
+
+
+class ForbiddenSharesNotConfiguredCorrectly(Conflict):
+    """A host without virtio-fs, or a guest whose memory it cannot share (Nova's
+    exception is a 400, but its shares API answers it as a 409)."""
+
+    msg_fmt = ("Feature not supported because either compute or instance are not "
+               "configured correctly.")
+
+
+class ManilaConnectionFailed(NovaliteException):
+    """Nova lets this one through as a 500; a cloud without the shared file system
+    service is not a fault of the API, so it is a 503 here, saying which service."""
+
+    msg_fmt = "Connection to manila service failed: %(reason)s"
+    code = 503
+    safe = True
+
+
 class ConsoleNotAvailable(NotFound):
     msg_fmt = "Guest does not have a console available."
 

@@ -271,6 +271,14 @@ class SchedulerReportClient:
         allocations: dict[str, dict[str, Any]] = _json(response)["allocations"]
         return allocations
 
+    def get_provider_traits(self, ctx: RequestContext, rp_uuid: str) -> set[str]:
+        """What the provider says it can do, as placement holds it now (an operator's
+        traits included), not as this client last wrote it."""
+        response = self._check(self._get(f"/resource_providers/{rp_uuid}/traits",
+                                         TRAITS_VERSION, ctx),
+                               f"reading traits of provider {rp_uuid}")
+        return set(_json(response)["traits"])
+
     def get_allocations_for_consumer(self, ctx: RequestContext, consumer_uuid: str
                                      ) -> dict[str, Any]:
         """Placement's body: {"allocations": {rp: {"resources": ...}},

@@ -1,10 +1,12 @@
 """The rest of the compute API (issue 16) with the unmodified `openstack` CLI and
 openstacksdk: compute services, hosts, hypervisor uptime, extensions, quotas, server
-properties, tags and events, the server list's pages, and remote consoles."""
+properties, tags and events, the server list's pages, remote consoles, and server shares
+in a cloud without Manila."""
 
 from __future__ import annotations
 
-from openstack import connection
+import pytest
+from openstack import connection, exceptions
 from openstack.config import OpenStackConfig
 from websockets.sync.client import connect
 
@@ -238,3 +240,24 @@ def test_a_user_opens_a_servers_vnc_and_serial_consoles(tmp_path):
         _opened_console(shown["url"], b"")
         refused = demo.run("console", "url", "show", "--spice", server["id"])
         assert "Unavailable console type spice-html5." in refused.stderr
+
+
+def test_a_user_lists_no_shares_and_cannot_attach_one_without_manila(cloud):
+    """`server share list` asks only the compute API; `server add share` first looks the
+    share up in Manila, which the catalog lacks, so the SDK is the way to the API's own
+    refusals."""
+    demo = Cli(cloud.clouds_yaml, "novalite")
+    server = demo.boot("--image", "novalite-tiny", "--flavor", "m1.tiny", "share-vm")
+    assert demo.json("--os-compute-api-version", "2.97", "server", "share", "list",
+                     server["id"]) == []
+    refused = demo.run("--os-compute-api-version", "2.97", "server", "add", "share",
+                       server["id"], "data")
+    assert refused.returncode != 0 and "shared-file-system" in refused.stderr
+    share_id = "e8debdc0-447a-4376-a10a-4cd9122d7986"
+    demo.ok("server", "stop", server["id"])
+    demo.wait_status(server["id"], "SHUTOFF")
+    with pytest.raises(exceptions.ConflictException, match="not configured correctly"):
+        demo.sdk.compute.create_share_attachment(server["id"], share_id)
+    with pytest.raises(exceptions.NotFoundException, match=f"Share {share_id} could not"):
+        demo.sdk.compute.get_share_attachment(server["id"], share_id)
+    demo.delete(server["id"])

@@ -60,10 +60,11 @@ History (the versions that change something novalite serves):
   2.92 — keypairs: a public key is required; names may hold '@' and '.'.
   2.94 — servers: `hostname` may be a fully qualified name.
   2.96 — servers: `pinned_availability_zone`.
+  2.97 — servers: /servers/{id}/shares (Manila shares; none attachable here).
   2.98 — servers: the image's `properties` in the view.
   2.100 — servers: `scheduler_hints` in the view.
 Versions in between change APIs novalite does not serve (volume attachments, the image
-cache, accelerators, shares: 501; mks and spice consoles: Nova's 400 for a
+cache, accelerators: 501; mks and spice consoles: Nova's 400 for a
 console type a cloud does not offer), or move operations that carry their
 own checks.
 """

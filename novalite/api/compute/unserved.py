@@ -69,8 +69,6 @@ NOVA_ROUTES = [
     _r(_S + "/os-security-groups", ("GET",), "server security groups", max_version=_PROXY),
     _r(_S + "/tags", ("GET", "PUT", "DELETE"), "server tags"),
     _r(_S + "/tags/{tag}", ("GET", "PUT", "DELETE"), "server tags"),
-    _r(_S + "/shares", ("GET", "POST"), "server shares"),
-    _r(_S + "/shares/{share_id}", ("GET", "DELETE"), "server shares"),
     _r(_S + "/os-virtual-interfaces", _ALL, "os-virtual-interfaces", 410),
     _r(_S + "/consoles", _ALL, "consoles", 410),
     _r(_S + "/consoles/{console_id}", _ALL, "consoles", 410),

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, lazyload
 
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.api import block_devices, server_groups
+from novalite.db.api import block_devices, server_groups, share_mappings
 from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
 from novalite.objects import device_metadata, network_info, states
 from novalite.objects.flavor import Flavor
@@ -190,7 +190,7 @@ def instance_update(
 @retry_on_deadlock
 def instance_destroy(uuid: str) -> Instance:
     """Soft-delete as Nova does: the row stays, `deleted` takes the row id; its block
-    device mappings go with it."""
+    device mappings and share mappings go with it."""
     now = timeutils.utcnow()
     with writer() as s:
         row = _get_row(s, uuid, None, read_deleted=False)
@@ -204,6 +204,7 @@ def instance_destroy(uuid: str) -> Instance:
                   .values(deleted=models.InstanceMetadata.id, deleted_at=now))
         server_groups.group_remove_members(s, [uuid])
         block_devices.destroy_all_of(s, uuid)
+        share_mappings.destroy_all_of(s, uuid)
         s.flush()
         return _to_obj(row)
 

@@ -323,6 +323,24 @@ class ConsoleAuthToken(Base):
     created_at: Mapped[datetime.datetime] = mapped_column(DateTime, default=utcnow)
 
 
+class ShareMapping(Base, TimestampMixin):
+    """A Manila share attached to a server (Nova's share_mapping): one row per share and
+    server, its tag unique on the server. Removed with the server, never soft-deleted."""
+
+    __tablename__ = "share_mapping"
+    __table_args__ = (UniqueConstraint("instance_uuid", "share_id"),
+                      UniqueConstraint("instance_uuid", "tag"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    uuid: Mapped[str] = mapped_column(String(36))
+    instance_uuid: Mapped[str] = mapped_column(String(36))
+    share_id: Mapped[str] = mapped_column(String(36))
+    status: Mapped[str] = mapped_column(String(32))  # attaching, inactive, active, ...
+    tag: Mapped[str] = mapped_column(String(48))
+    # Nova refuses a share without an export location before it records one
+    export_location: Mapped[str] = mapped_column(Text)
+    share_proto: Mapped[str] = mapped_column(String(32))  # NFS, CEPHFS
+
+
 class InstanceFault(Base, TimestampMixin, SoftDeleteMixin):
     __tablename__ = "instance_faults"
     __table_args__ = (Index("ix_instance_faults_instance_uuid", "instance_uuid"),)
