@@ -132,8 +132,8 @@ def test_first_hour(user: User) -> None:
     # 5. what novalite lacks says so
     token = user.run(cli + "token issue -f value -c id").stdout.strip()
     api = httpx.Client(base_url=f"{base}/compute/v2.1", headers={"X-Auth-Token": token})
-    assert api.post("/os-assisted-volume-snapshots", json={}).status_code == 501
-    assert "Not implemented by novalite: the assisted volume snapshots API" \
+    assert api.get("/os-baremetal-nodes").status_code == 501
+    assert "Not implemented by novalite: the baremetal nodes (proxy) API" \
         in cloud.err.read_text()
     refused = api.get("/servers", params={"no_such_filter": "x"})
     assert refused.status_code == 400 and "no_such_filter" in refused.text

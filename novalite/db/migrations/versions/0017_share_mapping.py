@@ -3,8 +3,8 @@
 The Manila shares attached to servers (Nova's share_mapping, 2.97's
 /servers/{id}/shares): one row per share and server, its tag unique on the server.
 
-Revision ID: 0016
-Revises: 0015
+Revision ID: 0017
+Revises: 0016
 """
 
 from typing import Any
@@ -12,8 +12,8 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0016"
-down_revision = "0015"
+revision = "0017"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 
