@@ -56,6 +56,26 @@ def test_readers_are_not_blocked_by_a_writer(db):
         assert r.scalar(select(models.Service.host)) == "changing"
 
 
+def test_sqlite_writes_take_turns_on_one_connection_of_their_own(db):
+    """Its page cache then stays valid from one write to the next (no other connection
+    of the process writes)."""
+    used = set()
+
+    def write() -> None:
+        for _ in range(5):
+            with writer() as s:
+                used.add(id(s.connection().connection.dbapi_connection))
+
+    threads = [threading.Thread(target=write) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with writer() as s, reader() as r:
+        assert id(r.connection().connection.dbapi_connection) not in used
+    assert len(used) == 1
+
+
 def test_writer_rolls_back_on_error(db):
     with pytest.raises(RuntimeError), writer() as s:
         s.add(models.Service(uuid="x", host="h", binary="b"))
