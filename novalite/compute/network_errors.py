@@ -51,6 +51,14 @@ class SecurityGroupNotFound(Invalid):
     msg_fmt = "Security group %(security_group_id)s not found."
 
 
+class NetworkRequiresSubnet(Invalid):
+    msg_fmt = "Network %(network_uuid)s requires a subnet in order to boot instances on."
+
+
+class PortRequiresFixedIP(Invalid):
+    msg_fmt = "Port %(port_id)s requires a FixedIP in order to be used."
+
+
 class NetworkRequestInvalid(Invalid):
     msg_fmt = "Invalid input received: %(reason)s"
 

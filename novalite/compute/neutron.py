@@ -96,29 +96,47 @@ def resolve(ctx: RequestContext, requested: Requested, client: Client) -> list[N
 
 
 def _check(ctx: RequestContext, client: Client, requests: list[NetworkRequest],
-           count: int) -> None:
+           count: int, boot: bool = True) -> None:
+    """Each request usable, the network of a port filled in. `boot`: a create, which
+    Nova's validate_networks also wants an address from (a subnet on each network, a
+    fixed IP on each port); an interface attach takes either without one."""
     for request in requests:
         if request.port_id:
-            if count > 1:
-                raise errors.MultipleInstancesNotApplicable(reason=(
-                    "Unable to launch multiple instances with a single configured port "
-                    "ID. Please launch your instance one by one with different ports."))
-            try:
-                port = client.show(PORTS, "port", request.port_id)
-            except NeutronError as exc:
-                raise _mapped(exc, request) from None
-            if port.get("device_id"):
-                raise errors.PortInUse(port_id=request.port_id)
-            request.network_id = port["network_id"]
+            _check_port(client, request, count, boot)
         else:
-            if request.address and count > 1:
-                raise errors.MultipleInstancesNotApplicable(reason=(
-                    "max_count cannot be greater than 1 if an fixed_ip is specified."))
-            try:
-                network = client.show(NETWORKS, "network", request.network_id or "")
-            except NeutronError as exc:
-                raise _mapped(exc, request) from None
-            _check_external(ctx, network)
+            _check_network(ctx, client, request, count, boot)
+
+
+def _check_port(client: Client, request: NetworkRequest, count: int, boot: bool) -> None:
+    if count > 1:
+        raise errors.MultipleInstancesNotApplicable(reason=(
+            "Unable to launch multiple instances with a single configured port "
+            "ID. Please launch your instance one by one with different ports."))
+    try:
+        port = client.show(PORTS, "port", request.port_id or "")
+    except NeutronError as exc:
+        raise _mapped(exc, request) from None
+    if port.get("device_id"):
+        raise errors.PortInUse(port_id=request.port_id)
+    # a port whose address comes later (deferred) or never (none) is Neutron's choice
+    if boot and not port.get("fixed_ips") and port.get("ip_allocation") not in (
+            "deferred", "none"):
+        raise errors.PortRequiresFixedIP(port_id=request.port_id)
+    request.network_id = port["network_id"]
+
+
+def _check_network(ctx: RequestContext, client: Client, request: NetworkRequest,
+                   count: int, boot: bool) -> None:
+    if request.address and count > 1:
+        raise errors.MultipleInstancesNotApplicable(reason=(
+            "max_count cannot be greater than 1 if an fixed_ip is specified."))
+    try:
+        network = client.show(NETWORKS, "network", request.network_id or "")
+    except NeutronError as exc:
+        raise _mapped(exc, request) from None
+    if boot and not network.get("subnets"):
+        raise errors.NetworkRequiresSubnet(network_uuid=network["id"])
+    _check_external(ctx, network)
 
 
 def _group_ids(client: Client, names: list[str]) -> list[str]:
@@ -144,7 +162,10 @@ class API:
         requests = resolve(ctx, requested, client)
         if not requests:
             return {uuid: [] for uuid in instance_uuids}
-        _check(ctx, client, requests, len(instance_uuids))
+        # Nova wants an address only from what the request names, not from the
+        # network it picked
+        _check(ctx, client, requests, len(instance_uuids),
+               boot=isinstance(requested, list) and bool(requested))
         groups = _group_ids(client, security_groups) if security_groups else None
         made: list[str] = []
         claimed: list[str] = []
@@ -385,7 +406,7 @@ class ServerNetworking:
         made on the network; its host's compute binds and plugs it."""
         made: list[str] = []
         claimed: list[str] = []
-        _check(self.ctx, self.client, [request], 1)
+        _check(self.ctx, self.client, [request], 1, boot=False)
         try:
             vifs = API()._ports_for(self.ctx, self.client, self.uuid, [request], None, made,
                                     claimed)

@@ -207,3 +207,26 @@ def test_a_server_without_ports_takes_no_security_group(cloud, demo):
     assert refused.status_code == 404, refused.text
     assert refused.json()["itemNotFound"]["message"] == (
         f"instance_id {server['id']} could not be found as device id on any ports")
+
+
+def test_a_network_without_a_subnet_or_a_port_without_an_address_is_refused(cloud, demo):
+    """Nova's validate_networks: a requested network needs a subnet, a requested port an
+    address; nothing is made or claimed."""
+    compute, network, private = demo
+    nosub = network.post("/networks", json={"network": {"name": "nosub"}}).json()["network"]
+    refused = _boot(compute, [{"uuid": nosub["id"]}])
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["badRequest"]["message"] == (
+        f"Network {nosub['id']} requires a subnet in order to boot instances on.")
+    bare = network.post("/ports", json={"port": {"network_id": private["id"],
+                                                 "fixed_ips": []}}).json()["port"]
+    assert bare["fixed_ips"] == []
+    refused = _boot(compute, [{"uuid": private["id"]}, {"port": bare["id"]}])
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["badRequest"]["message"] == (
+        f"Port {bare['id']} requires a FixedIP in order to be used.")
+    assert network.get(f"/ports/{bare['id']}").json()["port"]["device_id"] == ""
+    assert network.get("/ports", params={"network_id": private["id"],
+                                         "device_owner": ""}).json()["ports"] == [bare]
+    assert compute.get("/servers").json()["servers"] == []
+
