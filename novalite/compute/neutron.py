@@ -22,6 +22,8 @@ import dataclasses
 import logging
 from typing import Any
 
+from oslo_utils import uuidutils
+
 from novalite.clients.neutron import Client, NeutronError
 from novalite.compute import network_errors as errors
 from novalite.context import RequestContext
@@ -139,16 +141,31 @@ def _check_network(ctx: RequestContext, client: Client, request: NetworkRequest,
     _check_external(ctx, network)
 
 
-def _group_ids(client: Client, names: list[str]) -> list[str]:
-    """Security groups by name or id, as a server create names them."""
-    groups = client.list("security-groups")
+def _group_ids(client: Client, project_id: str, names: list[str]) -> list[str]:
+    """Nova's _process_security_groups: the groups a create names, by id or by name,
+    among those of the new server's project (the request's); a name the project uses
+    twice needs an id."""
+    groups = client.list("security-groups", project_id=project_id, fields=["id", "name"])
+    ids = {g["id"] for g in groups}
     found = []
     for name in names:
-        match = [g["id"] for g in groups if name in (g["id"], g["name"])]
-        if not match:
+        named = [name] if name in ids else [g["id"] for g in groups if g["name"] == name]
+        if len(named) > 1:
+            raise errors.NoUniqueMatch(f"Multiple security groups found matching '{name}'. "
+                                       "Use an ID to be more specific.")
+        if not named:
             raise errors.SecurityGroupNotFound(security_group_id=name)
-        found.append(match[0])
+        found.append(named[0])
     return found
+
+
+def _requested_groups(ctx: RequestContext, client: Client, names: list[str] | None
+                      ) -> list[str] | None:
+    """The ports' groups; none named, or only `default`, leaves them to the network
+    service, which gives the project's own default (Nova's _clean_security_groups)."""
+    if not names or names == ["default"]:
+        return None
+    return _group_ids(client, ctx.project_id or "", names)
 
 
 class API:
@@ -166,7 +183,7 @@ class API:
         # network it picked
         _check(ctx, client, requests, len(instance_uuids),
                boot=isinstance(requested, list) and bool(requested))
-        groups = _group_ids(client, security_groups) if security_groups else None
+        groups = _requested_groups(ctx, client, security_groups)
         made: list[str] = []
         claimed: list[str] = []
         try:
@@ -364,11 +381,22 @@ class ServerNetworking:
         raise errors.FixedIpNotFoundForSpecificInstance(instance_uuid=self.uuid, ip=address)
 
     def _group(self, name: str) -> dict[str, Any]:
-        for group in self.client.list("security-groups"):
-            if name in (group["name"], group["id"]):
-                return group
-        raise errors.SecurityGroupNotFoundForProject(name=name,
-                                                     project=self.ctx.project_id)
+        """Nova's add_to_instance/remove_from_instance (neutronclient's
+        find_resourceid_by_name_or_id): an id the caller sees, else a name in the
+        caller's project, which must be there once."""
+        if uuidutils.is_uuid_like(name):
+            by_id = self.client.list("security-groups", id=name)
+            if by_id:
+                return by_id[0]
+        named = self.client.list("security-groups", name=name,
+                                 project_id=self.ctx.project_id or "")
+        if len(named) > 1:
+            raise errors.NoUniqueMatch(f"Multiple security_group matches found for name "
+                                       f"'{name}', use an ID to be more specific.")
+        if not named:
+            raise errors.SecurityGroupNotFoundForProject(name=name,
+                                                         project=self.ctx.project_id)
+        return named[0]
 
     def _ports_for_groups(self) -> list[dict[str, Any]]:
         ports = self.ports()
