@@ -51,6 +51,20 @@ class SecurityGroupNotFound(Invalid):
     msg_fmt = "Security group %(security_group_id)s not found."
 
 
+class NoUniqueMatch(Conflict):
+    """A security group name its project uses more than once; raised with the text of
+    the lookup that found them (a create's and an action's differ, as in Nova)."""
+    msg_fmt = "No Unique Match Found."
+
+
+class NetworkRequiresSubnet(Invalid):
+    msg_fmt = "Network %(network_uuid)s requires a subnet in order to boot instances on."
+
+
+class PortRequiresFixedIP(Invalid):
+    msg_fmt = "Port %(port_id)s requires a FixedIP in order to be used."
+
+
 class NetworkRequestInvalid(Invalid):
     msg_fmt = "Invalid input received: %(reason)s"
 
@@ -121,7 +135,8 @@ class FloatingIpAssociationFailed(Invalid):
 
 
 class SecurityGroupNotFoundForProject(NotFound):
-    msg_fmt = "Security group %(name)s not found for project %(project)s."
+    """Nova's SecurityGroupNotFound of add_to_instance/remove_from_instance (its text)."""
+    msg_fmt = "Security group %(name)s is not found for project %(project)s"
 
 
 class SecurityGroupExistsForInstance(Invalid):

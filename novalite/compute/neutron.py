@@ -22,6 +22,8 @@ import dataclasses
 import logging
 from typing import Any
 
+from oslo_utils import uuidutils
+
 from novalite.clients.neutron import Client, NeutronError
 from novalite.compute import network_errors as errors
 from novalite.context import RequestContext
@@ -96,41 +98,74 @@ def resolve(ctx: RequestContext, requested: Requested, client: Client) -> list[N
 
 
 def _check(ctx: RequestContext, client: Client, requests: list[NetworkRequest],
-           count: int) -> None:
+           count: int, boot: bool = True) -> None:
+    """Each request usable, the network of a port filled in. `boot`: a create, which
+    Nova's validate_networks also wants an address from (a subnet on each network, a
+    fixed IP on each port); an interface attach takes either without one."""
     for request in requests:
         if request.port_id:
-            if count > 1:
-                raise errors.MultipleInstancesNotApplicable(reason=(
-                    "Unable to launch multiple instances with a single configured port "
-                    "ID. Please launch your instance one by one with different ports."))
-            try:
-                port = client.show(PORTS, "port", request.port_id)
-            except NeutronError as exc:
-                raise _mapped(exc, request) from None
-            if port.get("device_id"):
-                raise errors.PortInUse(port_id=request.port_id)
-            request.network_id = port["network_id"]
+            _check_port(client, request, count, boot)
         else:
-            if request.address and count > 1:
-                raise errors.MultipleInstancesNotApplicable(reason=(
-                    "max_count cannot be greater than 1 if an fixed_ip is specified."))
-            try:
-                network = client.show(NETWORKS, "network", request.network_id or "")
-            except NeutronError as exc:
-                raise _mapped(exc, request) from None
-            _check_external(ctx, network)
+            _check_network(ctx, client, request, count, boot)
 
 
-def _group_ids(client: Client, names: list[str]) -> list[str]:
-    """Security groups by name or id, as a server create names them."""
-    groups = client.list("security-groups")
+def _check_port(client: Client, request: NetworkRequest, count: int, boot: bool) -> None:
+    if count > 1:
+        raise errors.MultipleInstancesNotApplicable(reason=(
+            "Unable to launch multiple instances with a single configured port "
+            "ID. Please launch your instance one by one with different ports."))
+    try:
+        port = client.show(PORTS, "port", request.port_id or "")
+    except NeutronError as exc:
+        raise _mapped(exc, request) from None
+    if port.get("device_id"):
+        raise errors.PortInUse(port_id=request.port_id)
+    # a port whose address comes later (deferred) or never (none) is Neutron's choice
+    if boot and not port.get("fixed_ips") and port.get("ip_allocation") not in (
+            "deferred", "none"):
+        raise errors.PortRequiresFixedIP(port_id=request.port_id)
+    request.network_id = port["network_id"]
+
+
+def _check_network(ctx: RequestContext, client: Client, request: NetworkRequest,
+                   count: int, boot: bool) -> None:
+    if request.address and count > 1:
+        raise errors.MultipleInstancesNotApplicable(reason=(
+            "max_count cannot be greater than 1 if an fixed_ip is specified."))
+    try:
+        network = client.show(NETWORKS, "network", request.network_id or "")
+    except NeutronError as exc:
+        raise _mapped(exc, request) from None
+    if boot and not network.get("subnets"):
+        raise errors.NetworkRequiresSubnet(network_uuid=network["id"])
+    _check_external(ctx, network)
+
+
+def _group_ids(client: Client, project_id: str, names: list[str]) -> list[str]:
+    """Nova's _process_security_groups: the groups a create names, by id or by name,
+    among those of the new server's project (the request's); a name the project uses
+    twice needs an id."""
+    groups = client.list("security-groups", project_id=project_id, fields=["id", "name"])
+    ids = {g["id"] for g in groups}
     found = []
     for name in names:
-        match = [g["id"] for g in groups if name in (g["id"], g["name"])]
-        if not match:
+        named = [name] if name in ids else [g["id"] for g in groups if g["name"] == name]
+        if len(named) > 1:
+            raise errors.NoUniqueMatch(f"Multiple security groups found matching '{name}'. "
+                                       "Use an ID to be more specific.")
+        if not named:
             raise errors.SecurityGroupNotFound(security_group_id=name)
-        found.append(match[0])
+        found.append(named[0])
     return found
+
+
+def _requested_groups(ctx: RequestContext, client: Client, names: list[str] | None
+                      ) -> list[str] | None:
+    """The ports' groups; none named, or only `default`, leaves them to the network
+    service, which gives the project's own default (Nova's _clean_security_groups)."""
+    if not names or names == ["default"]:
+        return None
+    return _group_ids(client, ctx.project_id or "", names)
 
 
 class API:
@@ -144,8 +179,11 @@ class API:
         requests = resolve(ctx, requested, client)
         if not requests:
             return {uuid: [] for uuid in instance_uuids}
-        _check(ctx, client, requests, len(instance_uuids))
-        groups = _group_ids(client, security_groups) if security_groups else None
+        # Nova wants an address only from what the request names, not from the
+        # network it picked
+        _check(ctx, client, requests, len(instance_uuids),
+               boot=isinstance(requested, list) and bool(requested))
+        groups = _requested_groups(ctx, client, security_groups)
         made: list[str] = []
         claimed: list[str] = []
         try:
@@ -343,11 +381,22 @@ class ServerNetworking:
         raise errors.FixedIpNotFoundForSpecificInstance(instance_uuid=self.uuid, ip=address)
 
     def _group(self, name: str) -> dict[str, Any]:
-        for group in self.client.list("security-groups"):
-            if name in (group["name"], group["id"]):
-                return group
-        raise errors.SecurityGroupNotFoundForProject(name=name,
-                                                     project=self.ctx.project_id)
+        """Nova's add_to_instance/remove_from_instance (neutronclient's
+        find_resourceid_by_name_or_id): an id the caller sees, else a name in the
+        caller's project, which must be there once."""
+        if uuidutils.is_uuid_like(name):
+            by_id = self.client.list("security-groups", id=name)
+            if by_id:
+                return by_id[0]
+        named = self.client.list("security-groups", name=name,
+                                 project_id=self.ctx.project_id or "")
+        if len(named) > 1:
+            raise errors.NoUniqueMatch(f"Multiple security_group matches found for name "
+                                       f"'{name}', use an ID to be more specific.")
+        if not named:
+            raise errors.SecurityGroupNotFoundForProject(name=name,
+                                                         project=self.ctx.project_id)
+        return named[0]
 
     def _ports_for_groups(self) -> list[dict[str, Any]]:
         ports = self.ports()
@@ -385,7 +434,7 @@ class ServerNetworking:
         made on the network; its host's compute binds and plugs it."""
         made: list[str] = []
         claimed: list[str] = []
-        _check(self.ctx, self.client, [request], 1)
+        _check(self.ctx, self.client, [request], 1, boot=False)
         try:
             vifs = API()._ports_for(self.ctx, self.client, self.uuid, [request], None, made,
                                     claimed)

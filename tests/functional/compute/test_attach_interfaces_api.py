@@ -119,6 +119,22 @@ def test_the_users_port_is_released_not_deleted_and_a_stopped_guest_takes_one(cl
     assert (kept["device_id"], kept["binding:host_id"]) == ("", "")
 
 
+def test_an_attach_takes_a_network_without_a_subnet_and_a_port_without_an_address(
+        cloud, demo, server):
+    """Unlike a create (validate_networks), Nova's attach wants no address: the port is
+    made, or claimed, without one."""
+    network = demo["network"]
+    nosub = network.post("/networks", json={"network": {"name": "nosub"}}).json()["network"]
+    made = check(_attach(demo, server, net_id=nosub["id"]), "v2_1", "interfaces",
+                 "get_create_interfaces")["interfaceAttachment"]
+    assert made["fixed_ips"] == []
+    bare = network.post("/ports", json={"port": {"network_id": demo["second"],
+                                                 "fixed_ips": []}}).json()["port"]
+    claimed = _attach(demo, server, port_id=bare["id"])
+    assert claimed.status_code == 200, claimed.text
+    assert set(_ports(demo, server)) >= {made["port_id"], bare["id"]}
+
+
 def test_a_driver_that_fails_answers_500_and_leaves_no_port(cloud, demo, server,
                                                             monkeypatch):
     def broken(*args, **kwargs):

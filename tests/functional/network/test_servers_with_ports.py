@@ -207,3 +207,88 @@ def test_a_server_without_ports_takes_no_security_group(cloud, demo):
     assert refused.status_code == 404, refused.text
     assert refused.json()["itemNotFound"]["message"] == (
         f"instance_id {server['id']} could not be found as device id on any ports")
+
+
+def test_a_network_without_a_subnet_or_a_port_without_an_address_is_refused(cloud, demo):
+    """Nova's validate_networks: a requested network needs a subnet, a requested port an
+    address; nothing is made or claimed."""
+    compute, network, private = demo
+    nosub = network.post("/networks", json={"network": {"name": "nosub"}}).json()["network"]
+    refused = _boot(compute, [{"uuid": nosub["id"]}])
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["badRequest"]["message"] == (
+        f"Network {nosub['id']} requires a subnet in order to boot instances on.")
+    bare = network.post("/ports", json={"port": {"network_id": private["id"],
+                                                 "fixed_ips": []}}).json()["port"]
+    assert bare["fixed_ips"] == []
+    refused = _boot(compute, [{"uuid": private["id"]}, {"port": bare["id"]}])
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["badRequest"]["message"] == (
+        f"Port {bare['id']} requires a FixedIP in order to be used.")
+    assert network.get(f"/ports/{bare['id']}").json()["port"]["device_id"] == ""
+    assert network.get("/ports", params={"network_id": private["id"],
+                                         "device_owner": ""}).json()["ports"] == [bare]
+    assert compute.get("/servers").json()["servers"] == []
+
+
+def _group(network: httpx.Client, name: str) -> str:
+    made = network.post("/security-groups", json={"security_group": {"name": name}})
+    assert made.status_code == 201, made.text
+    return str(made.json()["security_group"]["id"])
+
+
+def _port_groups(network: httpx.Client, server_id: str) -> list[str]:
+    (port,) = network.get("/ports", params={"device_id": server_id}).json()["ports"]
+    return list(port["security_groups"])
+
+
+def test_security_groups_of_a_create_are_the_projects_own(cloud, demo):
+    """Nova's _process_security_groups: names are looked up in the new server's project
+    (the request's), a name another project uses is not found (400), one the project
+    uses twice is ambiguous (409); the project's own is used."""
+    compute, network, private = demo
+    web = _group(network, "web")
+    admin = httpx.Client(base_url=f"{cloud.base_url}/compute/v2.1", timeout=30,
+                         headers={"X-OpenStack-Nova-API-Version": "2.37"})
+    foreign = _boot(admin, [{"uuid": private["id"]}], security_groups=[{"name": "web"}])
+    assert foreign.status_code == 400, foreign.text
+    assert foreign.json()["badRequest"]["message"] == "Security group web not found."
+    dup = [_group(network, "dup"), _group(network, "dup")]
+    ambiguous = _boot(compute, [{"uuid": private["id"]}], security_groups=[{"name": "dup"}])
+    assert ambiguous.status_code == 409, ambiguous.text
+    assert ambiguous.json()["conflictingRequest"]["message"] == (
+        "Multiple security groups found matching 'dup'. Use an ID to be more specific.")
+    assert compute.get("/servers").json()["servers"] == []
+    made = _boot(compute, [{"uuid": private["id"]}],
+                 security_groups=[{"name": "web"}, {"name": dup[1]}])
+    assert made.status_code == 202, made.text
+    assert _port_groups(network, made.json()["server"]["id"]) == [web, dup[1]]
+
+
+def test_add_security_group_looks_in_the_callers_project(cloud, demo):
+    """Nova's add_to_instance and remove_from_instance: a name is looked up in the
+    caller's project (404 when not there, 409 when twice), an id wherever the caller
+    sees it."""
+    compute, network, private = demo
+    server = _active(cloud, compute, _boot(compute, [{"uuid": private["id"]}]).json()[
+        "server"]["id"])
+    action = f"/servers/{server['id']}/action"
+    alice = httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30,
+                         headers={"X-Auth-Token": "alice:proj1"})
+    _group(alice, "elsewhere")
+    admin = httpx.Client(base_url=f"{cloud.base_url}/compute/v2.1", timeout=30)
+    foreign = admin.post(action, json={"addSecurityGroup": {"name": "elsewhere"}})
+    assert foreign.status_code == 404, foreign.text
+    assert foreign.json()["itemNotFound"]["message"] == (
+        "Security group elsewhere is not found for project admin")
+    dup = [_group(network, "dup"), _group(network, "dup")]
+    for name in ("addSecurityGroup", "removeSecurityGroup"):
+        ambiguous = compute.post(action, json={name: {"name": "dup"}})
+        assert ambiguous.status_code == 409, ambiguous.text
+        assert ambiguous.json()["conflictingRequest"]["message"] == (
+            "Multiple security_group matches found for name 'dup', use an ID to be more "
+            "specific.")
+    before = _port_groups(network, server["id"])
+    assert compute.post(action, json={"addSecurityGroup": {"name": dup[0]}}
+                        ).status_code == 202
+    assert _port_groups(network, server["id"]) == [*before, dup[0]]
