@@ -253,7 +253,24 @@ def _replace_ips(s: Session, row: m.Port, requested: list[dict[str, Any]]) -> No
                       row.device_owner, auto_addresses=False)
 
 
+def _keeps_floating_addresses(s: Session, row: m.Port, requested: list[dict[str, Any]]
+                              ) -> None:
+    """New fixed IPs must name each address a floating IP is associated with (Neutron's
+    prevent_internal_ip_change_for_fip, before anything else of the update): else the
+    floating IP would lead to an address another port can take. An entry naming only
+    the subnet is not enough, though it would keep the address."""
+    named = {entry.get("ip_address") for entry in requested}
+    behind = s.scalars(select(m.FloatingIP.fixed_ip_address).where(
+        m.FloatingIP.fixed_port_id == row.id, m.FloatingIP.fixed_ip_address.is_not(None)))
+    if any(address not in named for address in behind):
+        raise errors.BadRequest(resource="port", msg=(
+            f"Cannot update the fixed_ips of the port {row.id}, because its original "
+            "fixed_ip has been associated to a floating ip"))
+
+
 def update(s: Session, scope: Scope, row: m.Port, values: dict[str, Any]) -> Record:
+    if "fixed_ips" in values:
+        _keeps_floating_addresses(s, row, values["fixed_ips"])
     changes = {k: v for k, v in values.items() if k in COLUMNS}
     changes.update({col: values[key] for key, col in BINDING.items() if key in values})
     secured = values.get("port_security_enabled", row.port_security_enabled)
