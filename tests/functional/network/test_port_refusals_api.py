@@ -9,6 +9,11 @@ import pytest
 
 from tests.functional.network.neutron import error
 
+PORT_SECURITY_NEEDED = ("Port security must be enabled and port must have an IP address "
+                        "in order to use security groups.")
+HAS_GROUPS = ("Port has security group associated. Cannot disable port security or IP "
+              "address until security group is removed.")
+
 
 @pytest.fixture
 def private(net) -> dict:
@@ -23,6 +28,11 @@ def _port(net, network: dict, **attrs) -> dict:
 
 def _put(net, port: dict, **attrs):
     return net.put(f"/ports/{port['id']}", json={"port": attrs})
+
+
+def _default_group(net, port: dict) -> str:
+    return net.get("/security-groups", params={
+        "name": "default", "project_id": port["project_id"]}).json()["security_groups"][0]["id"]
 
 
 @pytest.fixture
@@ -67,3 +77,62 @@ def test_the_other_addresses_of_a_port_with_a_floating_ip_can_change(net, with_f
     net.put(f"/floatingips/{fip['id']}", json={"floatingip": {"port_id": None}})
     moved = _put(net, port, fixed_ips=[{"ip_address": "10.0.0.50"}])
     assert moved.status_code == 200, moved.text
+
+
+def test_security_groups_need_port_security_on_create(net, private):
+    group = _default_group(net, _port(net, private))
+    refused = net.post("/ports", json={"port": {
+        "network_id": private["id"], "port_security_enabled": False,
+        "security_groups": [group]}})
+    assert error(refused, 400, "PortSecurityAndIPRequiredForSecurityGroups") == \
+        PORT_SECURITY_NEEDED
+    unsecured = net.post("/networks", json={"network": {
+        "name": "unsecured", "port_security_enabled": False}}).json()["network"]
+    refused = net.post("/ports", json={"port": {"network_id": unsecured["id"],
+                                                "security_groups": [group]}})
+    error(refused, 400, "PortSecurityAndIPRequiredForSecurityGroups")
+    bare = _port(net, private, port_security_enabled=False, security_groups=[])
+    assert bare["security_groups"] == []
+
+
+def test_a_port_without_an_address_may_have_security_groups(net):
+    """ML2 checks only port security, whatever the message says of addresses."""
+    network = net.post("/networks", json={"network": {"name": "no-subnet"}}).json()
+    port = _port(net, network["network"])
+    assert port["fixed_ips"] == [] and port["security_groups"]
+
+
+def test_security_groups_on_an_unsecured_port_are_a_bad_request(net, private):
+    port = _port(net, private, port_security_enabled=False)
+    group = _default_group(net, _port(net, private))
+    error(_put(net, port, security_groups=[group]), 400,
+          "PortSecurityAndIPRequiredForSecurityGroups")
+    secured = _port(net, private)
+    message = error(_put(net, secured, port_security_enabled=False,
+                         security_groups=secured["security_groups"]),
+                    400, "PortSecurityAndIPRequiredForSecurityGroups")
+    assert message == PORT_SECURITY_NEEDED
+
+
+def test_disabling_port_security_on_a_port_with_groups_is_a_conflict(net, private):
+    port = _port(net, private)
+    message = error(_put(net, port, port_security_enabled=False), 409,
+                    "PortSecurityPortHasSecurityGroup")
+    assert message == HAS_GROUPS
+    paired = _put(net, port, port_security_enabled=False,
+                  allowed_address_pairs=[{"ip_address": "10.0.0.60"}])
+    message = error(paired, 409, "AddressPairAndPortSecurityRequired")  # checked first
+    assert message == ("Port Security must be enabled in order to have allowed address "
+                       "pairs on a port.")
+    dropped = _put(net, port, port_security_enabled=False, security_groups=[])
+    assert dropped.status_code == 200, dropped.text
+    assert (dropped.json()["port"]["port_security_enabled"],
+            dropped.json()["port"]["security_groups"]) == (False, [])
+
+
+def test_an_address_pair_may_name_a_host_in_its_subnet(net, private):
+    """neutron-lib's validate_subnet takes `10.0.0.200/24` (netaddr keeps the host
+    bits), and Neutron shows the pair as given."""
+    port = _port(net, private, allowed_address_pairs=[{"ip_address": "10.0.0.200/24"}])
+    assert port["allowed_address_pairs"] == [
+        {"ip_address": "10.0.0.200/24", "mac_address": port["mac_address"]}]
