@@ -130,6 +130,25 @@ def test_disabling_port_security_on_a_port_with_groups_is_a_conflict(net, privat
             dropped.json()["port"]["security_groups"]) == (False, [])
 
 
+@pytest.mark.parametrize(("fixed_ips", "reason"), [
+    ([{"ip_address": "10.0.0.40"}, {"ip_address": "10.0.0.40"}],
+     "Duplicate IP address '10.0.0.40'"),
+    ([{"ip_address": "banana"}], "'banana' is not a valid IP address"),
+    ([{"ip_address": 7}], "'7' is not a valid IP address"),
+    ([{"ip_address": "10.0.0.040"}],
+     "'10.0.0.040' is not an accepted IP address, '10.0.0.40' is recommended"),
+    ([{"subnet_id": "nope"}], "'nope' is not a valid UUID"),
+    (["10.0.0.40"], "Invalid data format for fixed IP: '10.0.0.40'"),
+])
+def test_fixed_ips_are_checked_as_neutron_lib_does(net, private, fixed_ips, reason):
+    port = _port(net, private)
+    for refused in (net.post("/ports", json={"port": {"network_id": private["id"],
+                                                      "fixed_ips": fixed_ips}}),
+                    _put(net, port, fixed_ips=fixed_ips)):
+        assert error(refused, 400, "HTTPBadRequest") == \
+            f"Invalid input for fixed_ips. Reason: {reason}."
+
+
 def test_an_address_pair_may_name_a_host_in_its_subnet(net, private):
     """neutron-lib's validate_subnet takes `10.0.0.200/24` (netaddr keeps the host
     bits), and Neutron shows the pair as given."""
