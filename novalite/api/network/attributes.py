@@ -46,6 +46,15 @@ def _non_negative(value: Any) -> int:
     return number
 
 
+def _ip_version(value: Any) -> int:
+    """An integer of [4, 6], as neutron-lib's validate_values checks it: its message
+    names no values."""
+    number = _int(value)
+    if number not in (4, 6):
+        raise ValueError(f"{number} is not in valid_values")
+    return number
+
+
 def _list(value: Any) -> list:
     if not isinstance(value, list):
         raise ValueError(f"'{value}' is not a list")
@@ -155,7 +164,7 @@ def nullable(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 TYPES = {"bool": _bool, "str": _str, "int": _int, "non_negative": _non_negative,
-         "list": _list, "dict": _dict,
+         "ip_version": _ip_version, "list": _list, "dict": _dict,
          "uuid": _uuid, "tags": _tags, "nameservers": _nameservers,
          "hostroutes": _hostroutes, "fixed_ips": _fixed_ips}
 
@@ -177,7 +186,8 @@ def _a(kind: str, post: bool = True, put: bool = True, null: bool = False,
 
 # a list filter's value converts as its attribute's, when that is a boolean or a number
 FILTER_CONVERTERS: dict[str, Callable[[Any], Any]] = {"bool": _bool, "int": _int,
-                                                      "non_negative": _int}
+                                                      "non_negative": _int,
+                                                      "ip_version": _int}
 
 
 def filter_value(resource: str, key: str, value: str) -> str:
@@ -206,7 +216,7 @@ SPECS: dict[str, dict[str, Attr]] = {
                 "provider:segmentation_id": _a("int", put=False, null=True),
                 "qos_policy_id": _a("str", null=True)},
     "subnet": {**_COMMON, "network_id": _a("uuid", put=False, required=True),
-               "ip_version": _a("int", put=False), "cidr": _a("str", put=False),
+               "ip_version": _a("ip_version", put=False), "cidr": _a("str", put=False),
                "gateway_ip": _a("str", null=True), "enable_dhcp": _a("bool"),
                "allocation_pools": _a("list"), "dns_nameservers": _a("nameservers"),
                "host_routes": _a("hostroutes"), "service_types": _a("list"),

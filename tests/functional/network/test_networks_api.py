@@ -99,6 +99,14 @@ def test_vlan_tags_come_from_the_configured_ranges_unless_named(net, conf):
           "SegmentationIdInUse")
 
 
+def test_a_subnets_ip_version_is_4_or_6(net):
+    network = _network(net)
+    refused = net.post("/subnets", json={"subnet": {
+        "network_id": network["id"], "cidr": "10.15.0.0/24", "ip_version": 5}})
+    assert error(refused, 400, "HTTPBadRequest") == \
+        "Invalid input for ip_version. Reason: 5 is not in valid_values."
+
+
 @pytest.mark.parametrize(("collection", "resource"), [("networks", "network"),
                                                       ("routers", "router")])
 def test_availability_zone_hints_name_zones_that_exist(net, collection, resource):
