@@ -167,9 +167,18 @@ class NoNetworkAvailable(Conflict):
     msg_fmt = "Unable to create the network. No tenant network is available for allocation."
 
 
-class SegmentationIdInUse(Conflict):
-    msg_fmt = ("Unable to create the network. The %(network_type)s %(segmentation_id)s "
-               "on physical network %(physical_network)s is in use.")
+class VlanIdInUse(Conflict):
+    msg_fmt = ("Unable to create the network. The VLAN %(vlan_id)s on physical network "
+               "%(physical_network)s is in use.")
+
+
+class TunnelIdInUse(Conflict):
+    msg_fmt = "Unable to create the network. The tunnel ID %(tunnel_id)s is in use."
+
+
+class FlatNetworkInUse(Conflict):
+    msg_fmt = ("Unable to create the flat network. Physical network %(physical_network)s "
+               "is in use.")
 
 
 class NetworkMTUSubnetConflict(Conflict):
