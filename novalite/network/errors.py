@@ -137,6 +137,21 @@ class InvalidInputSubnetServiceType(InvalidInput):
     msg_fmt = "Subnet service type %(service_type)s is not a string."
 
 
+class PortSecurityAndIPRequiredForSecurityGroups(InvalidInput):
+    msg_fmt = ("Port security must be enabled and port must have an IP address in order "
+               "to use security groups.")
+
+
+class PortSecurityPortHasSecurityGroup(Conflict):
+    msg_fmt = ("Port has security group associated. Cannot disable port security or IP "
+               "address until security group is removed.")
+
+
+class AddressPairAndPortSecurityRequired(Conflict):
+    msg_fmt = ("Port Security must be enabled in order to have allowed address pairs on "
+               "a port.")
+
+
 class MacAddressInUse(Conflict):
     msg_fmt = ("Unable to complete operation for network %(net_id)s. The mac address "
                "%(mac)s is in use.")
@@ -152,9 +167,18 @@ class NoNetworkAvailable(Conflict):
     msg_fmt = "Unable to create the network. No tenant network is available for allocation."
 
 
-class SegmentationIdInUse(Conflict):
-    msg_fmt = ("Unable to create the network. The %(network_type)s %(segmentation_id)s "
-               "on physical network %(physical_network)s is in use.")
+class VlanIdInUse(Conflict):
+    msg_fmt = ("Unable to create the network. The VLAN %(vlan_id)s on physical network "
+               "%(physical_network)s is in use.")
+
+
+class TunnelIdInUse(Conflict):
+    msg_fmt = "Unable to create the network. The tunnel ID %(tunnel_id)s is in use."
+
+
+class FlatNetworkInUse(Conflict):
+    msg_fmt = ("Unable to create the flat network. Physical network %(physical_network)s "
+               "is in use.")
 
 
 class NetworkMTUSubnetConflict(Conflict):

@@ -147,8 +147,7 @@ def _mac(s: Session, network_id: str, requested: str | None) -> str:
 def _address_pairs(pairs: list[dict[str, Any]], mac: str, secured: bool
                    ) -> list[dict[str, Any]]:
     if pairs and not secured:
-        raise errors.Conflict(msg="Port Security must be enabled in order to have allowed "
-                                  "address pairs on a port.")
+        raise errors.AddressPairAndPortSecurityRequired()
     found = []
     for pair in pairs:
         try:
@@ -161,17 +160,17 @@ def _address_pairs(pairs: list[dict[str, Any]], mac: str, secured: bool
     return found
 
 
-def _groups(s: Session, scope: Scope, project_id: str, values: dict[str, Any],
+def _groups(s: Session, scope: Scope, project_id: str, requested: list[str] | None,
             secured: bool, owner: str) -> list[str]:
-    requested = values.get("security_groups")
+    """The groups asked for, which need port security (ML2 does not check the address
+    its message speaks of); none asked for on a new port: the project's default one,
+    when secured."""
     if requested is None:
         if not secured or owner.startswith("network:"):
             return []
         return [security_groups.ensure_default(s, project_id)]
     if requested and not secured:
-        raise errors.Conflict(msg="Port has security group associated. Cannot disable "
-                                  "port security or ip address until security group is "
-                                  "removed")
+        raise errors.PortSecurityAndIPRequiredForSecurityGroups()
     for group_id in requested:
         security_groups.get(s, scope, group_id)
     return list(dict.fromkeys(requested))
@@ -185,11 +184,12 @@ def create(s: Session, scope: Scope, network: m.Network, project_id: str,
     mac = _mac(s, network.id, values.get("mac_address"))
     secured = values.get("port_security_enabled", network.port_security_enabled)
     owner = values.get("device_owner", "")
+    pairs = _address_pairs(values.get("allowed_address_pairs") or [], mac, secured)
     row = m.Port(id=port_id, project_id=project_id, network_id=network.id,
                  mac_address=mac, port_security_enabled=secured,
-                 security_groups=_groups(s, scope, project_id, values, secured, owner),
-                 allowed_address_pairs=_address_pairs(
-                     values.get("allowed_address_pairs") or [], mac, secured),
+                 security_groups=_groups(s, scope, project_id,
+                                         values.get("security_groups"), secured, owner),
+                 allowed_address_pairs=pairs,
                  resource_request=values.get("resource_request"),
                  **{**DEFAULTS, **{k: v for k, v in values.items()
                                    if k in COLUMNS and k != "port_security_enabled"},
@@ -253,22 +253,39 @@ def _replace_ips(s: Session, row: m.Port, requested: list[dict[str, Any]]) -> No
                       row.device_owner, auto_addresses=False)
 
 
+def _keeps_floating_addresses(s: Session, row: m.Port, requested: list[dict[str, Any]]
+                              ) -> None:
+    """New fixed IPs must name each address a floating IP is associated with (Neutron's
+    prevent_internal_ip_change_for_fip, before anything else of the update): else the
+    floating IP would lead to an address another port can take. An entry naming only
+    the subnet is not enough, though it would keep the address."""
+    named = {entry.get("ip_address") for entry in requested}
+    behind = s.scalars(select(m.FloatingIP.fixed_ip_address).where(
+        m.FloatingIP.fixed_port_id == row.id, m.FloatingIP.fixed_ip_address.is_not(None)))
+    if any(address not in named for address in behind):
+        raise errors.BadRequest(resource="port", msg=(
+            f"Cannot update the fixed_ips of the port {row.id}, because its original "
+            "fixed_ip has been associated to a floating ip"))
+
+
 def update(s: Session, scope: Scope, row: m.Port, values: dict[str, Any]) -> Record:
+    if "fixed_ips" in values:
+        _keeps_floating_addresses(s, row, values["fixed_ips"])
     changes = {k: v for k, v in values.items() if k in COLUMNS}
     changes.update({col: values[key] for key, col in BINDING.items() if key in values})
     secured = values.get("port_security_enabled", row.port_security_enabled)
     rebound = changes.get("binding_host_id", row.binding_host_id) != row.binding_host_id
-    if "security_groups" in values or "port_security_enabled" in values:
-        # disabling port security keeps the groups unless the same request drops them,
-        # which Neutron refuses (the user must remove them, e.g. --no-security-group)
-        groups = values.get("security_groups", row.security_groups)
-        changes["security_groups"] = _groups(s, scope, row.project_id,
-                                             {"security_groups": groups}, secured,
-                                             row.device_owner)
-    if "allowed_address_pairs" in values or not secured:
+    if "allowed_address_pairs" in values or not secured:  # checked first, as in ML2
         changes["allowed_address_pairs"] = _address_pairs(
             values.get("allowed_address_pairs", row.allowed_address_pairs) or [],
             row.mac_address, secured)
+    if "security_groups" in values:
+        changes["security_groups"] = _groups(s, scope, row.project_id,
+                                             values["security_groups"], secured,
+                                             row.device_owner)
+    elif not secured and row.security_groups:
+        # the groups must go in the same request (e.g. --no-security-group)
+        raise errors.PortSecurityPortHasSecurityGroup()
     if "mac_address" in values and values["mac_address"].lower() != row.mac_address:
         if row.binding_host_id:
             raise errors.Conflict(msg=f"Unable to complete operation on port {row.id}, "

@@ -107,8 +107,7 @@ def _provider_segment(s: Session, network_id: str, network_type: str,
         if seg_id is not None:
             raise _invalid("segmentation_id prohibited for flat provider network")
         if s.get(m.FlatAllocation, physnet) is not None:
-            raise errors.Conflict(msg=f"Unable to create the flat network. Physical "
-                                      f"network {physnet} is in use.")
+            raise errors.FlatNetworkInUse(physical_network=physnet)
         s.add(m.FlatAllocation(physical_network=physnet, network_id=network_id))
         return "flat", physnet, None
     if network_type == "vlan":
@@ -121,8 +120,7 @@ def _provider_segment(s: Session, network_id: str, network_type: str,
         if not 1 <= seg_id <= 2**24 - 1:
             raise _invalid("segmentation_id out of range (1 through 16777215)")
         if s.get(m.VxlanAllocation, seg_id) is not None:
-            raise errors.SegmentationIdInUse(network_type="VXLAN", segmentation_id=seg_id,
-                                             physical_network="None")
+            raise errors.TunnelIdInUse(tunnel_id=seg_id)
         s.add(m.VxlanAllocation(vxlan_vni=seg_id, network_id=network_id))
         return "vxlan", None, seg_id
     return "local", None, None
@@ -148,8 +146,7 @@ def _provider_vlan(s: Session, network_id: str, physnet: str | None, seg_id: int
         raise _invalid(f"segmentation_id out of range ({VLAN_TAGS[0]} through "
                        f"{VLAN_TAGS[1]})")
     if s.get(m.VlanAllocation, (physnet, seg_id)) is not None:
-        raise errors.SegmentationIdInUse(network_type="VLAN", segmentation_id=seg_id,
-                                         physical_network=physnet)
+        raise errors.VlanIdInUse(vlan_id=seg_id, physical_network=physnet)
     s.add(m.VlanAllocation(physical_network=physnet, vlan_id=seg_id, network_id=network_id))
     return "vlan", physnet, seg_id
 

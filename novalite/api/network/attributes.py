@@ -46,6 +46,15 @@ def _non_negative(value: Any) -> int:
     return number
 
 
+def _ip_version(value: Any) -> int:
+    """An integer of [4, 6], as neutron-lib's validate_values checks it: its message
+    names no values."""
+    number = _int(value)
+    if number not in (4, 6):
+        raise ValueError(f"{number} is not in valid_values")
+    return number
+
+
 def _list(value: Any) -> list:
     if not isinstance(value, list):
         raise ValueError(f"'{value}' is not a list")
@@ -71,11 +80,42 @@ def _tags(value: Any) -> list:
 
 
 def _ip(value: Any) -> str:
+    """neutron-lib's validate_ip_address: an address as written canonically; an IPv4 one
+    with leading zeros is refused with the form to write."""
+    invalid = ValueError(f"'{value}' is not a valid IP address")
+    if not isinstance(value, str) or (":" not in value and value.count(".") != 3):
+        raise invalid
     try:
-        ipaddress.ip_address(value)
+        ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(value)
     except ValueError:
-        raise ValueError(f"'{value}' is not a valid IP address") from None
-    return str(value)
+        octets = value.split(".")
+        if not all(octet.isascii() and octet.isdigit() and int(octet) < 256
+                   for octet in octets):
+            raise invalid from None
+        ip = ipaddress.IPv4Address(".".join(str(int(octet)) for octet in octets))
+    if "%" in value:  # a scoped IPv6 address
+        raise invalid
+    if ip.version == 4 and str(ip) != value:
+        raise ValueError(f"'{value}' is not an accepted IP address, '{ip}' is recommended")
+    return value
+
+
+def _fixed_ips(value: Any) -> list:
+    """neutron-lib's validate_fixed_ips: entries naming a subnet and/or an address, no
+    address twice (a subnet may be named twice: two addresses of it)."""
+    if not isinstance(value, list):
+        raise ValueError(f"Invalid data format for fixed IP: '{value}'")
+    addresses = []
+    for entry in value:
+        if not isinstance(entry, dict) or set(entry) - {"subnet_id", "ip_address"}:
+            raise ValueError(f"Invalid data format for fixed IP: '{entry}'")
+        if "ip_address" in entry:
+            if entry["ip_address"] in addresses:
+                raise ValueError(f"Duplicate IP address '{entry['ip_address']}'")
+            addresses.append(_ip(entry["ip_address"]))
+        if "subnet_id" in entry:
+            _uuid(entry["subnet_id"])
+    return value
 
 
 def _cidr(value: Any) -> str:
@@ -124,9 +164,9 @@ def nullable(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 TYPES = {"bool": _bool, "str": _str, "int": _int, "non_negative": _non_negative,
-         "list": _list, "dict": _dict,
+         "ip_version": _ip_version, "list": _list, "dict": _dict,
          "uuid": _uuid, "tags": _tags, "nameservers": _nameservers,
-         "hostroutes": _hostroutes}
+         "hostroutes": _hostroutes, "fixed_ips": _fixed_ips}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,7 +186,8 @@ def _a(kind: str, post: bool = True, put: bool = True, null: bool = False,
 
 # a list filter's value converts as its attribute's, when that is a boolean or a number
 FILTER_CONVERTERS: dict[str, Callable[[Any], Any]] = {"bool": _bool, "int": _int,
-                                                      "non_negative": _int}
+                                                      "non_negative": _int,
+                                                      "ip_version": _int}
 
 
 def filter_value(resource: str, key: str, value: str) -> str:
@@ -175,7 +216,7 @@ SPECS: dict[str, dict[str, Attr]] = {
                 "provider:segmentation_id": _a("int", put=False, null=True),
                 "qos_policy_id": _a("str", null=True)},
     "subnet": {**_COMMON, "network_id": _a("uuid", put=False, required=True),
-               "ip_version": _a("int", put=False), "cidr": _a("str", put=False),
+               "ip_version": _a("ip_version", put=False), "cidr": _a("str", put=False),
                "gateway_ip": _a("str", null=True), "enable_dhcp": _a("bool"),
                "allocation_pools": _a("list"), "dns_nameservers": _a("nameservers"),
                "host_routes": _a("hostroutes"), "service_types": _a("list"),
@@ -187,7 +228,7 @@ SPECS: dict[str, dict[str, Attr]] = {
                "dns_publish_fixed_ip": _a("bool")},
     "port": {**_COMMON, "network_id": _a("uuid", put=False, required=True),
              "admin_state_up": _a("bool"),
-             "mac_address": _a("str"), "fixed_ips": _a("list"), "device_id": _a("str"),
+             "mac_address": _a("str"), "fixed_ips": _a("fixed_ips"), "device_id": _a("str"),
              "device_owner": _a("str"), "security_groups": _a("list"),
              "allowed_address_pairs": _a("list"), "port_security_enabled": _a("bool"),
              "binding:host_id": _a("str"), "binding:profile": _a("dict", null=True),

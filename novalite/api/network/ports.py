@@ -46,21 +46,12 @@ def _list(s: Session, sc: Any, req: ApiRequest) -> list[Record]:
     return _fixed_ip_filter(req, ports.list_records(s, sc, equals))
 
 
-def _fixed_ips(values: dict[str, Any]) -> None:
-    for entry in values.get("fixed_ips", []):
-        if not isinstance(entry, dict) or set(entry) - {"subnet_id", "ip_address"}:
-            raise HTTPFault(400, f"Invalid input for fixed_ips. Reason: Invalid data "
-                                 f"format for fixed IP: '{entry}'.")
-
-
 def _create(s: Session, req: ApiRequest, values: dict[str, Any]) -> Record:
-    _fixed_ips(values)
     network = networks.get(s, scope(req), values["network_id"])
     return ports.create(s, scope(req), network, values.pop("project_id"), values)
 
 
 def _update(s: Session, req: ApiRequest, row: m.Port, values: dict[str, Any]) -> Record:
-    _fixed_ips(values)
     return ports.update(s, scope(req), row, values)
 
 

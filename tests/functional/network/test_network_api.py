@@ -178,7 +178,7 @@ def test_port_security_goes_off_only_once_the_groups_are_gone(net):
     port = net.post("/ports", json={"port": {"network_id": network["id"]}}).json()["port"]
     assert port["security_groups"]
     message = error(net.put(f"/ports/{port['id']}", json={"port": {
-        "port_security_enabled": False}}), 409, "Conflict")
+        "port_security_enabled": False}}), 409, "PortSecurityPortHasSecurityGroup")
     assert message.startswith("Port has security group associated.")
     assert net.get(f"/ports/{port['id']}").json()["port"]["security_groups"] == \
         port["security_groups"]

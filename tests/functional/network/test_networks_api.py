@@ -95,8 +95,31 @@ def test_vlan_tags_come_from_the_configured_ranges_unless_named(net, conf):
     error(net.post("/networks", json={"network": _vlan()}), 503, "NoNetworkAvailable")
     other = _network(net, **_vlan("physnet2"))
     assert 1 <= other["provider:segmentation_id"] <= 4094
-    error(net.post("/networks", json={"network": _vlan(tag=2000)}), 409,
-          "SegmentationIdInUse")
+    message = error(net.post("/networks", json={"network": _vlan(tag=2000)}), 409,
+                    "VlanIdInUse")
+    assert message == ("Unable to create the network. The VLAN 2000 on physical network "
+                       "physnet1 is in use.")
+
+
+def test_a_tunnel_id_or_flat_physical_network_in_use_is_a_conflict(net):
+    vxlan = {"provider:network_type": "vxlan", "provider:segmentation_id": 7}
+    flat = {"provider:network_type": "flat", "provider:physical_network": "physnet3"}
+    for provider, kind, message in (
+            (vxlan, "TunnelIdInUse", "Unable to create the network. The tunnel ID 7 is in "
+                                     "use."),
+            (flat, "FlatNetworkInUse", "Unable to create the flat network. Physical "
+                                       "network physnet3 is in use.")):
+        _network(net, **provider)
+        refused = net.post("/networks", json={"network": {"name": "again", **provider}})
+        assert error(refused, 409, kind) == message
+
+
+def test_a_subnets_ip_version_is_4_or_6(net):
+    network = _network(net)
+    refused = net.post("/subnets", json={"subnet": {
+        "network_id": network["id"], "cidr": "10.15.0.0/24", "ip_version": 5}})
+    assert error(refused, 400, "HTTPBadRequest") == \
+        "Invalid input for ip_version. Reason: 5 is not in valid_values."
 
 
 @pytest.mark.parametrize(("collection", "resource"), [("networks", "network"),

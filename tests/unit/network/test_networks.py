@@ -30,7 +30,7 @@ def test_provider_vlan_segment_is_taken_once(db):
             "network_type": "vlan", "physical_network": "physnet1", "segmentation_id": 100})
     net = transaction.write(make)
     assert (net["provider:network_type"], net["provider:segmentation_id"]) == ("vlan", 100)
-    with pytest.raises(errors.SegmentationIdInUse):
+    with pytest.raises(errors.VlanIdInUse):
         transaction.write(make)
 
 
