@@ -71,7 +71,7 @@ def test_sqlite_writes_take_turns_on_one_connection_of_their_own(db):
         t.start()
     for t in threads:
         t.join()
-    with writer() as s, reader() as r:
+    with writer(), reader() as r:  # the writer holding its connection
         assert id(r.connection().connection.dbapi_connection) not in used
     assert len(used) == 1
 
