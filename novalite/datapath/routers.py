@@ -105,8 +105,13 @@ class Routers:
     def ensure(self, config: RouterConfig) -> None:
         namespace = names.router_namespace(config.router_id)
         linux.add_namespace(namespace)
-        linux.run(linux.in_namespace(namespace, ["sysctl", "-qw", "net.ipv4.ip_forward=1",
-                                                 "net.ipv6.conf.all.forwarding=1"]))
+        # No duplicate address detection on the router's ports (their addresses are
+        # IPAM's and their MACs the network service's): while a link-local address is
+        # tentative, dnsmasq sent its first advertisements from the gateway's global
+        # address, which hosts must ignore.
+        linux.run(linux.in_namespace(namespace, [
+            "sysctl", "-qw", "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1",
+            "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0"]))
         wanted = {names.namespace_device(p.port_id)
                   for p in (*config.interfaces, *([config.gateway] if config.gateway else []))}
         for device in linux.links(namespace):  # ports the router no longer has
