@@ -11,15 +11,6 @@ from sqlalchemy import update
 
 from novalite.db import session
 from novalite.db.models import volume as models
-from novalite.identity import bootstrap
-
-
-@pytest.fixture
-def client(cloud):
-    demo = bootstrap.project_ids("demo")[0]
-    return httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=30,
-                        headers={"X-Auth-Token": f"demo:{demo}",
-                                 "OpenStack-API-Version": "volume 3.70"})
 
 
 @pytest.fixture

@@ -7,18 +7,8 @@ import json
 import subprocess
 
 import httpx
-import pytest
 
-from novalite.identity import bootstrap
 from novalite.volume import backend
-
-
-@pytest.fixture
-def client(cloud):
-    demo = bootstrap.project_ids("demo")[0]
-    return httpx.Client(base_url=f"{cloud.base_url}/volume/v3", timeout=30,
-                        headers={"X-Auth-Token": f"demo:{demo}",
-                                 "OpenStack-API-Version": "volume 3.70"})
 
 
 def _made(cloud, client: httpx.Client, collection: str, body: dict) -> dict:
