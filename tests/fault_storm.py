@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -83,7 +84,12 @@ def stop_and_restart(topo: Topology, name: str, how: signal.Signals = signal.SIG
     def fault() -> None:
         proc = topo.procs.pop(name)
         proc.send_signal(how)
-        proc.wait(timeout=120)
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError(f"{name} did not exit on {how.name}:\n"
+                                 f"{topo.log(name)[-6000:]}") from None
         time.sleep(2)
         topo.start(name, *BINARIES[name])
     return fault

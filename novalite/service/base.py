@@ -9,8 +9,12 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import threading
+import traceback
 from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
 from typing import Protocol
 
 from novalite import context, periodic
@@ -116,27 +120,46 @@ def run_until_signalled(services: list[Service]) -> None:
         signal.signal(signum, lambda *_: stop.set())
     for svc in services:
         svc.start()
-    stop.wait()
-    stop_within(services, CONF.graceful_shutdown_timeout)
+    while not stop.wait(1):  # a handler runs in this thread, and only once it wakes:
+        pass  # the kernel may give the signal to another thread, which does not wake it
+    exit_deadline(CONF.graceful_shutdown_timeout)
+    for svc in reversed(services):
+        svc.stop()
 
 
-def stop_within(services: list[Service], timeout: float,
-                exit_now: Callable[[int], object] = os._exit) -> None:
-    """Stop the services, the last started first; the process exits at once if that
-    takes more than `timeout` seconds (0: no limit), as oslo.service's
-    graceful_shutdown_timeout: work that waits on a service already gone (a call to a
-    conductor stopped with it) must not hold the stop for good."""
+def exit_deadline(timeout: float, exit_now: Callable[[int], object] = os._exit
+                  ) -> threading.Timer | None:
+    """Make the process exit at once `timeout` seconds from now (0: no limit), as
+    oslo.service's graceful_shutdown_timeout: work that waits on a service already gone
+    (a call to a conductor stopped with it) must not hold the stop for good. The timer is
+    a daemon and is never cancelled: after the services stop, the interpreter's exit
+    still waits for the threads that are not daemons (an RPC executor's worker on a
+    message that outlived the stop), and that wait is bounded by the same deadline."""
+    if timeout <= 0:
+        return None
+
     def overdue() -> None:
-        LOG.error("Graceful shutdown timeout (%ss) exceeded; exiting now", timeout)
+        LOG.error("Graceful shutdown timeout (%ss) exceeded; exiting now. Still running: %s",
+                  timeout, "; ".join(_running_threads()) or "nothing")
         exit_now(1)
 
-    timer = threading.Timer(timeout, overdue) if timeout > 0 else None
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
-    try:
-        for svc in reversed(services):
-            svc.stop()
-    finally:
-        if timer is not None:
-            timer.cancel()
+    timer = threading.Timer(timeout, overdue)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def _running_threads() -> list[str]:
+    """Each thread the exit waits for (and the main thread), with where it is."""
+    frames = sys._current_frames()
+    return [f"{thread.name} at {_where(frames.get(thread.ident or 0))}"
+            for thread in threading.enumerate()
+            if not thread.daemon and thread.ident in frames]
+
+
+def _where(frame: FrameType | None) -> str:
+    """The innermost frames, innermost first."""
+    if frame is None:
+        return "?"
+    stack = traceback.extract_stack(frame)[-4:]
+    return " < ".join(f"{Path(s.filename).name}:{s.lineno} {s.name}" for s in reversed(stack))

@@ -163,8 +163,8 @@ def instance_names(filters: ServerFilters, sort: list[tuple[str, str]],
     client watching a boot polls this)."""
     with reader() as s:
         page = _page_ids(s, filters, sort, limit, marker)
-        names = dict(s.execute(select(_I.uuid, _I.display_name)
-                               .where(_I.uuid.in_(page))).tuples().all())
+        rows = s.execute(select(_I.uuid, _I.display_name).where(_I.uuid.in_(page)))
+        names: dict[str, str | None] = {uuid: name for uuid, name in rows}
         return [{"uuid": u, "display_name": names[u]} for u in page if u in names]
 
 

@@ -1,13 +1,14 @@
 """Service lifecycle: registration, heartbeat, graceful stop."""
 
+import subprocess
+import sys
 import threading
 import time
-
-import pytest
+from pathlib import Path
 
 from novalite.db.api import services
 from novalite.rpc import RPCClient, Target, get_transport
-from novalite.service.base import DBServiceRecords, Service, stop_within
+from novalite.service.base import DBServiceRecords, Service, exit_deadline
 from novalite.service.manager import Manager
 from tests.waiting import wait_for
 
@@ -69,12 +70,55 @@ def test_a_stop_that_outlasts_the_graceful_shutdown_timeout_exits_the_process():
         exited.set()
         stuck.release.set()
 
-    stop_within([stuck], 0.2, exit_now)  # type: ignore[list-item]
+    exit_deadline(0.2, exit_now)
+    stuck.stop()
     assert exited.is_set() and stuck.stopped
 
 
-def test_a_prompt_stop_does_not_exit():
-    stuck = Stuck()
-    stuck.release.set()
-    stop_within([stuck], 0.2, lambda code: pytest.fail("exited"))  # type: ignore[list-item]
-    assert stuck.stopped
+def test_work_left_running_past_the_stop_cannot_hold_the_exit(caplog):
+    """The interpreter's exit waits for threads that are not daemons; the deadline still
+    ends the process, and says which thread held it."""
+    release = threading.Event()
+    worker = threading.Thread(target=release.wait, name="rpc-compute_0")
+    worker.start()
+    exited = threading.Event()
+    try:
+        exit_deadline(0.1, lambda code: exited.set())
+        assert exited.wait(5)
+    finally:
+        release.set()
+        worker.join()
+    assert "rpc-compute_0 at threading.py" in caplog.text
+
+
+def test_a_prompt_stop_leaves_the_process_to_exit_on_its_own(tmp_path):
+    """The deadline is a daemon: a process whose services stopped in time is not held
+    until it fires."""
+    script = ("from novalite.service.base import exit_deadline\n"
+              "exit_deadline(60, lambda code: print('exited', code))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=30, cwd=Path(__file__).parents[3])
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_a_sigterm_the_kernel_gives_another_thread_still_stops_the_services(tmp_path):
+    """Python runs signal handlers in the main thread only, when it next wakes; a wait
+    with no timeout there never ended for a signal another thread had received."""
+    script = (
+        "import signal, sys, threading, time\n"
+        "from novalite.service.base import run_until_signalled\n"
+        "def signal_once_main_waits():\n"
+        "    main = threading.main_thread().ident\n"
+        "    while sys._current_frames()[main].f_code.co_name != 'wait':\n"
+        "        time.sleep(0.01)\n"
+        "    time.sleep(0.2)  # from in wait() to blocked in the lock it acquires\n"
+        "    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)\n"
+        "class Service:\n"
+        "    def start(self):\n"
+        "        threading.Thread(target=signal_once_main_waits).start()\n"
+        "    def stop(self):\n"
+        "        print('stopped')\n"
+        "run_until_signalled([Service()])\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=15, cwd=Path(__file__).parents[3])
+    assert (done.returncode, done.stdout, done.stderr) == (0, "stopped\n", "")
