@@ -6,6 +6,7 @@ from collections import defaultdict
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route
@@ -33,6 +34,7 @@ from novalite.api.placement.routes import PROFILE as PLACEMENT
 from novalite.api.placement.routes import ROUTES as PLACEMENT_ROUTES
 from novalite.api.profile import ApiProfile
 from novalite.api.request import endpoint
+from novalite.api.routing import IndexedRouter
 from novalite.api.volume import versions as volume_versions
 from novalite.api.volume.routes import PROFILE as VOLUME
 from novalite.api.volume.routes import ROUTES as VOLUME_ROUTES
@@ -82,7 +84,8 @@ def _profile_error(profile: ApiProfile):
 def _mounted(table: list, profile: ApiProfile, on_error, root_handler=None) -> list:
     """An API under its mount; clients also ask for its root without the trailing slash
     (`GET /image`, `GET /placement`), which is answered, not redirected."""
-    app = Starlette(routes=_routes(table, profile), exception_handlers={HTTPException: on_error})
+    app = ExceptionMiddleware(IndexedRouter(_routes(table, profile)),
+                              handlers={HTTPException: on_error})
     root = [Route(profile.mount, endpoint(root_handler, profile, False))] if root_handler \
         else []
     return [*root, Mount(profile.mount, app=app)]

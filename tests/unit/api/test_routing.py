@@ -1,0 +1,64 @@
+"""The indexed router answers every path as Starlette's own router would."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from starlette.routing import Match, Route
+
+from novalite.api.app import _routes
+from novalite.api.compute.routes import PROFILE as COMPUTE
+from novalite.api.compute.routes import ROUTES as COMPUTE_ROUTES
+from novalite.api.metadata.routes import PROFILE as METADATA
+from novalite.api.metadata.routes import ROUTES as METADATA_ROUTES
+from novalite.api.routing import IndexedRouter
+from novalite.api.volume.routes import PROFILE as VOLUME
+from novalite.api.volume.routes import ROUTES as VOLUME_ROUTES
+
+TABLES = {"compute": (COMPUTE_ROUTES, COMPUTE), "volume": (VOLUME_ROUTES, VOLUME),
+          "metadata": (METADATA_ROUTES, METADATA)}
+
+
+def _chosen(routes, path: str, method: str) -> tuple[str, str | None]:
+    """What a router given `routes` does with the request: the route it hands it to
+    (a full match, else a partial one: a 405), or whether a trailing slash's
+    redirect or a 404 answers."""
+    scope = {"type": "http", "path": path, "root_path": "", "method": method}
+    partial = None
+    for route in routes:
+        match, _ = route.matches(scope)
+        if match is Match.FULL:
+            return "route", route.path
+        if match is Match.PARTIAL and partial is None:
+            partial = route.path
+    if partial is not None:
+        return "405", partial
+    other = path.rstrip("/") if path.endswith("/") else path + "/"
+    if any(route.matches({**scope, "path": other})[0] is not Match.NONE for route in routes):
+        return "redirect", None
+    return "404", None
+
+
+def _paths(routes: list[Route]) -> list[str]:
+    """Each route's path with its parameters filled, with and without a trailing slash,
+    and with a segment no route knows in each place."""
+    found = set()
+    for route in routes:
+        concrete = re.sub(r"\{[^}:]+(:[^}]+)?\}", "x1", route.path)
+        found |= {concrete, concrete.rstrip("/") + "/", concrete + "/nope"}
+        segments = concrete.split("/")
+        for i in range(1, len(segments)):
+            found.add("/".join([*segments[:i], "unknown", *segments[i + 1:]]))
+    return sorted(found | {"/", ""})
+
+
+@pytest.mark.parametrize("api", TABLES)
+def test_every_path_goes_where_starlette_would_send_it(api):
+    table, profile = TABLES[api]
+    routes = _routes(table, profile)
+    indexed = IndexedRouter(routes)
+    for path in _paths(routes):
+        for method in ("GET", "POST", "PUT", "DELETE"):
+            expected = _chosen(routes, path, method)
+            assert _chosen(indexed._for(path).routes, path, method) == expected, (path, method)
