@@ -9,6 +9,7 @@ the allocation pools rather than always the very first. The gateway is never in 
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import itertools
 import random
@@ -87,23 +88,29 @@ def validate_pools(cidr: str, gateway: str | None, pools: list[dict[str, str]]) 
 
 
 def _in_pools(subnet: m.Subnet) -> Iterator[str]:
-    for pool in subnet.allocation_pools:
-        lo = int(ipaddress.ip_address(pool["start"]))
-        hi = int(ipaddress.ip_address(pool["end"]))
-        yield from _texts(lo, hi, subnet.ip_version)
+    return itertools.chain.from_iterable(
+        _texts(int(ipaddress.ip_address(pool["start"])), int(ipaddress.ip_address(pool["end"])),
+               subnet.ip_version)
+        for pool in subnet.allocation_pools)
 
 
 def _texts(lo: int, hi: int, ip_version: int) -> Iterator[str]:
-    """The addresses lo..hi as the allocations store them (canonical text). IPv4's are
-    written as their /24's prefix and the last octet, which is several times quicker
-    than formatting each: on a subnet with many ports, most of an allocation's work."""
+    """The addresses lo..hi as the allocations store them (canonical text). IPv4's come
+    a /24 at a time from a cache, so that looking for the first free ones past
+    thousands taken runs in C rather than formatting and yielding each in Python."""
     if ip_version == 6:
-        yield from (str(ipaddress.IPv6Address(number)) for number in range(lo, hi + 1))
-        return
-    for block in range(lo >> 8, (hi >> 8) + 1):
-        prefix = socket.inet_ntoa((block << 8).to_bytes(4, "big"))[:-1]  # "10.0.3."
-        first, last = max(lo, block << 8) & 255, min(hi, block << 8 | 255) & 255
-        yield from (prefix + _OCTETS[octet] for octet in range(first, last + 1))
+        return (str(ipaddress.IPv6Address(number)) for number in range(lo, hi + 1))
+    return itertools.chain.from_iterable(
+        _block(block, max(lo, block << 8) & 255, min(hi, block << 8 | 255) & 255)
+        for block in range(lo >> 8, (hi >> 8) + 1))
+
+
+@functools.lru_cache(maxsize=1024)
+def _block(block: int, first: int, last: int) -> tuple[str, ...]:
+    """The addresses first..last of the /24 `block`, as text: its prefix ("10.0.3.") and
+    the last octet, several times quicker than formatting each address."""
+    prefix = socket.inet_ntoa((block << 8).to_bytes(4, "big"))[:-1]
+    return tuple(prefix + _OCTETS[octet] for octet in range(first, last + 1))
 
 
 def _taken(s: Session, subnet_id: str) -> set[str]:
@@ -124,8 +131,8 @@ def _pick(s: Session, subnet: m.Subnet) -> str | None:
     taken = _taken(s, subnet.id)
     if subnet.gateway_ip:
         taken.add(str(ipaddress.ip_address(subnet.gateway_ip)))
-    free = list(itertools.islice((address for address in _in_pools(subnet)
-                                  if address not in taken), WINDOW))
+    free = list(itertools.islice(itertools.filterfalse(taken.__contains__, _in_pools(subnet)),
+                                 WINDOW))
     return random.choice(free) if free else None
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
+from types import SimpleNamespace
+
 import pytest
 
 from novalite.network import errors, ipam
@@ -36,3 +39,16 @@ def test_bad_pools_are_refused(pools, error):
 
 def test_eui64_is_the_slaac_address_of_the_mac():
     assert ipam.eui64("2001:db8::/64", "fa:16:3e:12:34:56") == "2001:db8::f816:3eff:fe12:3456"
+
+
+@pytest.mark.parametrize(("pools", "version"), [
+    ([("10.0.0.250", "10.0.2.3")], 4),  # across /24s, a block's tail and head
+    ([("10.0.0.2", "10.0.0.2"), ("192.168.7.0", "192.168.7.255")], 4),
+    ([("fd00::2", "fd00::1:3")], 6),
+])
+def test_the_pools_addresses_are_each_in_order_as_stored(pools, version):
+    subnet = SimpleNamespace(ip_version=version,
+                             allocation_pools=[{"start": a, "end": b} for a, b in pools])
+    expected = [str(ipaddress.ip_address(n)) for a, b in pools
+                for n in range(int(ipaddress.ip_address(a)), int(ipaddress.ip_address(b)) + 1)]
+    assert list(ipam._in_pools(subnet)) == expected
