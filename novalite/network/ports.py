@@ -24,6 +24,7 @@ from novalite.network import (
     errors,
     ipam,
     macs,
+    networks,
     nova_notifier,
     records,
     security_groups,
@@ -176,7 +177,7 @@ def _groups(s: Session, scope: Scope, project_id: str, requested: list[str] | No
     return list(dict.fromkeys(requested))
 
 
-def create(s: Session, scope: Scope, network: m.Network, project_id: str,
+def create(s: Session, scope: Scope, network: m.Network | networks.Brief, project_id: str,
            values: dict[str, Any]) -> Record:
     if project_id != SERVICE_PROJECT:
         common.check_quota(s, project_id, "port")

@@ -47,7 +47,7 @@ def _list(s: Session, sc: Any, req: ApiRequest) -> list[Record]:
 
 
 def _create(s: Session, req: ApiRequest, values: dict[str, Any]) -> Record:
-    network = networks.get(s, scope(req), values["network_id"])
+    network = networks.brief(s, scope(req), values["network_id"])
     return ports.create(s, scope(req), network, values.pop("project_id"), values)
 
 

@@ -106,7 +106,7 @@ def network_target(s: Session, req: ApiRequest, values: dict[str, Any]) -> dict[
     """The policy target of a new port or subnet, after Neutron's own check: a project
     other than the admin's puts one on a network it does not own only when the network
     is shared; else the network is hidden from it (a 404, even when external)."""
-    network = networks.get(s, scope(req), values["network_id"])
+    network = networks.brief(s, scope(req), values["network_id"])
     if not (scope(req).is_admin or network.shared
             or network.project_id == values["project_id"]):
         raise HTTPFault(404, "The resource could not be found.")
