@@ -10,10 +10,11 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
+import orjson
 from anyio import from_thread
 from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 
 from novalite import context as ctx_mod
 from novalite import exception
@@ -78,18 +79,23 @@ def _chunks(stream: AsyncIterator[bytes]) -> Iterator[bytes]:
             yield chunk
 
 
+def _rendered(result: ApiResponse) -> ApiResponse:
+    """The body as JSON, written in the worker thread rather than on the event loop, and
+    by orjson: a 1,000-server list took the standard library 20-40 ms, a sixth of its
+    GET. A body of bytes is JSON the handler rendered itself."""
+    if result.stream is None and result.body is not None and not isinstance(result.body, bytes):
+        result.body = orjson.dumps(result.body, option=orjson.OPT_NON_STR_KEYS)
+    return result
+
+
 def _response(result: ApiResponse) -> Response:
-    """A body of bytes is JSON the handler rendered itself (large bodies, written faster
-    than json.dumps would); a stream is sent as it comes."""
+    """A rendered body, or a stream sent as it comes."""
     if result.stream is not None:
         return StreamingResponse(iterate_in_threadpool(result.stream),
                                  status_code=result.status, media_type=result.media_type)
     if result.body is None:
         return Response(status_code=result.status)
-    if isinstance(result.body, bytes):
-        return Response(result.body, status_code=result.status,
-                        media_type="application/json")
-    return JSONResponse(result.body, status_code=result.status)
+    return Response(result.body, status_code=result.status, media_type="application/json")
 
 
 def _base_url(request: Request, mount: str) -> str:
@@ -186,9 +192,9 @@ def _serve(handler: Handler, profile: ApiProfile, authenticated: bool, request: 
         progress.version = profile.negotiate(request.headers)
         progress.negotiated = True
         body = _chunks(request.stream()) if raw is None else _parse_body(raw)
-        return handler(ApiRequest(progress.ctx, progress.version, dict(request.path_params),
-                                  request.query_params, body,
-                                  _base_url(request, profile.mount), request.headers))
+        return _rendered(handler(ApiRequest(
+            progress.ctx, progress.version, dict(request.path_params), request.query_params,
+            body, _base_url(request, profile.mount), request.headers)))
     finally:
         ctx_mod.reset(token)
 
