@@ -127,8 +127,7 @@ def run_until_signalled(services: list[Service]) -> None:
         svc.stop()
 
 
-def exit_deadline(timeout: float, exit_now: Callable[[int], object] = os._exit
-                  ) -> threading.Timer | None:
+def exit_deadline(timeout: float, exit_now: Callable[[int], object] = os._exit) -> None:
     """Make the process exit at once `timeout` seconds from now (0: no limit), as
     oslo.service's graceful_shutdown_timeout: work that waits on a service already gone
     (a call to a conductor stopped with it) must not hold the stop for good. The timer is
@@ -136,7 +135,7 @@ def exit_deadline(timeout: float, exit_now: Callable[[int], object] = os._exit
     still waits for the threads that are not daemons (an RPC executor's worker on a
     message that outlived the stop), and that wait is bounded by the same deadline."""
     if timeout <= 0:
-        return None
+        return
 
     def overdue() -> None:
         LOG.error("Graceful shutdown timeout (%ss) exceeded; exiting now. Still running: %s",
@@ -146,7 +145,6 @@ def exit_deadline(timeout: float, exit_now: Callable[[int], object] = os._exit
     timer = threading.Timer(timeout, overdue)
     timer.daemon = True
     timer.start()
-    return timer
 
 
 def _running_threads() -> list[str]:
