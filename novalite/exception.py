@@ -478,6 +478,32 @@ class AttachInterfaceNotSupported(Invalid):
     msg_fmt = "Attaching interfaces is not supported for instance %(instance_uuid)s."
 
 
+# changePassword's refusals: Nova's API answers each 409 with its text.
+class InstancePasswordSetFailed(Conflict):
+    msg_fmt = "Failed to set admin password on %(instance)s because %(reason)s"
+
+
+class InstanceAgentNotEnabled(Conflict):
+    msg_fmt = "Guest agent is not enabled for the instance"
+
+
+class QemuGuestAgentNotEnabled(InstanceAgentNotEnabled):
+    msg_fmt = "QEMU guest agent is not enabled"
+
+
+class SetAdminPasswdNotSupported(Conflict):
+    msg_fmt = "Set admin password is not supported"
+
+
+class AdminPasswordNotImplemented(NovaliteException):
+    """The driver, or the guest's agent, cannot set a password (Nova's NotImplementedError
+    from the compute, answered 501 by its API)."""
+
+    msg_fmt = "set_admin_password is not implemented by this driver or guest instance."
+    code = 501
+    safe = True
+
+
 def fault_message(exc: BaseException) -> str:
     """The message an instance fault records: a domain exception's own text, otherwise the
     error's text, or its class name when it has none (a fault never says nothing)."""

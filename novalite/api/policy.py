@@ -83,6 +83,7 @@ DEFAULTS: dict[str, str] = {
     "os_compute_api:servers:start": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:servers:stop": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:servers:trigger_crash_dump": PROJECT_MEMBER_OR_ADMIN,
+    "os_compute_api:os-admin-password": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-create-backup": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-deferred-delete:restore": PROJECT_MEMBER_OR_ADMIN,
     "os_compute_api:os-deferred-delete:force": PROJECT_MEMBER_OR_ADMIN,

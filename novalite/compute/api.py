@@ -49,7 +49,7 @@ from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
 from novalite.objects.network_info import VIF
 from novalite.objects.request_spec import Destination, RequestSpec, UnshelvePlacement
-from novalite.rpc.errors import MessagingError
+from novalite.rpc.errors import MessagingError, MessagingTimeout
 
 LOG = logging.getLogger(__name__)
 
@@ -436,6 +436,27 @@ class API:
         guards.check_state(instance, "trigger_crash_dump", states.ALLOW_TRIGGER_CRASH_DUMP)
         actions.action_start(ctx, instance.uuid, "trigger_crash_dump")
         self.compute.trigger_crash_dump(ctx, host, instance)
+
+    def set_admin_password(self, ctx: RequestContext, instance: Instance, password: str
+                           ) -> None:
+        """A call, as Nova's: the answer says whether the guest took the password, which
+        is never stored."""
+        guards.check_lock(ctx, instance)
+        host = guards.check_host(instance)
+        guards.check_state(instance, "changePassword", states.ALLOW_SET_ADMIN_PASSWORD)
+        instance = self._begin(ctx, instance, "changePassword",
+                               {"task_state": states.UPDATING_PASSWORD}, [None])
+        try:
+            self.compute.set_admin_password(ctx, host, instance, password)
+        except MessagingTimeout:
+            # Idle again, so the server is not left in PASSWORD; a compute answering
+            # later finds its own end of the task taken and changes nothing more.
+            with contextlib.suppress(exception.UnexpectedTaskStateError,
+                                     exception.InstanceNotFound):
+                instances.instance_update(instance.uuid, {"task_state": None},
+                                          expected_task_state=[states.UPDATING_PASSWORD])
+            raise exception.InstancePasswordSetFailed(
+                instance=instance.uuid, reason=f"compute {host} did not answer") from None
 
     def reset_state(self, ctx: RequestContext, instance: Instance, state: str) -> None:
         """An admin's word over any state and any lock (Nova's admin_state_reset): the

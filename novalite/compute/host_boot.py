@@ -26,7 +26,7 @@ class Step(enum.Enum):
     REVERT_MOVE = "revert_move"  # a move died handing its disks over: back on this source
     REVERT_LANDING = "revert_landing"  # a move died landing here: back on its source
     FAIL_IN_PLACE = "fail_in_place"  # a rebuild died with the service: ERROR, still here
-    CLEAR_TASK = "clear_task"  # a snapshot or shelve died: idle again, as it was
+    CLEAR_TASK = "clear_task"  # a snapshot, shelve or password change died: idle again
     END_LIVE_MIGRATION = "end_live_migration"  # its source died: back here, running
 
 
@@ -55,7 +55,7 @@ def plan(vm_state: str | None, task_state: str | None, db_power_state: int | Non
         return Plan(Step.FAIL_IN_PLACE)  # its guest may be half made, as in Nova
     if task_state == states.MIGRATING:
         return Plan(Step.END_LIVE_MIGRATION)  # Nova ends it in error on the source
-    if task_state in (*states.SNAPSHOT_TASKS, *states.SHELVE_TASKS):
+    if task_state in (*states.SNAPSHOT_TASKS, *states.SHELVE_TASKS, states.UPDATING_PASSWORD):
         return Plan(Step.CLEAR_TASK)  # Nova resets the task; the user may try again
     if vm_state == states.SOFT_DELETED or (vm_state == states.ERROR
                                            and task_state != states.DELETING):

@@ -24,7 +24,7 @@ from novalite.clients import glance
 from novalite.clients import placement as placement_client
 from novalite.compute import group_policy, host_boot, neutron, power_sync
 from novalite.compute.console_steps import ConsoleSteps
-from novalite.compute.interface_steps import InterfaceSteps
+from novalite.compute.interface_steps import InterfaceSteps, image_meta
 from novalite.compute.live_moves import LiveMoveSteps
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
@@ -65,6 +65,7 @@ UNPAUSE_EVENT = "compute_unpause_instance"
 SUSPEND_EVENT = "compute_suspend_instance"
 RESUME_EVENT = "compute_resume_instance"
 CRASH_DUMP_EVENT = "compute_trigger_crash_dump"
+SET_PASSWORD_EVENT = "compute_set_admin_password"
 POWER_UPDATE_EVENT = "compute_power_update"
 REBUILD_EVENT = "compute_rebuild_instance"
 RESCUE_EVENT = "compute_rescue_instance"
@@ -113,7 +114,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
     ConsoleSteps (novalite.compute.console_steps), assisted volume snapshots from
     VolumeSnapshotSteps (novalite.compute.volume_snapshot_steps)."""
 
-    target = Target(version="1.29")
+    target = Target(version="1.30")
 
     def __init__(self, host: str, driver_name: str | None = None,
                  driver_args: dict[str, str] | None = None) -> None:
@@ -537,6 +538,26 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
         """Neither task nor power state changes: what the guest does with the NMI (panic
         and dump, reboot, or carry on) is its own configuration's choice."""
         self.driver.trigger_crash_dump(instance)
+
+    @tracked(SET_PASSWORD_EVENT, reraise=True)
+    def set_admin_password(self, ctx: RequestContext, instance: Instance, new_pass: str
+                           ) -> None:
+        """RPC call (1.30). A failure the driver does not name becomes Nova's vague one,
+        so that no text that might hold the password reaches the caller or the fault."""
+        if self._power_state(instance) != states.RUNNING:
+            raise exception.InstancePasswordSetFailed(
+                instance=instance.uuid, reason=f"instance {instance.uuid} is not running")
+        try:
+            self.driver.set_admin_password(instance, image_meta(instance), new_pass)
+        except (exception.InstanceAgentNotEnabled, exception.SetAdminPasswdNotSupported,
+                exception.AdminPasswordNotImplemented):
+            raise
+        except Exception:
+            LOG.exception("set_admin_password failed for instance %s", instance.uuid)
+            raise exception.InstancePasswordSetFailed(
+                instance=instance.uuid, reason="error setting admin password") from None
+        LOG.info("Admin password set for instance %s", instance.uuid)
+        self._update(ctx, instance, [states.UPDATING_PASSWORD], task_state=None)
 
     @tracked(REBUILD_EVENT, error_vm_state=states.ERROR, notify="rebuild")
     def rebuild_instance(self, ctx: RequestContext, instance: Instance, image: ImageMeta,

@@ -32,6 +32,7 @@ Version history:
   1.28: get_vnc_console, get_serial_console, validate_console_port
   1.29: volume_snapshot_create, volume_snapshot_delete (assisted volume snapshots:
         casts, as Nova's; the compute reports to the volume service)
+  1.30: set_admin_password (a call: the API answers with the guest's outcome)
 """
 
 from __future__ import annotations
@@ -110,6 +111,11 @@ class ComputeAPI:
                            ) -> None:
         self.client.prepare(server=host, version="1.18").cast(
             ctx, "trigger_crash_dump", instance=instance)
+
+    def set_admin_password(self, ctx: RequestContext, host: str, instance: Instance,
+                           new_pass: str) -> None:
+        self.client.prepare(server=host, version="1.30").call(
+            ctx, "set_admin_password", instance=instance, new_pass=new_pass)
 
     def get_console_output(self, ctx: RequestContext, host: str, instance: Instance,
                            tail_length: int | None) -> str:

@@ -34,6 +34,7 @@ PAUSING = "pausing"
 UNPAUSING = "unpausing"
 SUSPENDING = "suspending"
 RESUMING = "resuming"
+UPDATING_PASSWORD = "updating_password"
 # the steps of a resize or cold migration (Nova's names and values)
 RESIZE_PREP = "resize_prep"
 RESIZE_MIGRATING = "resize_migrating"
@@ -84,6 +85,7 @@ ALLOW_UNPAUSE = (PAUSED,)
 ALLOW_SUSPEND = (ACTIVE,)
 ALLOW_RESUME = (SUSPENDED,)
 ALLOW_TRIGGER_CRASH_DUMP = (ACTIVE, PAUSED, RESCUED, RESIZED, ERROR)
+ALLOW_SET_ADMIN_PASSWORD = (ACTIVE,)
 ALLOW_RESIZE = (ACTIVE, STOPPED)
 # Nova's, less the shelved ones, which take volumes from 2.20 only (their own check)
 ALLOW_ATTACH_VOLUME = (ACTIVE, PAUSED, STOPPED, RESIZED, SOFT_DELETED)

@@ -214,6 +214,12 @@ class ComputeDriver(abc.ABC):
         """Send the guest a non-maskable interrupt (a kernel set to panic on it dumps)."""
         raise NotImplementedError()
 
+    def set_admin_password(self, instance: Instance, image_meta: ImageMeta, new_pass: str
+                           ) -> None:
+        """Set the password of the guest's admin user (`os_admin_user`, root by default)
+        through the guest's agent."""
+        raise exception.AdminPasswordNotImplemented()
+
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
         """The guest's serial console log so far (undecodable bytes replaced)."""
         raise NotImplementedError()

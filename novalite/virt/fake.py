@@ -640,6 +640,19 @@ class FakeDriver(ComputeDriver):
                 raise exception.InstanceNotRunning(instance_id=instance.uuid)
             self._log(instance.uuid, "Uhhuh. NMI received for unknown reason 00 on CPU 0.")
 
+    def set_admin_password(self, instance: Instance, image_meta: ImageMeta, new_pass: str
+                           ) -> None:
+        """As Nova's fake driver, a running simulated guest takes any password; its
+        console shows what passwd prints, never the password."""
+        with self._lock:
+            current = self.instances.get(instance.uuid)
+            if current is None:
+                raise exception.InstanceNotFound(instance_id=instance.uuid)
+            if current != states.RUNNING:
+                raise exception.InstanceNotRunning(instance_id=instance.uuid)
+            user = image_meta.properties.get("os_admin_user") or "root"
+            self._log(instance.uuid, f"passwd: password for {user} changed by root")
+
     def _transition(self, instance: Instance, state: int, message: str | None = None,
                     allowed: tuple[int, ...] | None = None, action: str | None = None) -> None:
         """Move a known guest to `state`, from one of the `allowed` states if given (a

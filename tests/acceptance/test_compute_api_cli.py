@@ -1,6 +1,6 @@
 """The rest of the compute API (issue 16) with the unmodified `openstack` CLI and
 openstacksdk: compute services, hosts, hypervisor uptime, extensions, quotas, server
-properties, tags and events, the server list's pages, remote consoles, and server shares
+properties, passwords, tags and events, the server list's pages, remote consoles, and server shares
 in a cloud without Manila."""
 
 from __future__ import annotations
@@ -137,12 +137,15 @@ def test_a_user_names_describes_tags_and_reads_a_servers_history(cloud):
     demo.ok("--os-compute-api-version", "2.17", "server", "dump", "create", server["id"])
     admin.wait_status(server["id"], "ACTIVE")
     assert "NMI received" in demo.ok("console", "log", "show", server["id"])
+    demo.ok("server", "set", "--password", "n3w-Pass", server["id"])
+    assert "password for root changed" in demo.ok("console", "log", "show", server["id"])
+    demo.ok("server", "set", "--no-password", server["id"])
     admin.ok("server", "set", "--state", "error", "--auto-approve", server["id"])
     assert demo.json("server", "show", server["id"])["status"] == "ERROR"
     admin.ok("server", "set", "--state", "active", "--auto-approve", server["id"])
     assert demo.json("server", "show", server["id"])["status"] == "ACTIVE"
     assert [e["Action"] for e in demo.json("server", "event", "list", server["id"])][:3] \
-        == ["resetState", "resetState", "trigger_crash_dump"]
+        == ["resetState", "resetState", "changePassword"]
     demo.delete(server["id"])
 
 

@@ -14,15 +14,11 @@ from novalite.objects.instance import Instance
 Table = dict[str, Callable[[ApiRequest], ApiResponse]]
 
 
-def dispatch(req: ApiRequest, table: Table, nova_names: frozenset[str] = frozenset()
-             ) -> ApiResponse:
-    """Run the handler the body's one key names; an action Nova has (`nova_names`) that
-    the table lacks is a 501 naming it, anything else Nova's 400s."""
+def dispatch(req: ApiRequest, table: Table) -> ApiResponse:
+    """Run the handler the body's one key names; anything else is one of Nova's 400s."""
     if not isinstance(req.body, dict) or len(req.body) != 1:
         raise HTTPFault(400, "Malformed request body")
     name = next(iter(req.body))
-    if name not in table and name in nova_names:
-        raise HTTPFault(501, f"The server action {name} is not implemented by novalite.")
     if name not in table:
         raise HTTPFault(400, f"There is no such action: {name}")
     return table[name](req)

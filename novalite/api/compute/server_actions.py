@@ -23,7 +23,6 @@ from novalite.api.compute import (
     server_rebuild,
     server_rescue,
     server_shelve,
-    unserved,
 )
 from novalite.api.compute.schemas import server_actions as schema
 from novalite.api.faults import HTTPFault
@@ -75,6 +74,17 @@ def trigger_crash_dump(req: ApiRequest) -> ApiResponse:
     return ApiResponse(202)
 
 
+def change_password(req: ApiRequest) -> ApiResponse:
+    """Nova's answers: 409 for a guest that cannot take it, 501 for a driver or guest
+    agent that cannot set one."""
+    instance = actions.target(req, schema.change_password, "os-admin-password")
+    try:
+        API().set_admin_password(req.ctx, instance, req.body["changePassword"]["adminPass"])
+    except exception.AdminPasswordNotImplemented:
+        raise HTTPFault(501, "Unable to set password on instance") from None
+    return ApiResponse(202)
+
+
 def restore(req: ApiRequest) -> ApiResponse:
     """Nova answers a restore over quota 403 "Restore exceeds quota"."""
     instance = actions.target(req, schema.restore, "os-deferred-delete:restore")
@@ -113,6 +123,7 @@ ACTIONS: actions.Table = {
     "resume": resume,
     "os-getConsoleOutput": get_console_output,
     "trigger_crash_dump": trigger_crash_dump,
+    "changePassword": change_password,
     "restore": restore,
     "forceDelete": force_delete,
     "os-resetState": admin_actions.reset_state,
@@ -147,4 +158,4 @@ ACTIONS: actions.Table = {
 
 
 def action(req: ApiRequest) -> ApiResponse:
-    return actions.dispatch(req, ACTIONS, unserved.NOVA_SERVER_ACTIONS)
+    return actions.dispatch(req, ACTIONS)

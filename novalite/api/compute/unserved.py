@@ -167,19 +167,6 @@ NOVA_ROUTES = [
     )),
 ]
 
-# Nova's server actions (POST /servers/{id}/action), for the 501 of those not served.
-NOVA_SERVER_ACTIONS = frozenset({
-    "os-start", "os-stop", "reboot", "pause", "unpause", "suspend", "resume", "lock",
-    "unlock", "trigger_crash_dump", "rebuild", "resize", "confirmResize", "revertResize",
-    "migrate", "os-migrateLive", "evacuate", "shelve", "shelveOffload", "unshelve",
-    "createImage", "createBackup", "forceDelete", "restore", "rescue", "unrescue",
-    "os-resetState", "injectNetworkInfo", "changePassword", "os-getConsoleOutput",
-    "os-getVNCConsole", "os-getSPICEConsole", "os-getSerialConsole", "addSecurityGroup",
-    "removeSecurityGroup", "addFloatingIp", "removeFloatingIp", "addFixedIp",
-    "removeFixedIp",
-})
-
-
 def _answer(route: NovaRoute) -> Handler:
     def handler(req: ApiRequest) -> ApiResponse:
         if route.max_version and req.version > route.max_version:

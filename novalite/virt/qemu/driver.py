@@ -31,7 +31,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from novalite import exception
+from novalite import exception, strutils
 from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.datapath import bridges, names, taps
@@ -475,6 +475,16 @@ class QemuDriver(driver.ComputeDriver):
 
     def trigger_crash_dump(self, instance: Instance) -> None:
         self._running(instance).qmp("inject-nmi")
+
+    def set_admin_password(self, instance: Instance, image_meta: ImageMeta, new_pass: str
+                           ) -> None:
+        """As Nova's libvirt driver under QEMU: only through the guest agent an image
+        declares (hw_qemu_guest_agent). novalite's guests get no agent channel, so such
+        a guest's agent never answers, which Nova's driver reports as not implemented."""
+        self._running(instance)
+        if not strutils.parse_bool(image_meta.properties.get("hw_qemu_guest_agent")):
+            raise exception.QemuGuestAgentNotEnabled()
+        raise exception.AdminPasswordNotImplemented()
 
     def _running(self, instance: Instance) -> Guest:
         guest = self._existing(instance)

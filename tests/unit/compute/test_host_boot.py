@@ -79,8 +79,9 @@ def test_an_interrupted_rescue_fails_in_place(task_state):
                           False).step is Step.FAIL_IN_PLACE
 
 
-@pytest.mark.parametrize("task_state", [*states.SNAPSHOT_TASKS, *states.SHELVE_TASKS])
-def test_an_interrupted_snapshot_or_shelve_is_idle_again(task_state):
+@pytest.mark.parametrize("task_state", [*states.SNAPSHOT_TASKS, *states.SHELVE_TASKS,
+                                        states.UPDATING_PASSWORD])
+def test_an_interrupted_snapshot_shelve_or_password_change_is_idle_again(task_state):
     assert host_boot.plan(states.ACTIVE, task_state, states.RUNNING, states.SHUTDOWN,
                           False).step is Step.CLEAR_TASK
 

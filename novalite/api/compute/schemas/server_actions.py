@@ -62,6 +62,21 @@ trigger_crash_dump = {
     "additionalProperties": False,
 }
 
+# Any string: Nova keeps no password, so it sets no rule on one.
+change_password = {
+    "type": "object",
+    "properties": {
+        "changePassword": {
+            "type": "object",
+            "properties": {"adminPass": {"type": "string"}},
+            "required": ["adminPass"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["changePassword"],
+    "additionalProperties": False,
+}
+
 reset_state = {
     "type": "object",
     "properties": {

@@ -138,6 +138,14 @@ def test_guest_lifecycle(qemu_cloud):
     wait_console(cloud, server_id, "NMI received")  # the kernel's word; it carries on
     wait_settled(cloud, server_id, "ACTIVE", 1)
 
+    # The tiny image declares no guest agent, so, as under Nova's libvirt driver, no
+    # password can be set in it.
+    refused = cloud.api.post(f"/servers/{server_id}/action",
+                             json={"changePassword": {"adminPass": "x"}})
+    assert (refused.status_code, refused.json()["conflictingRequest"]["message"]) == (
+        409, "QEMU guest agent is not enabled")
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+
     pid = qemu_pid(server_id)
     action(cloud, server_id, {"suspend": None})
     wait_settled(cloud, server_id, "SUSPENDED", 7)

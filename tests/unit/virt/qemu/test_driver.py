@@ -416,3 +416,20 @@ def test_a_guest_whose_qemu_does_not_run_has_no_console(qemu, monkeypatch):
     monkeypatch.setattr(driver.Guest, "qmp", exits)
     with pytest.raises(exception.ConsoleTypeUnavailable):  # gone while asked
         qemu.get_vnc_console(None, instance)
+
+
+@pytest.mark.parametrize(("declared", "refusal"), [
+    ({}, exception.QemuGuestAgentNotEnabled),
+    ({"hw_qemu_guest_agent": "no"}, exception.QemuGuestAgentNotEnabled),
+    # declared, but novalite gives guests no agent channel: it can never answer
+    ({"hw_qemu_guest_agent": "yes"}, exception.AdminPasswordNotImplemented),
+])
+def test_a_password_needs_a_guest_agent(qemu, monkeypatch, declared, refusal):
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO)
+    qemu.spawn(None, instance, ImageMeta(id="made-from", properties=BOOT), power_on=False,
+               block_device_info=[_root()])
+    with pytest.raises(exception.InstanceNotRunning):
+        qemu.set_admin_password(instance, ImageMeta(id="i", properties=declared), "x")
+    RunningQemu({"enabled": False}, "file").install(monkeypatch)
+    with pytest.raises(refusal):
+        qemu.set_admin_password(instance, ImageMeta(id="i", properties=declared), "x")
