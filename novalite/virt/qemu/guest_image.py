@@ -1,9 +1,10 @@
 """The default bootable guest (`novalite-tiny`): Debian's cloud kernel, a busybox
 initramfs whose init prints a marker on the serial console, and a small qcow2 disk it
 mounts. Like a cloud image with cloud-init, it then takes a DHCP lease on eth0 and runs
-its metadata's user data; its kernel forms IPv6 addresses from router advertisements
-(SLAAC), which it reports too. Built from Debian packages only, once, into a cache directory;
-rebuilt when a file is missing or RECIPE changes."""
+its metadata's user data; like one with dhcpcd, it takes its IPv6 addresses as its
+router's advertisements say: formed from their prefix (SLAAC), or asked of the DHCPv6
+server, and reports them too. Built from Debian packages only, once, into a cache
+directory; rebuilt when a file is missing or RECIPE changes."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ import json
 import logging
 import os
 import shutil
-import struct
 import subprocess
 import tempfile
 import time
@@ -23,12 +23,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from novalite.conf import CONF
-from novalite.virt.qemu import cpio, guest_kernel
+from novalite.virt.qemu import cpio, elf, guest_dhcpcd, guest_kernel
 
 LOG = logging.getLogger(__name__)
 
 # Bump whenever what is built changes (init script, modules, disk content): caches rebuild.
-RECIPE = 4
+RECIPE = 5
 MARKER = "NOVALITE-GUEST-UP"
 DISK_MARKER = "NOVALITE-DISK"
 POWEROFF_MARKER = "NOVALITE-GUEST-ACPI-POWEROFF"
@@ -67,7 +67,7 @@ while true; do sleep 3600; done
 # busybox's udhcpc only runs a script at each DHCP event; Debian ships none with it.
 # This one configures what cloud-init's DHCP client would: address, MTU, default route,
 # resolver and hostname. A renewal flushes first so a changed address does not pile up;
-# IPv4 only: the IPv6 addresses (link-local, SLAAC) are the kernel's.
+# IPv4 only: the IPv6 addresses are the kernel's (link-local) and dhcpcd's.
 UDHCPC_SCRIPT = """#!/bin/sh
 case "$1" in
   deconfig)
@@ -150,16 +150,27 @@ fi
 """
 NET_SCRIPT = (f"#!/bin/sh\nNET={NET_MARKER} META={META_MARKER} "
               f"USERDATA={USERDATA_MARKER}\n{_NET_BODY}")
-# Run by init in the background beside novalite-net: the kernel (IPv6 is built into
-# Debian's) forms the guest's IPv6 addresses from its router's advertisements (SLAAC),
-# once eth0 is up and its link-local address passed duplicate address detection; this
-# prints them when the first is usable, as "eth0=<address>/<length>[,...]", or
-# eth0=none when none came within 30 s (no NIC, no IPv6 subnet, or one whose addresses
-# come by DHCPv6: Debian's busybox has no DHCPv6 client, nor does Debian ship one that
-# runs alone in an initramfs).
+# dhcpcd for IPv6 only: IPv4 stays udhcpc's. It solicits the router's advertisements
+# (and so turns off the kernel's own handling of them), forms addresses from their
+# prefixes as the kernel would (EUI-64, the address IPAM gave the port), and asks DHCPv6
+# when their M or O flag says so. A DUID-LL carries the MAC, by which dnsmasq finds the
+# port's address at once instead of once its neighbour table learnt it. No hook script:
+# the resolver and the hostname stay udhcpc's and the metadata's.
+DHCPCD_CONF = """ipv6only
+slaac hwaddr
+duid ll
+script ""
+"""
+# Run by init in the background beside novalite-net: dhcpcd, in the background too, sets
+# the guest's IPv6 addresses, once eth0 is up and its link-local address passed
+# duplicate address detection: a SLAAC one with the advertisement's prefix length, a
+# DHCPv6 one as a /128. This prints them when the first is usable, as
+# "eth0=<address>/<length>[,...]", or eth0=none when none came within 30 s (no NIC, no
+# IPv6 subnet).
 _NET6_BODY = r"""
 found=
 i=0
+[ -e /sys/class/net/eth0 ] && "$DHCPCD" -b eth0 > /dev/null 2>&1
 while [ -e /sys/class/net/eth0 ] && [ $i -lt 30 ]; do
   found=$(ip -o -6 addr show dev eth0 scope global | grep -v tentative |
     sed -n 's/.* inet6 \([0-9a-f:]*\/[0-9]*\) .*/\1/p')
@@ -170,7 +181,7 @@ done
 found=$(echo $found | tr ' ' ',')
 echo "$NET6 eth0=${found:-none}"
 """
-NET6_SCRIPT = f"#!/bin/sh\nNET6={NET6_MARKER}\n{_NET6_BODY}"
+NET6_SCRIPT = f"#!/bin/sh\nNET6={NET6_MARKER} DHCPCD=/{guest_dhcpcd.PROGRAM}\n{_NET6_BODY}"
 # acpid runs it with stdout on /dev/null (it daemonizes), hence the explicit console.
 POWER_BUTTON = f"#!/bin/sh\necho {POWEROFF_MARKER} > /dev/console\npoweroff -f\n"
 
@@ -240,17 +251,23 @@ def _build(target: Path) -> GuestImage:
     LOG.info("Building the default guest image in %s (once, then cached)", target)
     with tempfile.TemporaryDirectory(prefix=".build-", dir=target) as tmp:
         work = Path(tmp)
-        LOG.info("Guest image 1/3: downloading the kernel (%s)", guest_kernel.META_PACKAGE)
+        LOG.info("Guest image 1/4: downloading the kernel (%s)", guest_kernel.META_PACKAGE)
         try:
             kernel = guest_kernel.fetch()
         except guest_kernel.KernelError as exc:
             raise GuestImageError(f"Building the guest image: {exc}") from None
         (work / KERNEL).write_bytes(kernel.vmlinuz)
-        LOG.info("Guest image 2/3: busybox initramfs with %s's %d modules", kernel.package,
+        LOG.info("Guest image 2/4: downloading the DHCPv6 client (%s, %s)",
+                 guest_dhcpcd.PACKAGE, ", ".join(guest_dhcpcd.LIBRARY_PACKAGES))
+        try:
+            dhcp_client = guest_dhcpcd.fetch()
+        except guest_dhcpcd.ClientError as exc:
+            raise GuestImageError(f"Building the guest image: {exc}") from None
+        LOG.info("Guest image 3/4: busybox initramfs with %s's %d modules", kernel.package,
                  len(kernel.modules))
         (work / RAMDISK).write_bytes(initramfs(Path(tools["busybox"]).read_bytes(),
-                                               kernel.modules))
-        LOG.info("Guest image 3/3: ext4 disk as qcow2")
+                                               kernel.modules, dhcp_client))
+        LOG.info("Guest image 4/4: ext4 disk as qcow2")
         _make_disk(work, tools)
         for name in (KERNEL, RAMDISK, DISK):
             os.replace(work / name, target / name)
@@ -278,23 +295,26 @@ def _tools() -> dict[str, str]:
 
 def is_static(path: Path) -> bool:
     """Whether an ELF executable has no program interpreter (PT_INTERP)."""
-    with open(path, "rb") as f:
-        header = f.read(64)
-        if header[:4] != b"\x7fELF" or header[4] != 2:  # 64-bit ELF only
-            return False
-        phoff, = struct.unpack_from("<Q", header, 32)
-        phentsize, phnum = struct.unpack_from("<HH", header, 54)
-        f.seek(phoff)
-        table = f.read(phentsize * phnum)
-    return all(struct.unpack_from("<I", table, i * phentsize)[0] != 3 for i in range(phnum))
+    try:
+        return elf.interpreter(path.read_bytes()) is None
+    except elf.ElfError:
+        return False
 
 
-def initramfs(busybox: bytes, modules: dict[str, bytes]) -> bytes:
-    """The gzip'd newc archive: busybox, the modules (loaded in dict order), init and
-    the scripts it runs."""
+def initramfs(busybox: bytes, modules: dict[str, bytes],
+              dhcp_client: list[cpio.Entry]) -> bytes:
+    """The gzip'd newc archive: busybox, the modules (loaded in dict order), the DHCPv6
+    client with its libraries, init and the scripts it runs."""
     init = INIT.format(modules=" ".join(modules), marker=MARKER, disk_marker=DISK_MARKER)
-    entries = [cpio.directory(d) for d in ("bin", "dev", "etc", "etc/acpi", "etc/acpi/PWRF",
-                                           "lib", "lib/modules", "mnt", "proc", "sys", "tmp")]
+    # dhcpcd makes its run and state directories, but not their parents; the kernel
+    # makes no directory a member's path goes through.
+    directories = ["bin", "dev", "etc", "etc/acpi", "etc/acpi/PWRF", "lib", "lib/modules",
+                   "mnt", "proc", "sys", "tmp", "run", "run/dhcpcd", "var", "var/lib",
+                   "var/lib/dhcpcd"]
+    for entry in dhcp_client:
+        parents = Path(entry.name).parents
+        directories += [str(p) for p in reversed(parents[:-1]) if str(p) not in directories]
+    entries = [cpio.directory(d) for d in directories]
     entries += [
         # The kernel opens it before init runs, so init has a console to print to.
         cpio.char_device("dev/console", 5, 1),
@@ -304,6 +324,8 @@ def initramfs(busybox: bytes, modules: dict[str, bytes]) -> bytes:
         cpio.regular("bin/novalite-net", NET_SCRIPT.encode(), 0o755),
         cpio.regular("bin/novalite-net6", NET6_SCRIPT.encode(), 0o755),
         cpio.regular("etc/udhcpc.script", UDHCPC_SCRIPT.encode(), 0o755),
+        cpio.regular("etc/dhcpcd.conf", DHCPCD_CONF.encode()),
+        *dhcp_client,
     ]
     entries += [cpio.regular(f"lib/modules/{name}.ko", ko) for name, ko in modules.items()]
     return gzip.compress(cpio.archive(entries), compresslevel=1, mtime=0)

@@ -1,7 +1,7 @@
 """What an IPv6 host on a network hears and asks, from a namespace standing for it: the
 router advertisements that reach it (their flags and options, parsed from the wire), and
-a DHCPv6 exchange as busybox's udhcpc6 makes one (Debian's busybox has no udhcpc6, nor
-does Debian ship another DHCPv6 client that runs without a daemon's setup): from the
+a DHCPv6 exchange as a client makes one (none is installed on the machine; the default
+guest's dhcpcd makes it in tests/integration/virt/qemu/test_real_network.py): from the
 host's link-local address, with a DUID-LL, asking again while no answer helps."""
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
 """The built default guest really boots under QEMU (TCG, as on CI machines): the marker
 and the disk's text reach the serial console, it takes a DHCP lease from QEMU's user
 network, reads its metadata from a config drive or the metadata service and runs the
-user data, and an ACPI power-down stops it."""
+user data, and an ACPI power-down stops it. Its initramfs holds Debian's dhcpcd with
+everything the interpreter loads to run it."""
 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import shlex
 import socket
@@ -17,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from novalite.virt.qemu import guest_image
+from novalite.virt.qemu import guest_dhcpcd, guest_image
 from tests import services
+from tests.unit.virt.qemu import cpio_reader
 from tests.waiting import wait_for
 
 BOOT_TIMEOUT = 60.0
@@ -160,6 +163,13 @@ def test_a_config_drive_comes_before_the_network(built, tmp_path):
     _assert_in_order(log, f"{NET}169.254.2.15/16", f"{META} source=config-drive",
                      f"{META} key={KEY[:20]}", "vm0", f"{USERDATA} rc=3")
     assert f"{META} hostname=" not in log and "source=metadata-service" not in log
+
+
+def test_the_dhcp_client_and_the_libraries_it_loads_are_in_the_initramfs(built):
+    members = cpio_reader.read(gzip.decompress(built.ramdisk.read_bytes()))
+    assert "lib/x86_64-linux-gnu/libc.so.6" in cpio_reader.loadable(members,
+                                                                    guest_dhcpcd.PROGRAM)
+    assert "lib64/ld-linux-x86-64.so.2" in members  # dhcpcd's PT_INTERP, as Debian has it
 
 
 def test_a_second_call_reuses_the_build(built):

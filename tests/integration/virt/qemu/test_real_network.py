@@ -10,7 +10,9 @@ their taps, their bridges and the DHCP server away. A guest whose group lets in 
 is reached through the router and reaches a floating IP; live and cold migration keep a
 guest's address; restarts keep it connected. On a dual-stack `private` (a SLAAC subnet
 on router1 beside the DHCP one) a guest forms its port's IPv6 address from the router's
-advertisements, and the router reaches it over IPv6."""
+advertisements, and the router reaches it over IPv6; on a DHCPv6-stateful subnet the
+guest's DHCPv6 client, started by the router's M flag, takes its port's address from the
+network's dnsmasq."""
 
 from __future__ import annotations
 
@@ -310,5 +312,36 @@ def test_a_dual_stack_guest_forms_its_ports_ipv6_address_and_is_reached_over_ipv
     assert f"{NET6_MARKER} eth0={v6}/64" in out, out
     namespace = names.router_namespace(router["id"])
     assert not _reachable(namespace, v6)  # the default group lets in its members only
+    _let_in(cloud, port["security_groups"][0], ethertype="IPv6", protocol="ipv6-icmp")
+    cloud.wait(lambda: _reachable(namespace, v6), timeout=10)
+
+
+def test_a_guest_on_a_dhcpv6_stateful_subnet_takes_its_ports_address_by_dhcpv6(
+        two_qemu_hosts):
+    """A DHCPv6-stateful subnet on `private`, on router1: the router's advertisements
+    carry the M flag and no prefix to form addresses from, so the guest has an IPv6
+    address only if its own DHCPv6 client asks the network's dnsmasq, which hands out
+    the one IPAM gave its port (a /128, as DHCPv6 clients add it); the router's namespace
+    then reaches it there."""
+    cloud = two_qemu_hosts
+    private = _network(cloud, "private")
+    with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
+        response = client.post("/subnets", json={"subnet": {
+            "network_id": private["id"], "ip_version": 6, "cidr": "fd00:20::/64",
+            "ipv6_ra_mode": "dhcpv6-stateful", "ipv6_address_mode": "dhcpv6-stateful"}})
+        assert response.status_code == 201, response.text
+        router, = client.get("/routers", params={"name": "router1"}).json()["routers"]
+        client.put(f"/routers/{router['id']}/add_router_interface", json={
+            "subnet_id": response.json()["subnet"]["id"]}).raise_for_status()
+    server_id = _boot_on(cloud, "stateful", f"{CONF.host}-1", private["id"])
+    wait_settled(cloud, server_id, "ACTIVE", 1)
+    port = _port(cloud, server_id)
+    v4, v6 = (next(ip["ip_address"] for ip in port["fixed_ips"]
+                   if (":" in ip["ip_address"]) is six) for six in (False, True))
+
+    out = wait_console(cloud, server_id, f"{NET6_MARKER} eth0=")
+    assert f"{NET_MARKER} eth0={v4}/26\n" in out.replace("\r", ""), out
+    assert f"{NET6_MARKER} eth0={v6}/128" in out, out
+    namespace = names.router_namespace(router["id"])
     _let_in(cloud, port["security_groups"][0], ethertype="IPv6", protocol="ipv6-icmp")
     cloud.wait(lambda: _reachable(namespace, v6), timeout=10)

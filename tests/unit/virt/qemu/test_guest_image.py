@@ -1,17 +1,17 @@
 import gzip
 import json
+import posixpath
 import stat
-import struct
 
 import pytest
 
-from novalite.virt.qemu import guest_image, guest_kernel
-from tests.unit.virt.qemu import cpio_reader
+from novalite.virt.qemu import cpio, guest_dhcpcd, guest_image, guest_kernel
+from tests.unit.virt.qemu import cpio_reader, elf_maker
 
 
 def test_initramfs_holds_busybox_modules_init_and_power_button():
     modules = {"virtio_ring": b"R", "virtio": b"V"}
-    members = cpio_reader.read(gzip.decompress(guest_image.initramfs(b"BUSYBOX", modules)))
+    members = cpio_reader.read(gzip.decompress(guest_image.initramfs(b"BUSYBOX", modules, [])))
     assert members["bin/busybox"][:2] == (stat.S_IFREG | 0o755, b"BUSYBOX")
     assert members["lib/modules/virtio_ring.ko"][1] == b"R"
     assert stat.S_ISCHR(members["dev/console"][0])
@@ -29,7 +29,7 @@ def test_initramfs_holds_busybox_modules_init_and_power_button():
 
 
 def test_init_starts_networking_in_the_background_after_the_marker():
-    members = cpio_reader.read(gzip.decompress(guest_image.initramfs(b"B", {})))
+    members = cpio_reader.read(gzip.decompress(guest_image.initramfs(b"B", {}, [])))
     init = members["init"][1].decode()
     assert init.index("\nnovalite-net &\n") > init.index('echo "NOVALITE-GUEST-UP')
     assert init.index("\nnovalite-net6 &\n") > init.index('echo "NOVALITE-GUEST-UP')
@@ -66,7 +66,6 @@ def test_the_udhcpc_script_leaves_the_kernels_ipv6_addresses():
 
 def test_the_ipv6_script_reports_the_usable_global_addresses_in_its_own_line():
     script = guest_image.NET6_SCRIPT
-    assert script.startswith("#!/bin/sh\nNET6=NOVALITE-NET6\n")
     assert "ip -o -6 addr show dev eth0 scope global | grep -v tentative" in script
     assert script.rstrip().endswith('echo "$NET6 eth0=${found:-none}"')
 
@@ -77,27 +76,65 @@ def test_the_guest_kernel_brings_a_virtio_nic_and_the_config_drive_filesystems()
 
 
 def test_initramfs_is_the_same_on_every_build():
-    assert guest_image.initramfs(b"B", {"m": b"M"}) == guest_image.initramfs(b"B", {"m": b"M"})
-
-
-def _elf(interp: bool) -> bytes:
-    """A 64-bit ELF header with two program headers: PT_LOAD and maybe PT_INTERP."""
-    header = bytearray(64)
-    header[:5] = b"\x7fELF\x02"
-    struct.pack_into("<Q", header, 32, 64)
-    struct.pack_into("<HH", header, 54, 56, 2)
-    table = struct.pack("<I", 1) + bytes(52) + struct.pack("<I", 3 if interp else 4) + \
-        bytes(52)
-    return bytes(header) + table
+    client = _client()
+    assert guest_image.initramfs(b"B", {"m": b"M"}, client) == guest_image.initramfs(
+        b"B", {"m": b"M"}, client)
 
 
 def test_is_static_looks_for_a_program_interpreter(tmp_path):
-    (tmp_path / "static").write_bytes(_elf(interp=False))
-    (tmp_path / "dynamic").write_bytes(_elf(interp=True))
+    (tmp_path / "static").write_bytes(elf_maker.executable())
+    (tmp_path / "dynamic").write_bytes(elf_maker.executable("/lib64/ld.so"))
     (tmp_path / "script").write_bytes(b"#!/bin/sh\n")
     assert guest_image.is_static(tmp_path / "static")
     assert not guest_image.is_static(tmp_path / "dynamic")
     assert not guest_image.is_static(tmp_path / "script")
+
+
+INTERPRETER = "/lib64/ld-linux-x86-64.so.2"
+
+
+def _client() -> list[cpio.Entry]:
+    """dhcpcd as the build takes it out of Debian's packages: the interpreter through
+    Debian's absolute symbolic link, libc, which needs the interpreter too."""
+    libraries = {
+        "lib64/ld-linux-x86-64.so.2": cpio.symlink(
+            "lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"),
+        "lib/x86_64-linux-gnu/ld-linux-x86-64.so.2": cpio.regular(
+            "lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", elf_maker.executable(), 0o755),
+        "lib/x86_64-linux-gnu/libc.so.6": cpio.regular(
+            "lib/x86_64-linux-gnu/libc.so.6",
+            elf_maker.executable(INTERPRETER, ("ld-linux-x86-64.so.2",)), 0o755),
+    }
+    program = cpio.regular(guest_dhcpcd.PROGRAM,
+                           elf_maker.executable(INTERPRETER, ("libc.so.6",)), 0o755)
+    return guest_dhcpcd.with_libraries(program, libraries)
+
+
+def test_initramfs_holds_the_dhcp_client_that_its_interpreter_can_load():
+    members = cpio_reader.read(gzip.decompress(guest_image.initramfs(b"B", {}, _client())))
+    assert cpio_reader.loadable(members, guest_dhcpcd.PROGRAM) == [
+        "lib/x86_64-linux-gnu/libc.so.6", "lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"]
+    assert cpio_reader.followed(members, INTERPRETER.lstrip("/"))[0] == stat.S_IFREG | 0o755
+    names = list(members)
+    for name in names:  # the kernel creates no directory a member's path goes through
+        parent = posixpath.dirname(name)
+        assert not parent or names.index(parent) < names.index(name), name
+        assert not parent or stat.S_ISDIR(members[parent][0])
+    for directory in ("run/dhcpcd", "var/lib/dhcpcd"):  # dhcpcd only makes the last level
+        assert stat.S_ISDIR(members[directory][0])
+
+
+def test_dhcpcd_configures_only_ipv6_and_runs_no_hooks():
+    members = cpio_reader.read(gzip.decompress(guest_image.initramfs(b"B", {}, [])))
+    conf = members["etc/dhcpcd.conf"][1].decode().splitlines()
+    assert conf == ["ipv6only", "slaac hwaddr", "duid ll", 'script ""']
+
+
+def test_the_ipv6_script_starts_dhcpcd_in_the_background_before_it_waits():
+    script = guest_image.NET6_SCRIPT
+    assert script.startswith("#!/bin/sh\nNET6=NOVALITE-NET6 DHCPCD=/usr/sbin/dhcpcd\n")
+    start = '[ -e /sys/class/net/eth0 ] && "$DHCPCD" -b eth0 > /dev/null 2>&1\n'
+    assert script.index(start) < script.index("while [ -e /sys/class/net/eth0 ]")
 
 
 def test_missing_tools_name_the_packages(monkeypatch):
