@@ -97,6 +97,29 @@ def network_data(instance: Instance) -> dict[str, Any]:
             "services": [{"type": "dns", "address": d} for d in dns]}
 
 
+# The password a guest posts (encrypted with its key, by cloudbase-init or nova-agent),
+# kept as Nova keeps it: in the system metadata, in four chunks of 255 characters.
+PASSWORD_SINCE = "2013-04-04"  # Nova's GRIZZLY
+PASSWORD_CHUNKS, PASSWORD_CHUNK_LENGTH = 4, 255
+PASSWORD_MAX_SIZE = PASSWORD_CHUNKS * PASSWORD_CHUNK_LENGTH
+
+
+def serves_password(version: str) -> bool:
+    return _since(version, PASSWORD_SINCE)
+
+
+def password(system_metadata: dict[str, str]) -> str:
+    """The password posted, "" when none was (or it was cleared)."""
+    return "".join(system_metadata[key] for key in sorted(system_metadata)
+                   if key.startswith("password_"))
+
+
+def password_chunks(text: str) -> dict[str, str]:
+    """The system metadata that holds `text` ("" clears it)."""
+    size = PASSWORD_CHUNK_LENGTH
+    return {f"password_{i}": text[i * size:(i + 1) * size] for i in range(PASSWORD_CHUNKS)}
+
+
 def user_data(instance: Instance) -> bytes | None:
     """The user data as the guest sees it: decoded from the base64 the API took."""
     if not instance.user_data:

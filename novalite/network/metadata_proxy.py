@@ -30,6 +30,7 @@ from novalite.network.routers import INTERFACE
 LOG = logging.getLogger(__name__)
 _local_target: str | None = None
 TIMEOUT = 10.0
+MAX_BODY = 64 * 1024  # far above anything the metadata API takes
 
 
 def use_local(url: str) -> None:
@@ -59,13 +60,28 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     server: _ProxyServer
 
     def do_GET(self) -> None:  # noqa: N802 (the stdlib's name)
+        self._forward(None)
+
+    def do_POST(self) -> None:  # noqa: N802
+        """What a guest posts (its password), passed on as Neutron's proxy does; the API
+        judges it, up to what a body here may hold."""
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if not 0 <= length <= MAX_BODY:
+            self._answer(400, b"Invalid Content-Length", "text/plain")
+            return
+        self._forward(self.rfile.read(length))
+
+    def _forward(self, data: bytes | None) -> None:
         address = self.client_address[0]
         owner = transaction.read(lambda s: _owner(s, self.server.router_id, address))
         if owner is None:
             self._answer(404, b"No instance at this address", "text/plain")
             return
         instance_id, project_id = owner
-        request = urllib.request.Request(target() + self.path, headers={
+        request = urllib.request.Request(target() + self.path, data=data, headers={
             "X-Instance-ID": instance_id, "X-Tenant-ID": project_id,
             "X-Instance-ID-Signature": instance_metadata.sign(
                 instance_id, CONF.metadata_proxy_shared_secret),

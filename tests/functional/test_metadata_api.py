@@ -1,5 +1,6 @@
 """The metadata API as the network node's proxy calls it: the instance named and signed,
-the OpenStack tree and the EC2 paths served, a bad or missing signature refused."""
+the OpenStack tree and the EC2 paths served, a guest's password taken once and shown by
+os-server-password, a bad or missing signature refused."""
 
 from __future__ import annotations
 
@@ -23,16 +24,26 @@ def server(cloud):
     return {"id": server_id, "project": found["tenant_id"], "key": keypair["public_key"]}
 
 
-def _get(cloud, path: str, server: dict, **headers: str) -> httpx.Response:
-    sent = {"X-Instance-ID": server["id"], "X-Tenant-ID": server["project"],
+def _signed(server: dict, **headers: str) -> dict[str, str]:
+    return {"X-Instance-ID": server["id"], "X-Tenant-ID": server["project"],
             "X-Instance-ID-Signature": sign(server["id"], ""), **headers}
-    return httpx.get(f"{cloud.base_url}/metadata{path}", headers=sent, timeout=10)
+
+
+def _get(cloud, path: str, server: dict, **headers: str) -> httpx.Response:
+    return httpx.get(f"{cloud.base_url}/metadata{path}", headers=_signed(server, **headers),
+                     timeout=10)
+
+
+def _post(cloud, path: str, server: dict, body: bytes, **headers: str) -> httpx.Response:
+    return httpx.post(f"{cloud.base_url}/metadata{path}", content=body,
+                      headers=_signed(server, **headers), timeout=10)
 
 
 def test_the_openstack_tree_names_the_server_its_key_and_its_user_data(cloud, server):
     listing = _get(cloud, "/openstack/latest", server)
     assert listing.text.splitlines() == ["meta_data.json", "network_data.json", "user_data",
-                                         "vendor_data.json", "vendor_data2.json"]
+                                         "password", "vendor_data.json", "vendor_data2.json"]
+    assert "password" not in _get(cloud, "/openstack/2012-08-10", server).text.splitlines()
     meta = json.loads(_get(cloud, "/openstack/latest/meta_data.json", server).text)
     assert meta["uuid"] == server["id"] and meta["hostname"] == "meta-vm"
     assert meta["public_keys"] == {"k": server["key"]}
@@ -64,3 +75,28 @@ def test_the_signature_uses_the_configured_secret(cloud, server, conf):
     assert _get(cloud, "/openstack/latest/meta_data.json", server).status_code == 403
     signed = {"X-Instance-ID-Signature": sign(server["id"], "s3cret")}
     assert _get(cloud, "/openstack/latest/meta_data.json", server, **signed).status_code == 200
+
+
+def test_a_guest_posts_its_password_once_and_its_owner_reads_and_clears_it(cloud, server):
+    path = "/openstack/latest/password"
+    shown = f"/servers/{server['id']}/os-server-password"
+    assert _get(cloud, path, server).text == ""
+    encrypted = "x" * 1000  # Nova keeps up to four chunks of 255 characters
+    assert _post(cloud, path, server, encrypted.encode()).status_code == 200
+    assert _get(cloud, "/openstack/2013-04-04/password", server).text == encrypted
+    assert cloud.api.get(shown).json() == {"password": encrypted}
+    assert _post(cloud, path, server, b"another").status_code == 409  # one is kept
+    assert cloud.api.delete(shown).status_code == 204
+    assert cloud.api.get(shown).json() == {"password": ""}
+    assert _post(cloud, path, server, b"another").status_code == 200  # cleared: again
+    assert cloud.api.get(shown).json() == {"password": "another"}
+
+
+def test_a_password_too_large_unsigned_or_before_its_version_is_refused(cloud, server):
+    path = "/openstack/latest/password"
+    assert _post(cloud, path, server, b"x" * 1021).status_code == 400
+    assert _post(cloud, path, server, b"x",
+                 **{"X-Instance-ID-Signature": "0" * 64}).status_code == 403
+    assert _post(cloud, "/openstack/2012-08-10/password", server, b"x").status_code == 404
+    assert cloud.api.get(f"/servers/{server['id']}/os-server-password").json() == {
+        "password": ""}

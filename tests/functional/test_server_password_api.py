@@ -1,6 +1,6 @@
 """/servers/{id}/os-server-password through real HTTP, against tempest's schemas: empty
-until a guest posts one (none can yet), clearing it is a 204, and another project's
-server or an unknown one is Nova's 404."""
+until a guest posts one (tests/functional/test_metadata_api.py), clearing it is a 204,
+and another project's server or an unknown one is Nova's 404."""
 
 import uuid
 

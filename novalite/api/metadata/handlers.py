@@ -10,7 +10,7 @@ import hmac
 
 from novalite import exception, instance_metadata
 from novalite.api.faults import HTTPFault
-from novalite.api.request import ApiRequest, ApiResponse
+from novalite.api.request import ApiRequest, ApiResponse, streams_body
 from novalite.conf import CONF
 from novalite.db.api import instances
 from novalite.objects.instance import Instance
@@ -20,8 +20,8 @@ OPENSTACK_VERSIONS = ("2012-08-10", "2013-04-04", "2013-10-17", "2015-10-15", "2
                       "2016-10-06", "2017-02-22", "2018-08-27", "2020-10-14", "latest")
 EC2_VERSIONS = ("1.0", "2007-01-19", "2007-03-01", "2007-08-29", "2007-10-10",
                 "2007-12-15", "2008-02-01", "2008-09-01", "2009-04-04", "latest")
-OPENSTACK_FILES = ("meta_data.json", "network_data.json", "user_data", "vendor_data.json",
-                   "vendor_data2.json")
+OPENSTACK_FILES = ("meta_data.json", "network_data.json", "user_data", "password",
+                   "vendor_data.json", "vendor_data2.json")
 
 
 def _text(content: str | bytes, media_type: str = "text/plain") -> ApiResponse:
@@ -65,7 +65,9 @@ def _version(req: ApiRequest) -> None:
 def openstack_files(req: ApiRequest) -> ApiResponse:
     instance = _instance(req)
     _version(req)
-    present = instance_metadata.files(instance)
+    present = set(instance_metadata.files(instance))
+    if instance_metadata.serves_password(req.params["version"]):
+        present.add(f"{instance_metadata.ROOT}/password")
     return _text("\n".join(name for name in OPENSTACK_FILES
                            if f"{instance_metadata.ROOT}/{name}" in present))
 
@@ -73,12 +75,43 @@ def openstack_files(req: ApiRequest) -> ApiResponse:
 def openstack_file(req: ApiRequest) -> ApiResponse:
     instance = _instance(req)
     _version(req)
+    version = req.params["version"]
+    if req.params["name"] == "password" and instance_metadata.serves_password(version):
+        return _text(instance_metadata.password(instance.system_metadata))
     found = instance_metadata.files(instance, req.params["version"]).get(
         f"{instance_metadata.ROOT}/{req.params['name']}")
     if found is None:
         raise HTTPFault(404, "The resource could not be found.")
     media = "application/json" if req.params["name"].endswith(".json") else "text/plain"
     return _text(found, media)
+
+
+@streams_body
+def post_password(req: ApiRequest) -> ApiResponse:
+    """A guest posts its password once (encrypted with its key), as Nova's metadata
+    service takes it: 409 while one is kept (clearing it through the compute API allows
+    another), 400 past Nova's size."""
+    instance = _instance(req)
+    _version(req)
+    if not instance_metadata.serves_password(req.params["version"]):
+        raise HTTPFault(404, "The resource could not be found.")
+    body = b""
+    for chunk in req.body:
+        body += chunk
+        if len(body) > instance_metadata.PASSWORD_MAX_SIZE:
+            raise HTTPFault(400, "Request is too large.")
+    try:
+        text = body.decode()
+    except UnicodeDecodeError:
+        raise HTTPFault(400, "The password is not UTF-8 text.") from None
+
+    def unless_kept(system_metadata: dict[str, str]) -> dict[str, str] | None:
+        if instance_metadata.password(system_metadata):
+            return None
+        return instance_metadata.password_chunks(text)
+    if not instances.system_metadata_update(instance.uuid, unless_kept):
+        raise HTTPFault(409, "There was a conflict when trying to complete your request.")
+    return _text("")
 
 
 def _ec2_tree(instance: Instance) -> dict[str, str | dict]:

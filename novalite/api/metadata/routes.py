@@ -23,6 +23,7 @@ ROUTES = [
     ("/openstack/{version}", "GET", handlers.openstack_files, False),
     ("/openstack/{version}/", "GET", handlers.openstack_files, False),
     ("/openstack/{version}/{name}", "GET", handlers.openstack_file, False),
+    ("/openstack/{version}/password", "POST", handlers.post_password, False),
     ("/{version}", "GET", handlers.ec2_index, False),
     ("/{version}/", "GET", handlers.ec2_index, False),
     ("/{version}/user-data", "GET", handlers.ec2_user_data, False),

@@ -188,6 +188,22 @@ def instance_update(
 
 
 @retry_on_deadlock
+def system_metadata_update(uuid: str,
+                           change: Callable[[dict[str, str]], dict[str, str] | None]) -> bool:
+    """Apply `change` to the instance's system metadata in one transaction: it gets the
+    metadata as stored and gives the keys to set, or None to leave it as it is (a check
+    that must not race another writer). Whether it changed."""
+    with writer() as s:
+        row = _get_row(s, uuid, None, read_deleted=False)
+        current = dict(row.system_metadata or {})
+        changes = change(current)
+        if changes is None:
+            return False
+        row.system_metadata = {**current, **changes}
+        return True
+
+
+@retry_on_deadlock
 def instance_destroy(uuid: str) -> Instance:
     """Soft-delete as Nova does: the row stays, `deleted` takes the row id; its block
     device mappings and share mappings go with it."""

@@ -2,8 +2,9 @@
 one underlay), the guests' NICs on taps in their host's bridge for `private`, DHCP from
 the network node's dnsmasq over VXLAN. Each guest's own DHCP client configures the
 address its port says and prints it on the console; one guest reads its metadata from
-169.254.169.254 (its router's proxy), the other's user data (from its config drive)
-pings the first (their default security group lets its members in); the
+169.254.169.254 (its router's proxy) and posts its password there, the other's user
+data (from its config drive) pings the first (their default security group lets its
+members in); the
 DHCP server's namespace reaches them only once a rule lets ICMP in; deleting them takes
 their taps, their bridges and the DHCP server away. A guest whose group lets in only TCP
 22 answers a peer's nc there and not its ping, until an ICMP rule is added; the outside
@@ -103,7 +104,11 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
     cloud = two_qemu_hosts
     private = _network(cloud, "private")
     hosts = [f"{CONF.host}-1", f"{CONF.host}-2"]
-    hello = base64.b64encode(b"#!/bin/sh\necho hello-from-the-metadata-service\n").decode()
+    # it also posts its (as if encrypted) password, as cloudbase-init does
+    hello = base64.b64encode(
+        b"#!/bin/sh\necho hello-from-the-metadata-service\n"
+        b"wget -q -O /dev/null --post-data ZW5jcnlwdGVk "
+        b"http://169.254.169.254/openstack/latest/password && echo PASSWORD-POSTED\n").decode()
     first = _boot_on(cloud, "vm0", hosts[0], private["id"], user_data=hello)
     peer = _address(cloud, first)  # the port's, known before the guest boots
     script = _pings_until_reached(peer, "PEER-REACHED")
@@ -122,6 +127,9 @@ def test_guests_on_two_hosts_get_their_ports_addresses_by_dhcp_and_talk(two_qemu
     out = wait_console(cloud, first, f"{USERDATA_MARKER} rc=")
     assert f"{META_MARKER} source=metadata-service" in out, out
     assert f"{META_MARKER} hostname=vm0" in out and "hello-from-the-metadata-service" in out
+    assert "PASSWORD-POSTED" in out, out
+    assert cloud.api.get(f"/servers/{first}/os-server-password").json() == {
+        "password": "ZW5jcnlwdGVk"}
     # the second guest's user data, from its config drive, pings the first over VXLAN:
     # their default security group lets in its own members
     out = wait_console(cloud, second, f"{USERDATA_MARKER} rc=")
