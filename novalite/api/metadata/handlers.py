@@ -78,7 +78,7 @@ def openstack_file(req: ApiRequest) -> ApiResponse:
     version = req.params["version"]
     if req.params["name"] == "password" and instance_metadata.serves_password(version):
         return _text(instance_metadata.password(instance.system_metadata))
-    found = instance_metadata.files(instance, req.params["version"]).get(
+    found = instance_metadata.files(instance, version).get(
         f"{instance_metadata.ROOT}/{req.params['name']}")
     if found is None:
         raise HTTPFault(404, "The resource could not be found.")

@@ -293,35 +293,41 @@ def test_restarting_the_compute_and_the_network_node_keeps_the_guest_connected(
     assert linux.links(names.host_namespace(host)).keys() == {"lo", "ul0"}
 
 
-def test_a_dual_stack_guest_forms_its_ports_ipv6_address_and_is_reached_over_ipv6(
-        two_qemu_hosts):
-    """A SLAAC subnet on `private`, on router1 too: the guest's DHCP lease is as
-    before, its kernel forms the address IPAM gave its port from the router's
-    advertisements, and the router's namespace pings it there once its group lets
-    ICMPv6 in from outside the group."""
-    cloud = two_qemu_hosts
+def _guest_on_ipv6_subnet(cloud, cidr: str, mode: str, length: int
+                          ) -> tuple[dict, str, str]:
+    """A guest on `private` with an IPv6 subnet of `mode` (its RA and address mode) on
+    router1 too, once its console showed both its port's addresses (the v6 one with
+    `length`): its port, that address, and the router's namespace."""
     private = _network(cloud, "private")
     with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
         response = client.post("/subnets", json={"subnet": {
-            "network_id": private["id"], "ip_version": 6, "cidr": "fd00:10::/64",
-            "ipv6_ra_mode": "slaac", "ipv6_address_mode": "slaac"}})
+            "network_id": private["id"], "ip_version": 6, "cidr": cidr,
+            "ipv6_ra_mode": mode, "ipv6_address_mode": mode}})
         assert response.status_code == 201, response.text
         router, = client.get("/routers", params={"name": "router1"}).json()["routers"]
         client.put(f"/routers/{router['id']}/add_router_interface", json={
             "subnet_id": response.json()["subnet"]["id"]}).raise_for_status()
-    server_id = _boot_on(cloud, "dual", f"{CONF.host}-1", private["id"])
+    server_id = _boot_on(cloud, mode, f"{CONF.host}-1", private["id"])
     wait_settled(cloud, server_id, "ACTIVE", 1)
     port = _port(cloud, server_id)
     v4, v6 = (next(ip["ip_address"] for ip in port["fixed_ips"]
                    if (":" in ip["ip_address"]) is six) for six in (False, True))
-
     out = wait_console(cloud, server_id, f"{NET6_MARKER} eth0=")
     assert f"{NET_MARKER} eth0={v4}/26\n" in out.replace("\r", ""), out
-    assert f"{NET6_MARKER} eth0={v6}/64" in out, out
-    namespace = names.router_namespace(router["id"])
+    assert f"{NET6_MARKER} eth0={v6}/{length}" in out, out
+    return port, v6, names.router_namespace(router["id"])
+
+
+def test_a_dual_stack_guest_forms_its_ports_ipv6_address_and_is_reached_over_ipv6(
+        two_qemu_hosts):
+    """A SLAAC subnet on `private`, on router1 too: the guest's DHCP lease is as
+    before, its SLAAC client (dhcpcd) forms the address IPAM gave its port from the
+    router's advertisements, and the router's namespace pings it there once its group lets
+    ICMPv6 in from outside the group."""
+    port, v6, namespace = _guest_on_ipv6_subnet(two_qemu_hosts, "fd00:10::/64", "slaac", 64)
     assert not _reachable(namespace, v6)  # the default group lets in its members only
-    _let_in(cloud, port["security_groups"][0], ethertype="IPv6", protocol="ipv6-icmp")
-    cloud.wait(lambda: _reachable(namespace, v6), timeout=10)
+    _let_in(two_qemu_hosts, port["security_groups"][0], ethertype="IPv6", protocol="ipv6-icmp")
+    two_qemu_hosts.wait(lambda: _reachable(namespace, v6), timeout=10)
 
 
 def test_a_guest_on_a_dhcpv6_stateful_subnet_takes_its_ports_address_by_dhcpv6(
@@ -331,25 +337,7 @@ def test_a_guest_on_a_dhcpv6_stateful_subnet_takes_its_ports_address_by_dhcpv6(
     address only if its own DHCPv6 client asks the network's dnsmasq, which hands out
     the one IPAM gave its port (a /128, as DHCPv6 clients add it); the router's namespace
     then reaches it there."""
-    cloud = two_qemu_hosts
-    private = _network(cloud, "private")
-    with httpx.Client(base_url=f"{cloud.base_url}/networking/v2.0", timeout=30) as client:
-        response = client.post("/subnets", json={"subnet": {
-            "network_id": private["id"], "ip_version": 6, "cidr": "fd00:20::/64",
-            "ipv6_ra_mode": "dhcpv6-stateful", "ipv6_address_mode": "dhcpv6-stateful"}})
-        assert response.status_code == 201, response.text
-        router, = client.get("/routers", params={"name": "router1"}).json()["routers"]
-        client.put(f"/routers/{router['id']}/add_router_interface", json={
-            "subnet_id": response.json()["subnet"]["id"]}).raise_for_status()
-    server_id = _boot_on(cloud, "stateful", f"{CONF.host}-1", private["id"])
-    wait_settled(cloud, server_id, "ACTIVE", 1)
-    port = _port(cloud, server_id)
-    v4, v6 = (next(ip["ip_address"] for ip in port["fixed_ips"]
-                   if (":" in ip["ip_address"]) is six) for six in (False, True))
-
-    out = wait_console(cloud, server_id, f"{NET6_MARKER} eth0=")
-    assert f"{NET_MARKER} eth0={v4}/26\n" in out.replace("\r", ""), out
-    assert f"{NET6_MARKER} eth0={v6}/128" in out, out
-    namespace = names.router_namespace(router["id"])
-    _let_in(cloud, port["security_groups"][0], ethertype="IPv6", protocol="ipv6-icmp")
-    cloud.wait(lambda: _reachable(namespace, v6), timeout=10)
+    port, v6, namespace = _guest_on_ipv6_subnet(two_qemu_hosts, "fd00:20::/64",
+                                                "dhcpv6-stateful", 128)
+    _let_in(two_qemu_hosts, port["security_groups"][0], ethertype="IPv6", protocol="ipv6-icmp")
+    two_qemu_hosts.wait(lambda: _reachable(namespace, v6), timeout=10)
