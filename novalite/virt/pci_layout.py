@@ -16,6 +16,10 @@ from __future__ import annotations
 from novalite.objects.device_metadata import DISK, NIC, PCI, DeviceMetadata, pci_address
 
 FIRST_SLOT = 1  # slot 0 is the host bridge
+# The guest agent's virtio-serial controller, for a guest whose image runs one: below
+# the root ports, above any root-bus device a guest has (it is never reported: Nova's
+# device metadata has no controllers either)
+AGENT_SLOT = 0x0F
 
 
 def root_volume_slot() -> int:

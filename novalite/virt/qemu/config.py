@@ -16,6 +16,7 @@ from typing import Any
 
 from novalite.objects.device_metadata import DeviceMetadata
 from novalite.virt import pci_layout
+from novalite.virt.qemu import guest_agent
 from novalite.virt.qemu import nics as guest_nics
 from novalite.virt.qemu import volumes as guest_volumes
 
@@ -23,6 +24,7 @@ from novalite.virt.qemu import volumes as guest_volumes
 # check, which panics guests under TCG on a loaded host (reference: qemu-guests.md).
 REQUIRED_KERNEL_ARGS = ("console=ttyS0", "no_timer_check")
 SERIAL_CHARDEV = "console0"  # the first serial port's backend, as QMP names it
+AGENT_CHARDEV = "agent0"  # the guest agent's channel
 # QEMU's VNC server takes the first free display from 0 (port 5900) up to this one (port
 # 65535): libvirt's autoport range, which Nova's libvirt driver leaves its guests to
 VNC_LAST_DISPLAY = 65535 - 5900
@@ -56,6 +58,9 @@ class GuestConfig:
     # A volume-backed guest's root disk (a Volume's fields, no port), instead of the disk
     # file: the volume service owns its data, so it is kept here, never in the directory
     root_volume: dict[str, Any] | None = None
+    # The image says the guest runs qemu-ga (hw_qemu_guest_agent): its channel, on a
+    # virtio-serial controller at pci_layout.AGENT_SLOT
+    guest_agent: bool = False
 
     def save(self, path: str) -> None:
         temporary = f"{path}.tmp"
@@ -106,6 +111,10 @@ class GuestPaths:
     @property
     def qmp(self) -> str:
         return self._file("qmp.sock")
+
+    @property
+    def guest_agent(self) -> str:
+        return self._file("qga.sock")
 
     @property
     def pidfile(self) -> str:
@@ -171,6 +180,8 @@ def command(emulator: str, config: GuestConfig, paths: GuestPaths,
     argv += guest_nics.command_line(config.nics, fds, volume_backed, on_ports=False)
     argv += guest_volumes.command_line(config.pcie_ports, config.volumes)
     argv += guest_nics.command_line(config.nics, fds, volume_backed, on_ports=True)
+    if config.guest_agent:
+        argv += _guest_agent(paths)
     if config.kernel:
         argv += ["-kernel", config.kernel, "-append", kernel_command_line(config.kernel_args)]
         if config.ramdisk:
@@ -197,6 +208,17 @@ def _consoles(paths: GuestPaths, vnc_listen: str | None,
         host = f"[{vnc_listen}]" if ":" in vnc_listen else vnc_listen
         argv += ["-vnc", f"{host}:0,to={VNC_LAST_DISPLAY}"]
     return argv
+
+
+def _guest_agent(paths: GuestPaths) -> list[str]:
+    """The guest agent's port, as libvirt gives it: a virtio-serial port QEMU joins to a
+    unix socket (relative, as QMP's) that the driver connects to when it needs the agent."""
+    return ["-chardev", f"socket,id={AGENT_CHARDEV},path={os.path.basename(paths.guest_agent)},"
+                        "server=on,wait=off",
+            "-device", f"virtio-serial-pci,id=agent-serial,bus=pcie.0,"
+                       f"addr={pci_layout.AGENT_SLOT:#x}",
+            "-device", f"virtserialport,bus=agent-serial.0,chardev={AGENT_CHARDEV},"
+                       f"name={guest_agent.PORT_NAME}"]
 
 
 def guest_devices(config: GuestConfig) -> list[DeviceMetadata]:

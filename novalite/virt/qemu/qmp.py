@@ -23,7 +23,7 @@ class QMPError(Exception):
 MAX_SOCKET_PATH = 100
 
 
-def _connect(sock: socket.socket, path: str) -> None:
+def connect_unix(sock: socket.socket, path: str) -> None:
     """Connect to a unix socket at any depth: a long path is reached through a short
     /proc/self/fd link to its directory."""
     if len(path.encode()) <= MAX_SOCKET_PATH:
@@ -56,7 +56,7 @@ class QMPClient:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(self.timeout)
         try:
-            _connect(sock, self.path)
+            connect_unix(sock, self.path)
         except OSError as exc:
             sock.close()
             raise QMPError(f"cannot connect to the QMP socket {self.path}: {exc}") from exc

@@ -174,3 +174,15 @@ def test_a_root_volume_round_trips_through_the_file(tmp_path):
     path = str(tmp_path / "guest.json")
     _config(root_volume=ROOT).save(path)
     assert config.GuestConfig.load(path).root_volume == ROOT
+
+
+def test_a_guest_whose_image_runs_an_agent_has_its_channel_at_a_fixed_slot():
+    assert "virtserialport" not in " ".join(config.command("qemu", _config(),
+                                                           config.GuestPaths("/d")))
+    argv = config.command("qemu", _config(guest_agent=True), config.GuestPaths("/d"))
+    chardevs = [argv[i + 1] for i, flag in enumerate(argv) if flag == "-chardev"]
+    assert "socket,id=agent0,path=qga.sock,server=on,wait=off" in chardevs
+    devices = [argv[i + 1] for i, flag in enumerate(argv) if flag == "-device"]
+    assert "virtio-serial-pci,id=agent-serial,bus=pcie.0,addr=0xf" in devices
+    assert ("virtserialport,bus=agent-serial.0,chardev=agent0,"
+            "name=org.qemu.guest_agent.0") in devices

@@ -10,6 +10,7 @@ from novalite.objects.instance import Instance
 from novalite.objects.network_info import VIF, Network
 from novalite.virt.driver import VolumeDevice
 from novalite.virt.qemu import accel, config, driver
+from tests.unit.virt.qemu.qga_agent import Agent
 
 
 def test_missing_qemu_refuses_to_start_and_names_the_package(conf):
@@ -418,18 +419,30 @@ def test_a_guest_whose_qemu_does_not_run_has_no_console(qemu, monkeypatch):
         qemu.get_vnc_console(None, instance)
 
 
-@pytest.mark.parametrize(("declared", "refusal"), [
-    ({}, exception.QemuGuestAgentNotEnabled),
-    ({"hw_qemu_guest_agent": "no"}, exception.QemuGuestAgentNotEnabled),
-    # declared, but novalite gives guests no agent channel: it can never answer
-    ({"hw_qemu_guest_agent": "yes"}, exception.AdminPasswordNotImplemented),
-])
-def test_a_password_needs_a_guest_agent(qemu, monkeypatch, declared, refusal):
+def test_a_password_needs_a_guest_made_with_an_agent(qemu, monkeypatch):
     instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO)
     qemu.spawn(None, instance, ImageMeta(id="made-from", properties=BOOT), power_on=False,
                block_device_info=[_root()])
+    image = ImageMeta(id="i", properties={"hw_qemu_guest_agent": "yes"})  # said too late
     with pytest.raises(exception.InstanceNotRunning):
-        qemu.set_admin_password(instance, ImageMeta(id="i", properties=declared), "x")
+        qemu.set_admin_password(instance, image, "x")
     RunningQemu({"enabled": False}, "file").install(monkeypatch)
-    with pytest.raises(refusal):
-        qemu.set_admin_password(instance, ImageMeta(id="i", properties=declared), "x")
+    with pytest.raises(exception.QemuGuestAgentNotEnabled):
+        qemu.set_admin_password(instance, image, "x")
+
+
+def test_a_guest_whose_image_runs_an_agent_takes_the_password_through_it(qemu, monkeypatch):
+    instance = Instance(uuid="5e0d1c9a-1111-4222-8333-444455556666", flavor=NANO)
+    image = ImageMeta(id="made-from", properties={**BOOT, "hw_qemu_guest_agent": "yes"})
+    qemu.spawn(None, instance, image, power_on=False, block_device_info=[_root()])
+    assert _saved(qemu, instance).guest_agent
+    RunningQemu({"enabled": False}, "file").install(monkeypatch)
+    agent = Agent(qemu._guest(instance.uuid).paths.guest_agent)
+    qemu.set_admin_password(instance, image, "s3cret")
+    agent.thread.join(timeout=5)
+    assert agent.commands[-1]["arguments"]["username"] == "root"
+    monkeypatch.setattr(driver.guest_agent, "SYNC_TIMEOUT", 0.2)
+    os.unlink(qemu._guest(instance.uuid).paths.guest_agent)
+    Agent(qemu._guest(instance.uuid).paths.guest_agent, silent=True)
+    with pytest.raises(exception.AdminPasswordNotImplemented):  # no agent answers
+        qemu.set_admin_password(instance, image, "s3cret")
