@@ -102,11 +102,12 @@ def test_vlan_tags_come_from_the_configured_ranges_unless_named(net, conf):
 
 
 def test_a_tunnel_id_or_flat_physical_network_in_use_is_a_conflict(net):
-    vxlan = {"provider:network_type": "vxlan", "provider:segmentation_id": 7}
+    # far above the 16 lowest free VNIs a project network is given one of at random
+    vxlan = {"provider:network_type": "vxlan", "provider:segmentation_id": 907}
     flat = {"provider:network_type": "flat", "provider:physical_network": "physnet3"}
     for provider, kind, message in (
-            (vxlan, "TunnelIdInUse", "Unable to create the network. The tunnel ID 7 is in "
-                                     "use."),
+            (vxlan, "TunnelIdInUse", "Unable to create the network. The tunnel ID 907 is "
+                                     "in use."),
             (flat, "FlatNetworkInUse", "Unable to create the flat network. Physical "
                                        "network physnet3 is in use.")):
         _network(net, **provider)
