@@ -5,6 +5,15 @@ subnet) is the only arbiter: two requests that pick the same free address both t
 insert it and the loser's transaction is retried (network.transaction) with a fresh view.
 To make such losses rare, a request picks at random among the first free addresses of
 the allocation pools rather than always the very first. The gateway is never in a pool.
+
+Finding those first free addresses must not cost a read of every address taken (a
+/16's thousands, on SQLite while holding the write lock): each process remembers per
+subnet where in its pools the first free address was, and looks up only the next few
+dozen pool addresses from there. What it remembers is forgotten when it frees an
+address (a port deleted, a fixed IP dropped), and once a look from there finds the pools
+full; then one read of all taken addresses finds the first free one again. Another
+process's frees are seen at that point too: until then its addresses wait, as Neutron's
+old availability ranges let them wait until a pool was used up.
 """
 
 from __future__ import annotations
@@ -17,18 +26,21 @@ import socket
 from collections.abc import Iterator
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy import bindparam, event, func, insert, select
+from sqlalchemy.orm import Session, object_session
 
 from novalite.db.models import network as m
 from novalite.network import errors
 
 WINDOW = 16  # free addresses a request chooses among
+PROBE = 2 * WINDOW  # pool addresses looked up at a time past the first free one
 _OCTETS = [str(octet) for octet in range(256)]
 _ALLOCATIONS = m.IPAllocation.__table__.c
 _OF_SUBNET = _ALLOCATIONS.subnet_id == bindparam("subnet_id")
 _TAKEN = select(_ALLOCATIONS.ip_address).where(_OF_SUBNET)
 _TAKEN_JOINED = select(func.aggregate_strings(_ALLOCATIONS.ip_address, ",")).where(_OF_SUBNET)
+_PROBE = select(_ALLOCATIONS.ip_address).where(
+    _OF_SUBNET, _ALLOCATIONS.ip_address.in_(bindparam("addresses", expanding=True)))
 _ALLOCATE = insert(m.IPAllocation.__table__)
 JOINS_WHOLE = ("sqlite", "postgresql")  # the dialects whose string aggregate has no cap
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -124,16 +136,120 @@ def _taken(s: Session, subnet_id: str) -> set[str]:
     return {address for address, in s.execute(_TAKEN, {"subnet_id": subnet_id})}
 
 
+class _Hints:
+    """Per subnet, the offset into its pools of the first free address this process last
+    saw, and whether it has freed an address since (then every hint is stale)."""
+
+    def __init__(self) -> None:
+        self.first_free: dict[str, tuple[int, int]] = {}  # subnet → (generation, offset)
+        self.generation = 0
+
+    def get(self, subnet_id: str) -> tuple[int, int | None]:
+        """The generation now, and the hint if it is of this generation. Setting a hint
+        with the generation read before looking keeps a look that overlapped a free
+        from passing for a newer one."""
+        generation, offset = self.first_free.get(subnet_id, (-1, 0))
+        return self.generation, offset if generation == self.generation else None
+
+    def set(self, subnet_id: str, generation: int, offset: int) -> None:
+        self.first_free[subnet_id] = (generation, offset)
+
+    def forget(self) -> None:
+        self.generation += 1
+
+
+HINTS = _Hints()
+
+
+@event.listens_for(m.Port, "after_delete")
+@event.listens_for(m.IPAllocation, "after_delete")
+def _freeing(_mapper: Any, _connection: Any, row: Any) -> None:
+    """A port deleted takes its addresses with it (a foreign key's cascade); the hints
+    are forgotten once the transaction that freed them commits (`freed`)."""
+    s = object_session(row)
+    if s is not None:
+        s.info["ipam_freed"] = True
+
+
+def freed(s: Session) -> None:
+    """Call after `s` committed: forget the hints if it freed addresses."""
+    if s.info.pop("ipam_freed", False):
+        HINTS.forget()
+
+
+def _pools(subnet: m.Subnet) -> list[tuple[int, int]]:
+    return [(int(ipaddress.ip_address(pool["start"])), int(ipaddress.ip_address(pool["end"])))
+            for pool in subnet.allocation_pools]
+
+
+def _span(subnet: m.Subnet, pools: list[tuple[int, int]], offset: int, count: int
+          ) -> list[str]:
+    """`count` pool addresses (fewer at the pools' end) from `offset` into the pools."""
+    found: list[str] = []
+    for lo, hi in pools:
+        size = hi - lo + 1
+        if offset >= size:
+            offset -= size
+            continue
+        first = lo + offset
+        last = min(hi, first + count - len(found) - 1)
+        found.extend(_texts(first, last, subnet.ip_version))
+        offset = 0
+        if len(found) == count:
+            break
+    return found
+
+
+def _offset(pools: list[tuple[int, int]], address: str) -> int:
+    number = int(ipaddress.ip_address(address))
+    before = 0
+    for lo, hi in pools:
+        if lo <= number <= hi:
+            return before + number - lo
+        before += hi - lo + 1
+    raise ValueError(address)
+
+
+def _free_past(s: Session, subnet: m.Subnet, pools: list[tuple[int, int]], offset: int,
+               gateway: str | None) -> list[str]:
+    """Up to WINDOW free addresses from `offset` on, a PROBE of pool addresses looked
+    up at a time."""
+    free: list[str] = []
+    while len(free) < WINDOW:
+        span = _span(subnet, pools, offset, PROBE)
+        if not span:
+            break
+        taken = {address for address, in s.execute(
+            _PROBE, {"subnet_id": subnet.id, "addresses": span})}
+        taken.add(gateway or "")
+        free.extend(itertools.islice(itertools.filterfalse(taken.__contains__, span),
+                                     WINDOW - len(free)))
+        offset += len(span)
+    return free
+
+
+def _free_from_start(s: Session, subnet: m.Subnet, gateway: str | None) -> list[str]:
+    """The first WINDOW free addresses, from every address taken read at once. The
+    addresses taken are compared as the text they are stored as: none is parsed."""
+    taken = _taken(s, subnet.id)
+    taken.add(gateway or "")
+    return list(itertools.islice(itertools.filterfalse(taken.__contains__, _in_pools(subnet)),
+                                 WINDOW))
+
+
 def _pick(s: Session, subnet: m.Subnet) -> str | None:
     """One of the first WINDOW free addresses of the pools, at random (concurrent
-    requests rarely pick the same one). The addresses taken are compared as the text
-    they are stored as: none of them is parsed."""
-    taken = _taken(s, subnet.id)
-    if subnet.gateway_ip:
-        taken.add(str(ipaddress.ip_address(subnet.gateway_ip)))
-    free = list(itertools.islice(itertools.filterfalse(taken.__contains__, _in_pools(subnet)),
-                                 WINDOW))
-    return random.choice(free) if free else None
+    requests rarely pick the same one)."""
+    pools = _pools(subnet)
+    gateway = str(ipaddress.ip_address(subnet.gateway_ip)) if subnet.gateway_ip else None
+    generation, hint = HINTS.get(subnet.id)
+    free = [] if hint is None else _free_past(s, subnet, pools, hint, gateway)
+    if not free:
+        free = _free_from_start(s, subnet, gateway)
+    if not free:
+        return None
+    HINTS.set(subnet.id, generation, _offset(pools, free[0]))
+    return random.choice(free)
 
 
 def eui64(cidr: str, mac: str) -> str:

@@ -52,8 +52,13 @@ _BRIEF = select(*(m.Network.__table__.c[name] for name in Brief._fields)).where(
 
 
 def brief(s: Session, scope: Scope, network_id: str) -> Brief:
-    row = s.execute(_BRIEF, {"network_id": network_id}).first()
-    found = None if row is None else Brief(*row)
+    """Read once per transaction: a port create asks for it as its policy target and
+    again to make the port."""
+    known: dict[str, Brief | None] = s.info.setdefault("network_briefs", {})
+    if network_id not in known:
+        row = s.execute(_BRIEF, {"network_id": network_id}).first()
+        known[network_id] = None if row is None else Brief(*row)
+    found = known[network_id]
     if found is None or not _visible(scope, found):
         raise errors.NetworkNotFound(net_id=network_id)
     return found

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from novalite.db import session
-from novalite.network import nova_notifier
+from novalite.network import ipam, nova_notifier
 
 LOG = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -58,8 +58,16 @@ def _keep_loaded(s: Session) -> None:
     """Keep every row the request loads until it ends. The session holds rows weakly, so
     one the request looks up twice (a port's network: for the policy target, then for
     the port) would be read from the database twice."""
-    loaded: list[Any] = s.info.setdefault("loaded", [])
-    event.listen(s, "loaded_as_persistent", lambda _s, row: loaded.append(row))
+    s.info["loaded"] = []
+
+
+@event.listens_for(Session, "loaded_as_persistent")
+def _loaded(s: Session, row: Any) -> None:
+    """One listener for every session rather than one added per request's session (a
+    hundredth of a port create); only the network service's sessions keep their rows."""
+    loaded = s.info.get("loaded")
+    if loaded is not None:
+        loaded.append(row)
 
 
 def _once(work: Callable[[Session], T]) -> T:
@@ -68,6 +76,7 @@ def _once(work: Callable[[Session], T]) -> T:
         result = work(s)
         s.flush()  # a duplicate surfaces here, inside the retried unit
         events = s.info.pop("nova_events", [])
+    ipam.freed(s)
     nova_notifier.send(events)  # committed: compute may now read what changed
     for listener in list(_listeners):
         listener()

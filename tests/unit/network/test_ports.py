@@ -4,10 +4,10 @@ nothing half-made when a request fails."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from novalite.db.models import network as m
-from novalite.network import errors, networks, ports, transaction
+from novalite.network import errors, ipam, networks, ports, transaction
 from tests.unit.network.conftest import PROJECT
 
 
@@ -40,6 +40,45 @@ def test_addresses_run_on_across_a_24_within_a_larger_subnet(make_network):
                          *(f"10.0.1.{i}" for i in range(4))}
     with pytest.raises(errors.IpAddressGenerationFailure):
         _port(net["id"])
+
+
+def _address(port) -> str:
+    return port["fixed_ips"][0]["ip_address"]
+
+
+@pytest.fixture
+def lowest_first(monkeypatch):
+    """IPAM picks the first free address rather than one of the first few at random."""
+    monkeypatch.setattr(ipam.random, "choice", lambda free: free[0])
+
+
+def test_a_pick_reads_only_past_the_first_free_address_it_last_saw(make_network, monkeypatch):
+    net, _ = make_network("10.0.0.0/22")
+    first = {_address(_port(net["id"]))}
+
+    def everything(*_):
+        raise AssertionError("read every address taken")
+    monkeypatch.setattr(ipam, "_taken", everything)
+    later = {_address(_port(net["id"])) for _ in range(300)}
+    assert len(first | later) == 301
+
+
+def test_an_address_freed_below_where_picks_had_got_is_given_again(make_network, lowest_first):
+    net, _ = make_network("10.0.0.0/24")
+    made = [_port(net["id"]) for _ in range(20)]
+    assert _address(made[-1]) == "10.0.0.21"
+    transaction.write(lambda s: ports.delete(s, ports.get(s, PROJECT, made[3]["id"])))
+    assert _address(_port(net["id"])) == "10.0.0.5"
+    assert _address(_port(net["id"])) == "10.0.0.22"
+
+
+def test_an_address_another_process_freed_is_given_once_the_pools_look_full(
+        make_network, lowest_first):
+    net, _ = make_network("10.0.0.0/29")  # .2-.6
+    made = [_port(net["id"]) for _ in range(5)]
+    transaction.write(lambda s: s.execute(  # no mapper event: this process does not know
+        delete(m.IPAllocation).where(m.IPAllocation.port_id == made[1]["id"])))
+    assert _address(_port(net["id"])) == "10.0.0.3"
 
 
 def test_mac_keeps_base_mac_prefix_and_is_unique(make_network, conf):
