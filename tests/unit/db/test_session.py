@@ -102,3 +102,14 @@ def test_unreachable_database_is_retried_then_reported(conf, caplog):
         session.wait_for_database()
     retries = [r for r in caplog.records if "Trying again in 1 seconds" in r.getMessage()]
     assert len(retries) == 1
+
+
+def test_a_json_column_reads_back_what_only_the_standard_parser_takes(db):
+    """orjson reads JSON columns; NaN and integers past 64 bits (which it refuses) still
+    read back."""
+    with writer() as s:
+        s.execute(text("INSERT INTO request_specs (instance_uuid, spec) VALUES "
+                       "('u1', '{\"nan\": NaN, \"big\": 123456789012345678901234567890}')"))
+    with reader() as s:
+        spec = s.scalar(select(models.RequestSpec.spec))
+    assert spec["big"] == 123456789012345678901234567890 and spec["nan"] != spec["nan"]

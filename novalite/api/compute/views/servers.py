@@ -68,18 +68,25 @@ def addresses(network_info: list[dict[str, Any]], extended: bool = True
     fixed: dict[str, list[dict[str, Any]]] = {}
     floating: dict[str, list[dict[str, Any]]] = {}
     for vif in network_info:
-        label = vif["network"]["label"]
-        fixed.setdefault(label, [])
-        for subnet in vif["network"]["subnets"]:
+        network = vif["network"]
+        label, mac = network["label"], vif["address"]
+        on_label = fixed.setdefault(label, [])
+        for subnet in network["subnets"]:
             for ip in subnet["ips"]:
-                for each, into in ((ip, fixed), *((f, floating)
-                                                  for f in ip.get("floating_ips", []))):
-                    entry = {"version": each["version"], "addr": each["address"]}
-                    if extended:
-                        entry.update({"OS-EXT-IPS:type": each["type"],
-                                      "OS-EXT-IPS-MAC:mac_addr": vif["address"]})
-                    into.setdefault(label, []).append(entry)
-    return {label: entries + floating.get(label, []) for label, entries in fixed.items()}
+                on_label.append(_address(ip, mac, extended))
+                if ip.get("floating_ips"):
+                    floating.setdefault(label, []).extend(
+                        _address(f, mac, extended) for f in ip["floating_ips"])
+    if floating:
+        return {label: entries + floating.get(label, []) for label, entries in fixed.items()}
+    return fixed
+
+
+def _address(ip: dict[str, Any], mac: str, extended: bool) -> dict[str, Any]:
+    if extended:
+        return {"version": ip["version"], "addr": ip["address"],
+                "OS-EXT-IPS:type": ip["type"], "OS-EXT-IPS-MAC:mac_addr": mac}
+    return {"version": ip["version"], "addr": ip["address"]}
 
 
 def basic(inst: dict[str, Any], base_url: str) -> dict:
