@@ -99,11 +99,14 @@ def validate_pools(cidr: str, gateway: str | None, pools: list[dict[str, str]]) 
                 f"Found overlapping allocation pools: {a} and {b} for subnet {cidr}."))
 
 
-def _in_pools(subnet: m.Subnet) -> Iterator[str]:
-    return itertools.chain.from_iterable(
-        _texts(int(ipaddress.ip_address(pool["start"])), int(ipaddress.ip_address(pool["end"])),
-               subnet.ip_version)
-        for pool in subnet.allocation_pools)
+def _pools(subnet: m.Subnet) -> list[tuple[int, int]]:
+    """The allocation pools as (first, last) address numbers."""
+    return [(int(ipaddress.ip_address(pool["start"])), int(ipaddress.ip_address(pool["end"])))
+            for pool in subnet.allocation_pools]
+
+
+def _in_pools(subnet: m.Subnet, pools: list[tuple[int, int]]) -> Iterator[str]:
+    return itertools.chain.from_iterable(_texts(lo, hi, subnet.ip_version) for lo, hi in pools)
 
 
 def _texts(lo: int, hi: int, ip_version: int) -> Iterator[str]:
@@ -177,11 +180,6 @@ def freed(s: Session) -> None:
         HINTS.forget()
 
 
-def _pools(subnet: m.Subnet) -> list[tuple[int, int]]:
-    return [(int(ipaddress.ip_address(pool["start"])), int(ipaddress.ip_address(pool["end"])))
-            for pool in subnet.allocation_pools]
-
-
 def _span(subnet: m.Subnet, pools: list[tuple[int, int]], offset: int, count: int
           ) -> list[str]:
     """`count` pool addresses (fewer at the pools' end) from `offset` into the pools."""
@@ -228,13 +226,14 @@ def _free_past(s: Session, subnet: m.Subnet, pools: list[tuple[int, int]], offse
     return free
 
 
-def _free_from_start(s: Session, subnet: m.Subnet, gateway: str | None) -> list[str]:
+def _free_from_start(s: Session, subnet: m.Subnet, pools: list[tuple[int, int]],
+                     gateway: str | None) -> list[str]:
     """The first WINDOW free addresses, from every address taken read at once. The
     addresses taken are compared as the text they are stored as: none is parsed."""
     taken = _taken(s, subnet.id)
     taken.add(gateway or "")
-    return list(itertools.islice(itertools.filterfalse(taken.__contains__, _in_pools(subnet)),
-                                 WINDOW))
+    return list(itertools.islice(
+        itertools.filterfalse(taken.__contains__, _in_pools(subnet, pools)), WINDOW))
 
 
 def _pick(s: Session, subnet: m.Subnet) -> str | None:
@@ -245,7 +244,7 @@ def _pick(s: Session, subnet: m.Subnet) -> str | None:
     generation, hint = HINTS.get(subnet.id)
     free = [] if hint is None else _free_past(s, subnet, pools, hint, gateway)
     if not free:
-        free = _free_from_start(s, subnet, gateway)
+        free = _free_from_start(s, subnet, pools, gateway)
     if not free:
         return None
     HINTS.set(subnet.id, generation, _offset(pools, free[0]))

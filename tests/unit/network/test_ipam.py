@@ -51,4 +51,4 @@ def test_the_pools_addresses_are_each_in_order_as_stored(pools, version):
                              allocation_pools=[{"start": a, "end": b} for a, b in pools])
     expected = [str(ipaddress.ip_address(n)) for a, b in pools
                 for n in range(int(ipaddress.ip_address(a)), int(ipaddress.ip_address(b)) + 1)]
-    assert list(ipam._in_pools(subnet)) == expected
+    assert list(ipam._in_pools(subnet, ipam._pools(subnet))) == expected
