@@ -159,7 +159,7 @@ class ConductorManager(Manager):
     event already started or finished is left). The others (destroy, guarded moves,
     an action's start) keep the early acknowledgement."""
 
-    target = Target(version="1.8")
+    target = Target(version="1.9")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -195,8 +195,15 @@ class ConductorManager(Manager):
         return services.service_get_or_create(host, binary, topic)
 
     @ack_when_done
-    def service_heartbeat(self, ctx: RequestContext, service_id: int) -> None:
-        services.service_heartbeat(service_id)
+    def service_heartbeat(self, ctx: RequestContext, service_id: int | None = None,
+                          service_ids: list[int] | None = None) -> list[int]:
+        """One service's heartbeat (1.0: its missing record raises), or from 1.9 those
+        of all the services of a process at once: the ids without a record come back."""
+        if service_ids is not None:
+            return services.service_heartbeat(service_ids)
+        if services.service_heartbeat([service_id or 0]):
+            raise exception.ServiceNotFound(service_id=service_id)
+        return []
 
     @ack_when_done
     def compute_node_save(self, ctx: RequestContext, node: ComputeNode,

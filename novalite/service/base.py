@@ -17,11 +17,12 @@ from pathlib import Path
 from types import FrameType
 from typing import Protocol
 
-from novalite import context, periodic
+from novalite import periodic
 from novalite.conf import CONF
 from novalite.notifications import events, notifier
 from novalite.objects.service import Service as ServiceRecord
-from novalite.rpc import MessagingTimeout, RPCServer, Target, get_transport
+from novalite.rpc import RPCServer, Target, get_transport
+from novalite.service import heartbeats
 from novalite.service.manager import Manager
 
 LOG = logging.getLogger(__name__)
@@ -30,7 +31,7 @@ LOG = logging.getLogger(__name__)
 class ServiceRecords(Protocol):
     def get_or_create(self, host: str, binary: str, topic: str | None) -> ServiceRecord: ...
 
-    def heartbeat(self, service_id: int) -> None: ...
+    def heartbeat(self, service_ids: list[int]) -> list[int]: ...
 
 
 class DBServiceRecords:
@@ -39,10 +40,10 @@ class DBServiceRecords:
 
         return services.service_get_or_create(host, binary, topic)
 
-    def heartbeat(self, service_id: int) -> None:
+    def heartbeat(self, service_ids: list[int]) -> list[int]:
         from novalite.db.api import services
 
-        services.service_heartbeat(service_id)
+        return services.service_heartbeat(service_ids)
 
 
 class Service:
@@ -61,9 +62,8 @@ class Service:
         self.records = records
         self.record: ServiceRecord | None = None
         self.rpcserver: RPCServer | None = None
-        self.periodic = periodic.PeriodicRunner(manager, f"{binary}-{self.host}")
-        self._heartbeat_stop = threading.Event()
-        self._heartbeat_thread: threading.Thread | None = None
+        self.periodic = periodic.PeriodicRunner(manager, f"{binary}-{self.host}", group=binary)
+        self._beating: heartbeats.Beating | None = None
 
     def start(self) -> None:
         LOG.info("Starting %s on host %s", self.binary, self.host)
@@ -78,27 +78,13 @@ class Service:
         self.record = self.records.get_or_create(self.host, self.binary, self.topic)
         self.manager.service_id = self.record.id
         self.manager.service_disabled = self.record.disabled
-        self._heartbeat_thread = threading.Thread(
-            target=self._heartbeat_loop, args=(self.record.id,),
-            name=f"heartbeat-{self.binary}-{self.host}", daemon=True,
-        )
-        self._heartbeat_thread.start()
+        self._beating = heartbeats.Beating(self.records, self.record.id, self.binary,
+                                           self.host)
+        heartbeats.of(self.records).add(self._beating)
         self.periodic.start()
         self.manager.post_start_hook()
         events.service_update(self.record)  # as Nova's services announce their start
         LOG.info("Started %s on host %s (service %d)", self.binary, self.host, self.record.id)
-
-    def _heartbeat_loop(self, service_id: int) -> None:
-        token = context.get_admin_context().activate()
-        try:
-            while not self._heartbeat_stop.wait(CONF.report_interval):
-                try:
-                    self.records.heartbeat(service_id)
-                except (MessagingTimeout, Exception) as exc:  # keep beating; log why not
-                    LOG.error("%s on %s could not report its state: %s. It will look down "
-                              "to the others until this succeeds.", self.binary, self.host, exc)
-        finally:
-            context.reset(token)
 
     def stop(self) -> None:
         """Stop taking work, let in-flight RPCs finish, then stop background threads."""
@@ -108,7 +94,8 @@ class Service:
             if not self.rpcserver.wait(CONF.graceful_shutdown_timeout):
                 LOG.warning("%s on %s stopped with RPCs still running after %ss",
                             self.binary, self.host, CONF.graceful_shutdown_timeout)
-        self._heartbeat_stop.set()
+        if self._beating:
+            heartbeats.of(self.records).remove(self._beating)
         self.periodic.stop()
         self.manager.cleanup_host()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import uuid as uuidlib
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import or_, select, update
@@ -55,18 +56,29 @@ def _service_get_or_create(host: str, binary: str, topic: str | None) -> Service
         return _to_obj(row)
 
 
+# ids per heartbeat statement: one process's thousands of simulated hosts beat at once
+_BEAT_CHUNK = 500
+
+
 @retry_on_deadlock
-def service_heartbeat(service_id: int) -> None:
+def service_heartbeat(service_ids: Sequence[int]) -> list[int]:
+    """Each service's report_count and last heartbeat, in one transaction for all of a
+    process's services; the ids of those without a live record (deleted through
+    os-services while they ran) are returned."""
     now = timeutils.utcnow()
+    wanted = list(dict.fromkeys(service_ids))
+    missing: list[int] = []
     with writer() as s:
-        result = run_dml(
-            s, update(models.Service)
-            .where(models.Service.id == service_id, models.Service.deleted == 0)
-            .values(report_count=models.Service.report_count + 1, updated_at=now,
-                    last_seen_up=now)
-        )
-        if not result.rowcount:
-            raise exception.ServiceNotFound(service_id=service_id)
+        for start in range(0, len(wanted), _BEAT_CHUNK):
+            chunk = wanted[start:start + _BEAT_CHUNK]
+            live = models.Service.id.in_(chunk), models.Service.deleted == 0
+            beat = run_dml(s, update(models.Service).where(*live).values(
+                report_count=models.Service.report_count + 1, updated_at=now,
+                last_seen_up=now)).rowcount
+            if beat < len(chunk):
+                found = set(s.scalars(select(models.Service.id).where(*live)))
+                missing += [service_id for service_id in chunk if service_id not in found]
+    return missing
 
 
 def service_get_all(binary: str | None = None,

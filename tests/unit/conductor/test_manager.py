@@ -70,3 +70,23 @@ def test_the_calls_sent_again_after_a_lost_reply_are_the_ones_the_conductor_may_
     late = {name for name in dir(ConductorManager)
             if getattr(getattr(ConductorManager, name), "ack_when_done", False)}
     assert late == conductor_rpcapi.IDEMPOTENT
+
+
+def test_services_beat_in_one_call_or_one_each_to_a_conductor_before_1_9(db, conf):
+    from novalite.db.api import services
+    from novalite.service.base import Service
+
+    conductor = Service("novalite-conductor", conductor_rpcapi.TOPIC, ConductorManager("c1"),
+                        conductor_rpcapi.ConductorServiceRecords(), "c1")
+    conductor.start()
+    try:
+        ids = [services.service_get_or_create(f"h{i}", "novalite-compute", "compute").id
+               for i in range(3)]
+        services.service_destroy(ids[1])
+        assert conductor_rpcapi.ConductorAPI().service_heartbeat(CTX, ids) == [ids[1]]
+        conf.set_override("conductor", "1.8", group="upgrade_levels")
+        assert conductor_rpcapi.ConductorAPI().service_heartbeat(CTX, ids) == [ids[1]]
+    finally:
+        conductor.stop()
+    assert {s.host: s.report_count for s in services.service_get_all("novalite-compute")} \
+        == {"h0": 2, "h2": 2}

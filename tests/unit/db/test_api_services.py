@@ -42,3 +42,13 @@ def test_the_sqlite_database_is_readable_by_its_owner_only(conf):
 def test_the_bulk_read_gives_what_the_single_read_gives(db):
     made = services.service_get_or_create("host-a", "novalite-compute", "compute")
     assert services.service_get_all("novalite-compute") == [services.service_get(made.id)]
+
+
+def test_one_heartbeat_renews_many_records_and_names_those_gone(db, monkeypatch):
+    monkeypatch.setattr(services, "_BEAT_CHUNK", 2)  # several statements in one beat
+    ids = [services.service_get_or_create(f"host-{i}", "novalite-compute", "compute").id
+           for i in range(5)]
+    services.service_destroy(ids[3])
+    assert services.service_heartbeat([*ids, ids[0], 99999]) == [ids[3], 99999]
+    counts = {s.id: s.report_count for s in services.service_get_all("novalite-compute")}
+    assert counts == {ids[0]: 1, ids[1]: 1, ids[2]: 1, ids[4]: 1}
