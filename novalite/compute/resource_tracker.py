@@ -10,10 +10,12 @@ failed in a row (the `failed_builds` stat the BuildFailureWeigher reads).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import logging
 import math
 import threading
+from typing import Any
 
 from novalite import exception
 from novalite.clients import placement as placement_client
@@ -48,6 +50,9 @@ class ResourceTracker:
         # node -> its NUMA topology and PCI device pools with nothing in use
         self._hardware: dict[str, tuple[NUMATopology | None, tuple[pci.PciPool, ...]]] = {}
         self.failed_builds: dict[str, int] = {}  # node -> builds failed in a row
+        # node -> what was last written of it (and for which service): Nova's
+        # old_resources, so that a periodic run that changed nothing writes nothing
+        self._written: dict[str, tuple[dict[str, Any], int | None]] = {}
         # Instances here with a task under way: Nova's io_workload, the num_io_ops that
         # IoOpsFilter and IoOpsWeigher read (the node's current_workload).
         self.busy: set[str] = set()
@@ -120,7 +125,8 @@ class ResourceTracker:
         )
 
     def _report(self, ctx: RequestContext, nodename: str) -> None:
-        """Fold tracked usage into the node record and send it (lock held)."""
+        """Fold tracked usage into the node record and send it if it changed (lock
+        held)."""
         node = self.nodes[nodename]
         usage = [res for n, res in self.tracked.values() if n == nodename]
         total = sum(usage, capacity.Resources())
@@ -133,7 +139,11 @@ class ResourceTracker:
         node.pci_stats = [pool.to_dict() for pool in pools]
         if nodename in self.failed_builds:
             node.stats = {**node.stats, "failed_builds": str(self.failed_builds[nodename])}
+        written = (copy.deepcopy(node.fields()), self.service_id)
+        if self._written.get(nodename) == written:
+            return  # Nova's _resource_change: the record and the schedulers' view hold it
         self.conductor.compute_node_save(ctx, node, self.service_id)
+        self._written[nodename] = written
 
     def _numa_and_pci_in_use(self, nodename: str
                              ) -> tuple[NUMATopology | None, tuple[pci.PciPool, ...]]:

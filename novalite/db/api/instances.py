@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session, lazyload
 
@@ -136,10 +136,14 @@ def instance_get_deleted(uuids: Iterable[str]) -> list[Instance]:
         return [_to_obj(r) for r in rows]
 
 
+# Built once, as every host's periodic resource update asks (see migrations').
+_ALL_BY_HOST = select(models.Instance).where(models.Instance.host == bindparam("host"),
+                                             models.Instance.deleted == 0)
+
+
 def instance_get_all_by_host(host: str) -> list[Instance]:
     with reader() as s:
-        rows = s.scalars(select(models.Instance).filter_by(host=host, deleted=0))
-        return [_to_obj(r) for r in rows]
+        return [_to_obj(r) for r in s.scalars(_ALL_BY_HOST, {"host": host})]
 
 
 @retry_on_deadlock

@@ -142,3 +142,18 @@ def test_a_resize_on_the_same_host_holds_both_flavors_until_confirmed(tracker):
     migration.status = "confirmed"
     tracker.update_available_resource(context.get_admin_context())
     assert tracker.conductor.saved[-1] == (1, 1024, 1)
+
+
+def test_a_periodic_run_that_changed_nothing_writes_nothing(tracker):
+    ctx = context.get_admin_context()
+    assert len(tracker.conductor.saved) == 1  # the first run's report
+    tracker.update_available_resource(ctx)
+    assert len(tracker.conductor.saved) == 1
+    inst = builders.instance(host="host1", node="host1", task_state="spawning")
+    tracker.instance_claim(ctx, inst, "host1")
+    tracker.conductor.placed = [inst]
+    tracker.update_available_resource(ctx)  # the claim's usage, already written
+    assert tracker.conductor.saved == [(0, 0, 0), (1, 512, 1)]
+    tracker.service_id = 7  # the service registered again: its node is written for it
+    tracker.update_available_resource(ctx)
+    assert len(tracker.conductor.saved) == 3

@@ -35,3 +35,19 @@ def test_found_by_id_only_for_its_own_instance(db):
                                         ("x", "i-1"), ("²", "i-1"), ("9" * 30, "i-1")):
         with pytest.raises(exception.MigrationNotFoundForInstance):
             migrations.migration_get_by_id_and_instance(migration_id, instance_uuid)
+
+
+def test_the_moves_holding_resources_on_a_host_are_those_under_way_from_or_to_it(db):
+    def move(kind, status, source, dest):
+        return migrations.migration_create(Migration(
+            uuid=str(uuid.uuid4()), instance_uuid="i-1", migration_type=kind,
+            status=status, source_compute=source, dest_compute=dest)).uuid
+
+    resizing = move("resize", "finished", "h1", "h2")
+    evacuated = move("evacuation", "done", "h2", "h3")  # its source not yet cleaned
+    move("resize", "confirmed", "h1", "h2")
+    move("live-migration", "running", "h3", "h4")
+    assert {m.uuid for m in migrations.migration_get_in_progress_by_host("h2")} == {
+        resizing, evacuated}
+    assert {m.uuid for m in migrations.migration_get_in_progress_by_host("h1")} == {resizing}
+    assert migrations.migration_get_in_progress_by_host("h5") == []
