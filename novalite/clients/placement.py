@@ -15,6 +15,7 @@ import threading
 import urllib.parse
 from typing import Any
 
+import orjson
 from keystoneauth1 import exceptions as ks_exc
 
 from novalite import exception
@@ -196,7 +197,7 @@ class SchedulerReportClient:
         response = self._check(self._get(f"/allocation_candidates?{query}",
                                          CANDIDATES_VERSION, ctx),
                                "asking for allocation candidates")
-        body = response.json()
+        body = orjson.loads(response.content)  # a 1,000-host answer: a tenth of a boot's
         return ([AllocationRequest.from_placement(r) for r in body["allocation_requests"]],
                 {uuid: ProviderSummary.from_placement(uuid, summary)
                  for uuid, summary in body["provider_summaries"].items()})
