@@ -197,7 +197,7 @@ class SchedulerReportClient:
         response = self._check(self._get(f"/allocation_candidates?{query}",
                                          CANDIDATES_VERSION, ctx),
                                "asking for allocation candidates")
-        body = orjson.loads(response.content)  # a 1,000-host answer: a tenth of a boot's
+        body = orjson.loads(response.content)  # up to 1,000 hosts: 3x the stdlib's speed
         return ([AllocationRequest.from_placement(r) for r in body["allocation_requests"]],
                 {uuid: ProviderSummary.from_placement(uuid, summary)
                  for uuid, summary in body["provider_summaries"].items()})

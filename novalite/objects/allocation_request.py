@@ -57,8 +57,8 @@ class ProviderSummary(base.NovaliteObject):
     @classmethod
     def from_placement(cls, uuid: str, body: dict[str, Any]) -> ProviderSummary:
         """From a value of placement's `provider_summaries` (keyed by `uuid`), which it
-        takes over rather than copies (a 1,000-host answer's copies cost a twentieth
-        of a boot's scheduling)."""
+        takes over rather than copies: at 1,000 hosts, copying the answer's summaries
+        was a twentieth of a boot's scheduling."""
         return cls(root_provider_uuid=body.get("root_provider_uuid", uuid),
                    parent_provider_uuid=body.get("parent_provider_uuid"),
                    resources=body.get("resources", {}), traits=body.get("traits", []))
