@@ -26,6 +26,7 @@ from tests.integration.virt.qemu.test_real_volumes import (
     _write_marker,
     two_hosts_no_export_left,  # noqa: F401 (fixture)
 )
+from tests.waiting import wait_for
 
 # Whenever what the volume starts with changes (read past the guest's page cache), the
 # guest says what it read and writes a numbered line 4 KiB into the volume.
@@ -69,9 +70,14 @@ def _live(cloud, server_id: str) -> str:
 
 
 def _attached_on(volumes: httpx.Client, volume_id: str, server_id: str, host: str) -> dict:
-    """The volume's one attachment, the server's on `host` (as an admin sees it)."""
-    volume = volumes.get(f"/volumes/{volume_id}").json()["volume"]
-    assert volume["status"] == "in-use"
+    """The volume's one attachment, the server's on `host` (as an admin sees it). The
+    guest may use the disk before the compute completes the attachment (in-use)."""
+
+    def in_use() -> dict | None:
+        volume = volumes.get(f"/volumes/{volume_id}").json()["volume"]
+        return volume if volume["status"] == "in-use" else None
+
+    volume = wait_for(in_use, what=f"volume {volume_id} in-use")
     (attachment,) = volume["attachments"]
     assert (attachment["server_id"], attachment["host_name"]) == (server_id, host)
     (detail,) = volumes.get("/attachments/detail").json()["attachments"]
