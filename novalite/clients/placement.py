@@ -31,6 +31,10 @@ CLAIM_VERSION = "1.38"  # consumer types: claims say they are for an INSTANCE
 PROVIDER_VERSION = "1.20"
 AGGREGATES_VERSION = "1.19"
 TRAITS_VERSION = "1.6"
+# A provider's inventory and traits are written where errors carry codes (1.23), so a
+# generation conflict (placement.concurrent_update) is told from other 409s; from 1.26
+# an inventory may reserve all of its total.
+PROVIDER_WRITE_VERSION = "1.26"
 CONFLICT_RETRIES = 4
 
 
@@ -131,13 +135,13 @@ class SchedulerReportClient:
         if self._pushed.get(uuid) == wanted:
             return False
         generation = int(self.ensure_resource_provider(ctx, uuid, name)["generation"])
-        generation = self._put_with_generation(ctx, uuid, "inventories", "1.26",
+        generation = self._put_with_generation(ctx, uuid, "inventories",
                                                {"inventories": inventory}, generation)
         for trait in sorted(t for t in traits if t.startswith("CUSTOM_")):
             self._check(self._request("PUT", f"/traits/{trait}", TRAITS_VERSION, ctx),
                         f"creating trait {trait}", (201, 204))
-        self._put_with_generation(ctx, uuid, "traits", TRAITS_VERSION,
-                                  {"traits": sorted(traits)}, generation)
+        self._put_with_generation(ctx, uuid, "traits", {"traits": sorted(traits)},
+                                  generation)
         self._pushed[uuid] = wanted
         LOG.info("Reported provider %s (%s) to placement: %s; traits %s", name, uuid,
                  ", ".join(f"{rc} {inv['total']}" for rc, inv in sorted(inventory.items())),
@@ -145,14 +149,14 @@ class SchedulerReportClient:
         return True
 
     def _put_with_generation(self, ctx: RequestContext, uuid: str, what: str,
-                             version: str, body: dict[str, Any], generation: int) -> int:
+                             body: dict[str, Any], generation: int) -> int:
         """Write with the provider's generation as last seen (the answer of the previous
         write: no read before each write), re-reading it when a concurrent writer (the
         scheduler's claims bump it too) got there first. Returns the new generation."""
         for _ in range(CONFLICT_RETRIES):
             body["resource_provider_generation"] = generation
-            response = self._request("PUT", f"/resource_providers/{uuid}/{what}", version,
-                                     ctx, body)
+            response = self._request("PUT", f"/resource_providers/{uuid}/{what}",
+                                     PROVIDER_WRITE_VERSION, ctx, body)
             if response.status_code != 409 or \
                     "placement.concurrent_update" not in _error_codes(response):
                 self._check(response, f"writing {what} of provider {uuid}")

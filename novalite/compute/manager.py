@@ -184,13 +184,17 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
         (which may be reading a QMP socket); the thread starts with the first event."""
         return ThreadPoolExecutor(1, f"lifecycle-{self.host}")
 
-    def post_start_hook(self) -> None:
+    def pre_start_hook(self) -> None:
+        """The nodes known before the first build is taken: one taken earlier found none
+        and was rescheduled (every build queued for a compute while it restarted)."""
         self.rt.service_id = self.service_id
         self.rt.disabled = self.service_disabled
-        ctx = get_admin_context()
-        self.rt.update_available_resource(ctx)
+        self.rt.update_available_resource(get_admin_context())
+
+    def post_start_hook(self) -> None:
         if CONF.filter_scheduler.track_instance_changes:
-            self.scheduler.update_instance_info(ctx, self.host, self.rt.instance_uuids())
+            self.scheduler.update_instance_info(get_admin_context(), self.host,
+                                                self.rt.instance_uuids())
 
     def set_host_enabled(self, ctx: RequestContext, enabled: bool) -> None:
         """The service was enabled or disabled (os-services): say so to placement."""

@@ -69,15 +69,16 @@ class Service:
         LOG.info("Starting %s on host %s", self.binary, self.host)
         notifier.check_config()  # an unknown notification driver is refused here
         self.manager.init_host()
+        self.record = self.records.get_or_create(self.host, self.binary, self.topic)
+        self.manager.service_id = self.record.id
+        self.manager.service_disabled = self.record.disabled
+        self.manager.pre_start_hook()
         if self.topic:
             transport = get_transport(CONF.transport_url)
             endpoints = [self.manager, *getattr(self.manager, "additional_endpoints", [])]
             self.rpcserver = RPCServer(transport, Target(topic=self.topic, server=self.host),
                                        endpoints, CONF.executor_thread_pool_size)
             self.rpcserver.start()
-        self.record = self.records.get_or_create(self.host, self.binary, self.topic)
-        self.manager.service_id = self.record.id
-        self.manager.service_disabled = self.record.disabled
         self._beating = heartbeats.Beating(self.records, self.record.id, self.binary,
                                            self.host)
         heartbeats.of(self.records).add(self._beating)

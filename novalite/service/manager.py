@@ -16,7 +16,12 @@ class Manager:
         self.service_disabled = False  # as registered (os-services may change it later)
 
     def init_host(self) -> None:
-        """Prepare before RPC starts (e.g. a compute host reports its node)."""
+        """Recover what the previous process left, before the service is registered."""
+
+    def pre_start_hook(self) -> None:
+        """Run once registered (service_id set), before RPC is served: as Nova's, where a
+        compute reports its nodes, so the first message it takes (a build queued for it
+        while it was down) finds them."""
 
     def post_start_hook(self) -> None:
         """Run once RPC is being served."""

@@ -14,10 +14,13 @@ from tests.unit.clients import fake_placement
 
 class Provider(fake_placement.Handler):
     """One provider at `generation`; each accepted write bumps it; `claims_between`
-    writes are refused once as if a claim had bumped it first."""
+    writes are refused once as if a claim had bumped it first (the next ones, or those
+    to a path ending in `claimed_before`). As placement, a 409 names its error code
+    only from microversion 1.23."""
 
     generation = 5
     claims_between = 0
+    claimed_before = ""
     log: list[tuple[str, str, int | None]] = []
 
     def do_GET(self):  # noqa: N802 (http.server's name)
@@ -29,11 +32,14 @@ class Provider(fake_placement.Handler):
         sent = body["resource_provider_generation"]
         type(self).log.append(("PUT", self.path, sent))
         cls = type(self)
-        if cls.claims_between:
+        if cls.claims_between and self.path.endswith(cls.claimed_before):
             cls.claims_between -= 1
             cls.generation += 1
         if sent != cls.generation:
-            self.answer(409, {"errors": [{"code": "placement.concurrent_update"}]})
+            version = self.headers["OpenStack-API-Version"].split()[-1].split(".")
+            coded = (int(version[0]), int(version[1])) >= (1, 23)
+            self.answer(409, {"errors": [{"code": "placement.concurrent_update"} if coded
+                                         else {"detail": "generation conflict"}]})
             return
         cls.generation += 1
         self.answer(200, {"resource_provider_generation": cls.generation})
@@ -41,6 +47,7 @@ class Provider(fake_placement.Handler):
 @pytest.fixture
 def placement(conf):
     Provider.generation, Provider.claims_between, Provider.log = 5, 0, []
+    Provider.claimed_before = ""
     with fake_placement.serving(conf, Provider) as server:
         yield server
 
@@ -62,3 +69,13 @@ def test_a_claim_in_between_costs_one_read_and_the_write_again(placement):
     _report(SchedulerReportClient(), 8)
     assert [entry[0] for entry in Provider.log] == ["GET", "PUT", "GET", "PUT", "PUT"]
     assert Provider.log[3][2] == 6 and Provider.generation == 8
+
+
+def test_a_claim_before_the_traits_write_costs_one_read_and_that_write_again(placement):
+    """As a restarted compute's report while its queued builds' claims are freed."""
+    Provider.claims_between, Provider.claimed_before = 1, "/traits"
+    assert SchedulerReportClient().update_provider(
+        get_admin_context(), "rp1", "node1", {"VCPU": {"total": 8}}, {"HW_CPU_X86_AVX"})
+    assert [(verb, path.rpartition("/")[2]) for verb, path, _ in Provider.log] == [
+        ("GET", "rp1"), ("PUT", "inventories"), ("PUT", "traits"), ("GET", "rp1"),
+        ("PUT", "traits")]

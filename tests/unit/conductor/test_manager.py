@@ -74,10 +74,10 @@ def test_the_calls_sent_again_after_a_lost_reply_are_the_ones_the_conductor_may_
 
 def test_services_beat_in_one_call_or_one_each_to_a_conductor_before_1_9(db, conf):
     from novalite.db.api import services
-    from novalite.service.base import Service
+    from novalite.service.base import DBServiceRecords, Service
 
     conductor = Service("novalite-conductor", conductor_rpcapi.TOPIC, ConductorManager("c1"),
-                        conductor_rpcapi.ConductorServiceRecords(), "c1")
+                        DBServiceRecords(), "c1")
     conductor.start()
     try:
         ids = [services.service_get_or_create(f"h{i}", "novalite-compute", "compute").id

@@ -48,6 +48,43 @@ def test_stop_lets_in_flight_calls_finish(db, conf):
     assert result["r"] == "done"
 
 
+class Recorder(Manager):
+    """What ran when: the hooks and the message handled."""
+
+    def __init__(self, host: str) -> None:
+        super().__init__(host)
+        self.seen: list[str] = []
+
+    def init_host(self) -> None:
+        self.seen.append("init_host")
+
+    def pre_start_hook(self) -> None:
+        self.seen.append(f"pre_start_hook {self.service_id is not None}")
+
+    def post_start_hook(self) -> None:
+        self.seen.append("post_start_hook")
+
+    def build(self, ctx) -> None:
+        self.seen.append("build")
+
+
+def test_a_message_queued_before_the_start_is_taken_once_registered_and_prepared(db, conf):
+    """A build queued for a compute while it was down finds its nodes reported (Nova's
+    pre_start_hook runs before the RPC server)."""
+    from novalite.context import get_admin_context
+    client = RPCClient(get_transport(conf.transport_url), Target("recorded"), timeout=10)
+    client.prepare(server="h1").cast(get_admin_context(), "build")
+    manager = Recorder("h1")
+    svc = Service("novalite-compute", "recorded", manager, DBServiceRecords(), "h1")
+    svc.start()
+    try:
+        wait_for(lambda: "build" in manager.seen, timeout=5, what="the queued message")
+    finally:
+        svc.stop()
+    assert manager.seen[:2] == ["init_host", "pre_start_hook True"]
+    assert manager.seen.index("build") > 1
+
+
 class Stuck:
     """A service whose stop waits on something that never comes (a call to a conductor
     stopped along with it), unless released."""
