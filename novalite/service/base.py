@@ -28,10 +28,8 @@ from novalite.service.manager import Manager
 LOG = logging.getLogger(__name__)
 
 
-class ServiceRecords(Protocol):
+class ServiceRecords(heartbeats.Records, Protocol):
     def get_or_create(self, host: str, binary: str, topic: str | None) -> ServiceRecord: ...
-
-    def heartbeat(self, service_ids: list[int]) -> list[int]: ...
 
 
 class DBServiceRecords:
