@@ -226,15 +226,17 @@ def writer() -> Iterator[Session]:
         yield session
 
 
-def run_dml(s: Session, statement: Executable) -> CursorResult[Any]:
+def run_dml(s: Session, statement: Executable,
+            params: dict[str, Any] | None = None) -> CursorResult[Any]:
     """Run an INSERT, UPDATE or DELETE. Its result is a cursor result (rowcount,
     inserted_primary_key), which SQLAlchemy's Session.execute types as the plain Result."""
-    return cast("CursorResult[Any]", s.execute(statement))
+    return cast("CursorResult[Any]", s.execute(statement, params))
 
 
-def insert_id(s: Session, statement: Executable) -> int:
+def insert_id(s: Session, statement: Executable,
+              params: dict[str, Any] | None = None) -> int:
     """Run an INSERT of one row; its new primary key."""
-    key = run_dml(s, statement).inserted_primary_key
+    key = run_dml(s, statement, params).inserted_primary_key
     if key is None:
         raise ValueError("not a single-row INSERT")
     return int(key[0])

@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import placement as models
@@ -75,10 +75,13 @@ def last_modified(s: Session, provider_id: int):
 
 
 def _allocated_classes(s: Session, provider_id: int, class_ids: Iterable[int]) -> list[str]:
+    class_ids = list(class_ids)
+    if not class_ids:
+        return []
     return sorted(s.scalars(select(RC.c.name).where(RC.c.id.in_(
         select(ALLOC.c.resource_class_id).where(
             ALLOC.c.resource_provider_id == provider_id,
-            ALLOC.c.resource_class_id.in_(list(class_ids)))))))
+            ALLOC.c.resource_class_id.in_(class_ids))))))
 
 
 def _in_use(provider: Provider, names: list[str]) -> errors.InventoryInUse:
@@ -86,22 +89,34 @@ def _in_use(provider: Provider, names: list[str]) -> errors.InventoryInUse:
                                  f"'{provider.uuid}' in use.")
 
 
-def _write(s: Session, provider: Provider, class_id: int, inv: Inventory, new: bool) -> None:
-    values = dataclasses.asdict(inv)
+# Built once, run as one statement for all of a PUT's classes: a compute's report writes
+# three inventories, and building each statement cost more than running it.
+_INSERT = insert(INV)
+_UPDATE = (update(INV).where(INV.c.resource_provider_id == bindparam("provider_id"),
+                             INV.c.resource_class_id == bindparam("class_id"))
+           .values(updated_at=bindparam("now"), **{f: bindparam(f"new_{f}") for f in FIELDS}))
+_CLASS_IDS = (select(RC.c.name, RC.c.id).join(INV, INV.c.resource_class_id == RC.c.id)
+              .where(INV.c.resource_provider_id == bindparam("provider_id")))
+
+
+def _write(s: Session, provider: Provider, rows: list[tuple[int, Inventory]],
+           new: bool) -> None:
+    """Insert (`new`) or update the provider's inventory of each (class id, inventory)."""
+    if not rows:
+        return
+    now = utcnow()
     if new:
-        s.execute(insert(INV).values(resource_provider_id=provider.id,
-                                     resource_class_id=class_id,
-                                     created_at=utcnow(), **values))
+        s.execute(_INSERT, [{"resource_provider_id": provider.id, "resource_class_id": cid,
+                             "created_at": now, **dataclasses.asdict(inv)}
+                            for cid, inv in rows])
     else:
-        s.execute(update(INV).where(INV.c.resource_provider_id == provider.id,
-                                    INV.c.resource_class_id == class_id)
-                  .values(updated_at=utcnow(), **values))
+        s.execute(_UPDATE, [{"provider_id": provider.id, "class_id": cid, "now": now,
+                             **{f"new_{f}": getattr(inv, f) for f in FIELDS}}
+                            for cid, inv in rows])
 
 
 def _class_ids(s: Session, provider_id: int) -> dict[str, int]:
-    return dict(s.execute(select(RC.c.name, RC.c.id).join(INV, INV.c.resource_class_id ==
-                                                          RC.c.id)
-                          .where(INV.c.resource_provider_id == provider_id)).all())
+    return dict(s.execute(_CLASS_IDS, {"provider_id": provider_id}).all())
 
 
 def replace_all(s: Session, provider: Provider, generation: int,
@@ -122,8 +137,8 @@ def replace_all(s: Session, provider: Provider, generation: int,
     if gone:
         s.execute(delete(INV).where(INV.c.resource_provider_id == provider.id,
                                     INV.c.resource_class_id.in_(list(gone.values()))))
-    for name, inv in invs.items():
-        _write(s, provider, wanted[name], inv, name not in current)
+    _write(s, provider, [(wanted[n], inv) for n, inv in invs.items() if n not in current], True)
+    _write(s, provider, [(wanted[n], inv) for n, inv in invs.items() if n in current], False)
     return new_generation
 
 
@@ -138,7 +153,7 @@ def add(s: Session, provider: Provider, name: str, inv: Inventory) -> int:
         raise errors.ConcurrentUpdate(f"Update conflict: Inventory for '{name}' on resource "
                                       f"provider '{provider.uuid}' already exists.")
     new_generation = bump_generation(s, provider.id, provider.generation)
-    _write(s, provider, class_id, inv, True)
+    _write(s, provider, [(class_id, inv)], True)
     return new_generation
 
 
@@ -150,7 +165,7 @@ def update_one(s: Session, provider: Provider, generation: int, name: str,
         raise errors.BadRequest("No inventory record with resource class for resource "
                                 f"provider {provider.uuid}: No inventory of class {name} "
                                 "found.")
-    _write(s, provider, class_id, inv, False)
+    _write(s, provider, [(class_id, inv)], False)
     return new_generation
 
 

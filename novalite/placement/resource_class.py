@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Iterable
 
 import os_resource_classes
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -38,11 +38,14 @@ def get(s: Session, name: str):
     return row
 
 
+_BY_NAMES = select(RC.c.name, RC.c.id).where(RC.c.name.in_(bindparam("names", expanding=True)))
+
+
 def ids_by_name(s: Session, names: Iterable[str]) -> dict[str, int]:
     names = set(names)
     if not names:
         return {}
-    return dict(s.execute(select(RC.c.name, RC.c.id).where(RC.c.name.in_(names))).all())
+    return dict(s.execute(_BY_NAMES, {"names": list(names)}).all())
 
 
 def require_ids(s: Session, names: Iterable[str]) -> dict[str, int]:

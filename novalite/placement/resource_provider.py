@@ -6,7 +6,7 @@ import dataclasses
 import datetime
 from collections.abc import Iterable
 
-from sqlalchemy import and_, delete, exists, func, insert, select, update
+from sqlalchemy import and_, bindparam, delete, exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -63,8 +63,13 @@ def _provider(row) -> Provider:
                     row.root_uuid, row.updated)
 
 
+# Built once: making the joined select and its cache key again for every lookup cost
+# more than running it (every placement request finds its provider).
+_BY_UUID = _select().where(RP.c.uuid == bindparam("uuid"))
+
+
 def find(s: Session, uuid: str) -> Provider | None:
-    row = s.execute(_select().where(RP.c.uuid == uuid)).first()
+    row = s.execute(_BY_UUID, {"uuid": uuid}).first()
     return _provider(row) if row else None
 
 
@@ -75,18 +80,29 @@ def get(s: Session, uuid: str, message: str | None = None) -> Provider:
     return provider
 
 
+_BUMP = (update(RP).where(RP.c.id == bindparam("provider_id"),
+                          RP.c.generation == bindparam("seen"))
+         .values(generation=bindparam("next")))
+
+
 def bump_generation(s: Session, provider_id: int, generation: int) -> int:
     """Compare-and-set the generation: the one guard every write to a provider passes."""
-    done = run_dml(s, update(RP).where(RP.c.id == provider_id, RP.c.generation == generation)
-                   .values(generation=generation + 1))
+    done = run_dml(s, _BUMP, {"provider_id": provider_id, "seen": generation,
+                              "next": generation + 1})
     if done.rowcount != 1:
         raise errors.ConcurrentUpdate("resource provider generation conflict")
     return generation + 1
 
 
+_SAME_UUID_OR_NAME = select(RP.c.uuid, RP.c.name).where(
+    (RP.c.uuid == bindparam("uuid")) | (RP.c.name == bindparam("name")))
+_INSERT = insert(RP)
+_SET_ROOT = (update(RP).where(RP.c.id == bindparam("provider_id"))
+             .values(root_provider_id=bindparam("root_id")))
+
+
 def _duplicates(s: Session, uuid: str, name: str) -> list[str]:
-    rows = s.execute(select(RP.c.uuid, RP.c.name).where((RP.c.uuid == uuid)
-                                                          | (RP.c.name == name))).all()
+    rows = s.execute(_SAME_UUID_OR_NAME, {"uuid": uuid, "name": name}).all()
     found = []
     if any(r.uuid == uuid for r in rows):
         found.append(f"uuid: {uuid}")
@@ -110,11 +126,11 @@ def create(s: Session, uuid: str, name: str, parent_uuid: str | None) -> Provide
                 "failed because: parent provider UUID does not exist.")
         parent_id, root_id = parent.id, parent.root_provider_id
     try:
-        new_id = insert_id(s, insert(RP).values(
-            uuid=uuid, name=name, generation=0, parent_provider_id=parent_id,
-            root_provider_id=root_id, created_at=utcnow()))
+        new_id = insert_id(s, _INSERT, {
+            "uuid": uuid, "name": name, "generation": 0, "parent_provider_id": parent_id,
+            "root_provider_id": root_id, "created_at": utcnow()})
         if root_id is None:
-            s.execute(update(RP).where(RP.c.id == new_id).values(root_provider_id=new_id))
+            s.execute(_SET_ROOT, {"provider_id": new_id, "root_id": new_id})
     except IntegrityError:
         raise errors.Conflict(f"Conflicting resource provider {name} already exists.",
                               errors.DUPLICATE_NAME) from None

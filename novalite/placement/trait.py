@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import os_traits
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import bindparam, delete, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -38,11 +38,14 @@ def find(s: Session, name: str):
         .where(TRAIT.c.name == name)).first()
 
 
+_IDS_BY_NAME = select(TRAIT.c.name, TRAIT.c.id).where(
+    TRAIT.c.name.in_(bindparam("names", expanding=True)))
+
+
 def require_ids(s: Session, names: Iterable[str], message: str) -> dict[str, int]:
     """Ids of the named traits; unknown ones are a BadRequest `message % names`."""
     names = set(names)
-    found = dict(s.execute(select(TRAIT.c.name, TRAIT.c.id)
-                           .where(TRAIT.c.name.in_(names))).all()) if names else {}
+    found = dict(s.execute(_IDS_BY_NAME, {"names": list(names)}).all()) if names else {}
     missing = sorted(names - set(found))
     if missing:
         raise errors.BadRequest(message % ", ".join(missing))
@@ -78,13 +81,18 @@ def provider_traits(s: Session, provider_id: int) -> list[str]:
                           .order_by(TRAIT.c.name)))
 
 
+# Built once (each compute's report replaces its node's traits).
+_UNSET_ALL = delete(RPT).where(RPT.c.resource_provider_id == bindparam("provider_id"))
+_SET = insert(RPT)
+
+
 def set_provider_traits(s: Session, provider: Provider, generation: int,
                         trait_ids: Iterable[int]) -> int:
     """Replace the provider's traits; returns its new generation."""
     new_generation = bump_generation(s, provider.id, generation)
-    s.execute(delete(RPT).where(RPT.c.resource_provider_id == provider.id))
+    s.execute(_UNSET_ALL, {"provider_id": provider.id})
     rows = [{"resource_provider_id": provider.id, "trait_id": t,
              "created_at": utcnow()} for t in set(trait_ids)]
     if rows:
-        s.execute(insert(RPT), rows)
+        s.execute(_SET, rows)
     return new_generation

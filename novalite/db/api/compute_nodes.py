@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Text, cast, or_, select
+from sqlalchemy import Text, bindparam, cast, or_, select
 
 from novalite import exception, timeutils
 from novalite.db import models
@@ -56,6 +56,10 @@ def _to_obj(node: models.ComputeNode) -> ComputeNode:
     return ComputeNode(**data, updated_at=node.updated_at or node.created_at, id=node.id)
 
 
+# Built once: each compute saves its nodes whenever their usage changes.
+_BY_UUID = select(models.ComputeNode).where(models.ComputeNode.uuid == bindparam("uuid"))
+
+
 @retry_on_deadlock
 def compute_node_save(node: ComputeNode, service_id: int | None = None) -> ComputeNode:
     """Create or update the node identified by its uuid (stable per hypervisor node)."""
@@ -63,7 +67,7 @@ def compute_node_save(node: ComputeNode, service_id: int | None = None) -> Compu
     values["free_ram_mb"] = node.memory_mb - node.memory_mb_used
     values["free_disk_gb"] = node.local_gb - node.local_gb_used
     with writer() as s:
-        row = s.scalar(select(models.ComputeNode).filter_by(uuid=node.uuid))
+        row = s.scalar(_BY_UUID, {"uuid": node.uuid})
         if row is None:
             row = models.ComputeNode(service_id=service_id, **values)
             s.add(row)

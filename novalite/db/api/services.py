@@ -7,7 +7,7 @@ import uuid as uuidlib
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from novalite import exception, timeutils
@@ -29,6 +29,12 @@ def _to_obj(row: Any) -> Service:
     )
 
 
+# Built once: a cloud of thousands of simulated hosts registers each at start.
+_LIVE_BY_NAME = select(models.Service).where(models.Service.host == bindparam("host"),
+                                             models.Service.binary == bindparam("binary"),
+                                             models.Service.deleted == 0)
+
+
 def service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
     """Two services of one name starting together both find no record and both insert:
     the loser's duplicate key means the winner's record exists, so it reads that one (as
@@ -37,8 +43,7 @@ def service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
         return _service_get_or_create(host, binary, topic)
     except IntegrityError:
         with reader() as s:
-            row = s.scalar(select(models.Service).filter_by(host=host, binary=binary,
-                                                            deleted=0))
+            row = s.scalar(_LIVE_BY_NAME, {"host": host, "binary": binary})
             if row is None:
                 raise
             return _to_obj(row)
@@ -47,7 +52,7 @@ def service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
 @retry_on_deadlock
 def _service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
     with writer() as s:
-        row = s.scalar(select(models.Service).filter_by(host=host, binary=binary, deleted=0))
+        row = s.scalar(_LIVE_BY_NAME, {"host": host, "binary": binary})
         if row is None:
             row = models.Service(uuid=str(uuidlib.uuid4()), host=host, binary=binary,
                                  topic=topic, last_seen_up=timeutils.utcnow())
@@ -97,7 +102,7 @@ def service_get_all(binary: str | None = None,
 
 def service_get_by_host_and_binary(host: str, binary: str) -> Service:
     with reader() as s:
-        row = s.scalar(select(models.Service).filter_by(host=host, binary=binary, deleted=0))
+        row = s.scalar(_LIVE_BY_NAME, {"host": host, "binary": binary})
         if row is None:
             raise exception.ComputeHostNotFound(host=host)
         return _to_obj(row)

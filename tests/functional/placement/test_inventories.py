@@ -27,6 +27,26 @@ def test_bulk_replace_and_show(api):
     assert error_of(stale)["code"] == "placement.concurrent_update"
 
 
+def test_bulk_replace_updates_adds_and_removes_classes_at_once(api):
+    """One PUT changing two classes, adding two and dropping one: each row gets its own
+    values (they are written in one statement per kind)."""
+    rp = api.provider()
+    base = f"/resource_providers/{rp['uuid']}/inventories"
+    first = {"VCPU": {"total": 8}, "MEMORY_MB": {"total": 4096, "reserved": 512},
+             "DISK_GB": {"total": 100}}
+    assert api.put(base, json={"resource_provider_generation": 0,
+                               "inventories": first}).status_code == 200
+    second = {"VCPU": {"total": 16, "allocation_ratio": 4.0},
+              "MEMORY_MB": {"total": 8192, "reserved": 1024, "step_size": 2},
+              "IPV4_ADDRESS": {"total": 10, "max_unit": 1},
+              "SRIOV_NET_VF": {"total": 4, "min_unit": 2}}
+    response = api.put(base, json={"resource_provider_generation": 1, "inventories": second})
+    assert response.status_code == 200
+    expected = {name: {**FULL, **values} for name, values in second.items()}
+    assert response.json() == {"resource_provider_generation": 2, "inventories": expected}
+    assert api.get(base).json()["inventories"] == expected
+
+
 def test_post_one_class(api):
     rp = api.provider()
     base = f"/resource_providers/{rp['uuid']}/inventories"
