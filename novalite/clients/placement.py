@@ -103,15 +103,17 @@ class SchedulerReportClient:
 
     # --- providers (computes) -----------------------------------------------------
 
-    def ensure_resource_provider(self, ctx: RequestContext, uuid: str,
-                                 name: str) -> dict[str, Any]:
-        """The provider of a compute node, created on first sight (uuid = the node's)."""
-        response = self._get(f"/resource_providers/{uuid}", PROVIDER_VERSION, ctx)
-        if response.status_code == 200:
-            return _json(response)
+    def ensure_resource_provider(self, ctx: RequestContext, uuid: str, name: str,
+                                 probably_new: bool = False) -> dict[str, Any]:
+        """The provider of a compute node, created on first sight (uuid = the node's).
+        `probably_new`: create it without looking first (it is read only if it exists)."""
+        if not probably_new:
+            response = self._get(f"/resource_providers/{uuid}", PROVIDER_VERSION, ctx)
+            if response.status_code == 200:
+                return _json(response)
         response = self._request("POST", "/resource_providers", PROVIDER_VERSION, ctx,
                                  {"uuid": uuid, "name": name})
-        if response.status_code == 409:  # created meanwhile (a restart racing itself)
+        if response.status_code == 409:  # there after all, or created meanwhile
             response = self._get(f"/resource_providers/{uuid}", PROVIDER_VERSION, ctx)
         return _json(self._check(response, f"creating provider {name}"))
 
@@ -128,13 +130,15 @@ class SchedulerReportClient:
         return int(_json(response)["generation"])
 
     def update_provider(self, ctx: RequestContext, uuid: str, name: str,
-                        inventory: dict[str, dict[str, Any]], traits: set[str]) -> bool:
+                        inventory: dict[str, dict[str, Any]], traits: set[str],
+                        probably_new: bool = False) -> bool:
         """Make the provider offer `inventory` and carry `traits`; only what changed since
         this client's last write is sent. True when something was written."""
         wanted = (inventory, frozenset(traits))
         if self._pushed.get(uuid) == wanted:
             return False
-        generation = int(self.ensure_resource_provider(ctx, uuid, name)["generation"])
+        generation = int(self.ensure_resource_provider(ctx, uuid, name,
+                                                       probably_new)["generation"])
         generation = self._put_with_generation(ctx, uuid, "inventories",
                                                {"inventories": inventory}, generation)
         for trait in sorted(t for t in traits if t.startswith("CUSTOM_")):

@@ -189,6 +189,7 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
         and was rescheduled (every build queued for a compute while it restarted)."""
         self.rt.service_id = self.service_id
         self.rt.disabled = self.service_disabled
+        self.rt.new_host = self.service_new
         self.rt.update_available_resource(get_admin_context())
 
     def post_start_hook(self) -> None:

@@ -59,6 +59,9 @@ class ResourceTracker:
         # The service is disabled (os-services): its nodes carry COMPUTE_STATUS_DISABLED,
         # which the scheduler's pre-filter keeps new servers away from.
         self.disabled = False
+        # A host never registered before has no providers yet: its first report creates
+        # them without looking first (a request less per node; a 10,000-host start).
+        self.new_host = False
         self._lock = threading.Lock()
 
     def update_available_resource(self, ctx: RequestContext) -> None:
@@ -81,6 +84,7 @@ class ResourceTracker:
                 self._report(ctx, nodename)
         for nodename in list(self.nodes):
             self._report_to_placement(ctx, nodename)
+        self.new_host = False
 
     def set_disabled(self, ctx: RequestContext, disabled: bool) -> None:
         """Add or remove the disabled trait on every node of this host at once."""
@@ -99,7 +103,7 @@ class ResourceTracker:
             provider.traits.add(DISABLED_TRAIT)
         try:
             self.reportclient.update_provider(ctx, node.uuid, nodename, provider.inventory,
-                                              provider.traits)
+                                              provider.traits, probably_new=self.new_host)
         except exception.NovaliteException as exc:
             LOG.error("Could not report node %s to placement: %s", nodename,
                       exc.format_message())

@@ -70,6 +70,7 @@ class Service:
         self.record = self.records.get_or_create(self.host, self.binary, self.topic)
         self.manager.service_id = self.record.id
         self.manager.service_disabled = self.record.disabled
+        self.manager.service_new = self.record.report_count == 0
         self.manager.pre_start_hook()
         if self.topic:
             transport = get_transport(CONF.transport_url)

@@ -14,6 +14,7 @@ class Manager:
         self.host = host
         self.service_id: int | None = None  # set by the service once it is registered
         self.service_disabled = False  # as registered (os-services may change it later)
+        self.service_new = False  # registered by this start: it never beat before
 
     def init_host(self) -> None:
         """Recover what the previous process left, before the service is registered."""

@@ -33,9 +33,11 @@ class RecordingPlacement:
 
     def __init__(self):
         self.providers = {}
+        self.probably_new = []
 
-    def update_provider(self, ctx, uuid, name, inventory, traits):
+    def update_provider(self, ctx, uuid, name, inventory, traits, probably_new=False):
         self.providers[uuid] = (name, inventory, traits)
+        self.probably_new.append(probably_new)
         return True
 
 
@@ -108,6 +110,14 @@ def test_the_node_is_reported_to_placement_with_ratios_reserved_and_traits(track
     assert inventory["MEMORY_MB"]["total"] == 4096
     assert inventory["MEMORY_MB"]["reserved"] == 512
     assert {"COMPUTE_IMAGE_TYPE_QCOW2", "COMPUTE_IMAGE_TYPE_RAW"} <= traits
+
+
+def test_only_a_new_hosts_first_report_creates_providers_without_a_lookup(tracker):
+    ctx = context.get_admin_context()
+    tracker.new_host = True
+    tracker.update_available_resource(ctx)
+    tracker.update_available_resource(ctx)
+    assert tracker.reportclient.probably_new == [False, True, False]  # the first: fixture's
 
 
 def _move(instance, source, dest, status="finished"):

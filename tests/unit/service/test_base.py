@@ -33,6 +33,24 @@ def test_heartbeat_keeps_the_service_up(db, conf):
     assert svc.manager.service_id == record.id
 
 
+def test_a_service_is_new_only_until_it_has_beaten(db, conf):
+    """Its computes create their providers without looking first only on the first
+    start; a restart looks (it may find them)."""
+    conf.set_override("report_interval", 1)
+    first = Service("novalite-scheduler", None, Manager("h1"), DBServiceRecords(), "h1")
+    first.start()
+    try:
+        assert first.manager.service_new
+        wait_for(lambda: services.service_get_all()[0].report_count >= 1, timeout=5,
+                 what="a heartbeat")
+    finally:
+        first.stop()
+    again = Service("novalite-scheduler", None, Manager("h1"), DBServiceRecords(), "h1")
+    again.start()
+    again.stop()
+    assert not again.manager.service_new
+
+
 def test_stop_lets_in_flight_calls_finish(db, conf):
     svc = Service("novalite-conductor", "slowtopic", Slow("h1"), DBServiceRecords(), "h1")
     svc.start()
