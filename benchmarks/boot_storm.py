@@ -58,26 +58,46 @@ def _bench_config(state_dir: str) -> str:
     return path
 
 
+BANNER = b"novalite all-in-one is running"
+
+
 def start_cloud(state_dir: str, port: int, hosts: int, driver: str = "fake",
                 timeout: float = 180.0) -> subprocess.Popen:
-    log = open(os.path.join(state_dir, "all-in-one.log"), "w")  # noqa: SIM115
+    """The all-in-one, once its banner says every compute started (each reported to
+    placement before it did) and placement lists them all. Waiting on the log, not by
+    listing providers, keeps the wait from loading a start of thousands of hosts."""
+    log_path = os.path.join(state_dir, "all-in-one.log")
+    log = open(log_path, "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "novalite.cmd.novalite", "all-in-one", "--state-dir", state_dir,
          "--port", str(port), "--hosts", str(hosts), "--listen", "127.0.0.1",
          "--driver", driver, "--config-file", _bench_config(state_dir)],
         stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + timeout  # the qemu driver builds its guest image first
-    while time.monotonic() < deadline:  # up once every host has reported to placement
-        try:
-            found = httpx.get(f"http://127.0.0.1:{port}/placement/resource_providers",
-                              timeout=10)
-            if found.status_code == 200 and len(found.json()["resource_providers"]) >= hosts:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1 if hosts < 100 else 1.0)  # listing many providers loads the cloud
+    if _banner_seen(log_path, proc, deadline):
+        while time.monotonic() < deadline:
+            try:
+                found = httpx.get(f"http://127.0.0.1:{port}/placement/resource_providers",
+                                  timeout=60)
+                if found.status_code == 200 and len(found.json()["resource_providers"]) >= hosts:
+                    return proc
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
     proc.kill()
     raise SystemExit(f"the all-in-one did not start; see {log.name}")
+
+
+def _banner_seen(log_path: str, proc: subprocess.Popen, deadline: float) -> bool:
+    with open(log_path, "rb") as log:
+        while time.monotonic() < deadline and proc.poll() is None:
+            line = log.readline()
+            if BANNER in line:
+                return True
+            if not line.endswith(b"\n"):  # at the end of what was written so far
+                log.seek(-len(line), os.SEEK_CUR)
+                time.sleep(0.05)
+    return False
 
 
 def percentile(values: list[float], pct: float) -> float:
