@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
 from novalite.conf import CONF
@@ -16,11 +17,34 @@ from novalite.volume.records import MULTIATTACH, VolumeType
 DEFAULT_TYPE_NAME = "__DEFAULT__"
 
 
+_SPECS = select(m.VolumeTypeExtraSpec.volume_type_id, m.VolumeTypeExtraSpec.key,
+                m.VolumeTypeExtraSpec.value).where(
+    m.VolumeTypeExtraSpec.volume_type_id.in_(bindparam("ids", expanding=True)))
+_BY_IDS = select(m.VolumeType).where(m.VolumeType.id.in_(bindparam("ids", expanding=True)))
+
+
+def records(s: Session, rows: Iterable[m.VolumeType]) -> list[VolumeType]:
+    """The types with their extra specs, read in one query for all of them: a list of
+    thousands of volumes or of every type reads the specs once, not once a row."""
+    rows = list(rows)
+    specs: dict[str, dict[str, str]] = {row.id: {} for row in rows}
+    if specs:
+        for type_id, key, value in s.execute(_SPECS, {"ids": list(specs)}):
+            specs[type_id][key] = value
+    return [VolumeType(row.id, row.name, row.description, row.is_public, specs[row.id],
+                       row.created_at) for row in rows]
+
+
 def record(s: Session, row: m.VolumeType) -> VolumeType:
-    specs = s.execute(select(m.VolumeTypeExtraSpec.key, m.VolumeTypeExtraSpec.value)
-                      .where(m.VolumeTypeExtraSpec.volume_type_id == row.id))
-    return VolumeType(row.id, row.name, row.description, row.is_public,
-                      {key: value for key, value in specs}, row.created_at)
+    return records(s, [row])[0]
+
+
+def by_id(s: Session, type_ids: Iterable[str]) -> dict[str, VolumeType]:
+    """The types of `type_ids` (those that exist), by id."""
+    wanted = sorted(set(type_ids))
+    if not wanted:
+        return {}
+    return {found.id: found for found in records(s, s.scalars(_BY_IDS, {"ids": wanted}))}
 
 
 def get_row(s: Session, type_id: str) -> m.VolumeType:
@@ -48,7 +72,7 @@ def list_types(s: Session, is_public: bool | None) -> list[VolumeType]:
     query = select(m.VolumeType).order_by(m.VolumeType.created_at, m.VolumeType.id)
     if is_public is not None:
         query = query.where(m.VolumeType.is_public == is_public)
-    return [record(s, row) for row in s.scalars(query)]
+    return records(s, s.scalars(query))
 
 
 def create(s: Session, name: str, description: str | None, is_public: bool,

@@ -14,18 +14,24 @@ from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
 from novalite.volume import attachments, errors, volume_types
-from novalite.volume.records import Attachment, Volume
+from novalite.volume.records import Attachment, Volume, VolumeType
 
 
-def record(s: Session, row: m.Volume, attached: list[Attachment] | None = None) -> Volume:
-    """The volume with its attachments (`attached`: already read, for a list)."""
+def record(s: Session, row: m.Volume, attached: list[Attachment] | None = None,
+           types: dict[str, VolumeType] | None = None) -> Volume:
+    """The volume with its attachments and type (`attached`, `types`: already read, for
+    a list)."""
     if attached is None:
         attached = attachments.of_volumes(s, [row.id]).get(row.id, [])
+    if types is None:
+        types = volume_types.by_id(s, [row.volume_type_id])
+    if row.volume_type_id not in types:
+        raise errors.VolumeTypeNotFound(volume_type_id=row.volume_type_id)
     return Volume(
         id=row.id, project_id=row.project_id, user_id=row.user_id, name=row.display_name,
         description=row.display_description, size=row.size, status=row.status,
         availability_zone=row.availability_zone, host=row.host,
-        volume_type=volume_types.record(s, volume_types.get_row(s, row.volume_type_id)),
+        volume_type=types[row.volume_type_id],
         snapshot_id=row.snapshot_id, source_volid=row.source_volid, image_id=row.image_id,
         bootable=row.bootable, metadata=dict(row.volume_metadata or {}),
         created_at=row.created_at, updated_at=row.updated_at, attachments=attached)
@@ -50,7 +56,8 @@ def list_volumes(s: Session, project_id: str | None) -> list[Volume]:
         stmt = stmt.where(m.Volume.project_id == project_id)
     rows = list(s.scalars(stmt))
     attached = attachments.of_volumes(s, [row.id for row in rows])
-    return [record(s, row, attached.get(row.id, [])) for row in rows]
+    types = volume_types.by_id(s, {row.volume_type_id for row in rows})
+    return [record(s, row, attached.get(row.id, []), types) for row in rows]
 
 
 def create(s: Session, values: dict[str, Any]) -> Volume:

@@ -1,0 +1,61 @@
+"""Volume rows read back as records: each with its own type, a list in a fixed number of
+statements however many volumes it holds."""
+
+import contextlib
+from collections.abc import Iterator
+
+from sqlalchemy import event
+
+from novalite.db import session
+from novalite.volume import states, volume_types, volumes
+from novalite.volume.records import MULTIATTACH
+from tests.unit.volume.builders import make_volume
+
+
+@contextlib.contextmanager
+def _statements() -> Iterator[list[str]]:
+    seen: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:
+        seen.append(statement)
+
+    engine = session.get_engine()
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def _listed() -> tuple[dict[str, volumes.Volume], int]:
+    with _statements() as seen, session.reader() as s:
+        listed = {v.id: v for v in volumes.list_volumes(s, None)}
+    return listed, len(seen)
+
+
+def test_a_list_reads_types_once_however_many_volumes(db):
+    plain = make_volume(states.AVAILABLE)
+    shared = make_volume(states.AVAILABLE, multiattach=True)
+    _, few = _listed()
+    more = [make_volume(states.AVAILABLE, multiattach=bool(i % 2)) for i in range(6)]
+    listed, many = _listed()
+    assert many == few
+    assert listed[plain].volume_type.name == volume_types.DEFAULT_TYPE_NAME
+    assert listed[plain].volume_type.extra_specs == {}
+    assert listed[shared].volume_type.extra_specs == {"multiattach": MULTIATTACH}
+    assert [listed[v].multiattach for v in more] == [False, True] * 3
+
+
+def test_one_volume_reads_with_its_type_and_specs(db):
+    with session.writer() as s:
+        fast = volume_types.create(s, "fast", None, True, {"a": "1", "b": "2"})
+    volume_id = make_volume(states.AVAILABLE)
+    with session.writer() as s:
+        volumes.get_row(s, volume_id, None).volume_type_id = fast.id
+    with session.reader() as s:
+        found = volumes.get(s, volume_id, None)
+        listed = volume_types.list_types(s, None)
+    assert (found.volume_type.id, found.volume_type.extra_specs) == (fast.id,
+                                                                    {"a": "1", "b": "2"})
+    assert {t.name: t.extra_specs for t in listed} == {
+        volume_types.DEFAULT_TYPE_NAME: {}, "fast": {"a": "1", "b": "2"}}
