@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, select
-from sqlalchemy.orm import Session, lazyload
+from sqlalchemy import and_, bindparam, insert, or_, select, update
+from sqlalchemy.orm import Session
 
 from novalite import context as ctx_mod
 from novalite import exception, timeutils
@@ -32,14 +32,35 @@ def action_start(ctx: ctx_mod.RequestContext, instance_uuid: str, action: str) -
         add_action(s, ctx, instance_uuid, action)
 
 
-def _action_row(s: Any, ctx: ctx_mod.RequestContext, instance_uuid: str
-                ) -> models.InstanceAction | None:
-    """The request's action, without its events: every step of a build starts or ends
-    one, and none of them reads the others."""
-    return s.scalars(select(models.InstanceAction)
-                     .filter_by(instance_uuid=instance_uuid, request_id=ctx.request_id)
-                     .options(lazyload(models.InstanceAction.events))
-                     .order_by(models.InstanceAction.id.desc())).first()
+# The request's latest action on the instance, by id: every step of a build starts or
+# ends one of its events, so these statements are built once. The lookup selects a
+# mapped column, so the session flushes an action added earlier in the same transaction
+# before it runs.
+_ACTION_ID = (select(models.InstanceAction.id)
+              .where(models.InstanceAction.instance_uuid == bindparam("uuid"),
+                     models.InstanceAction.request_id == bindparam("request_id"))
+              .order_by(models.InstanceAction.id.desc()).limit(1))
+_ACTIONS = models.InstanceAction.__table__
+_EVENTS = models.InstanceActionEvent.__table__
+_OPEN_EVENT = (select(_EVENTS.c.id)
+               .where(_EVENTS.c.action_id == bindparam("action_id"),
+                      _EVENTS.c.event == bindparam("event"), _EVENTS.c.finish_time.is_(None))
+               .order_by(_EVENTS.c.id.desc()).limit(1))
+_ADD_EVENT = insert(_EVENTS)
+_FINISH_EVENT = (update(_EVENTS).where(_EVENTS.c.id == bindparam("event_id"))
+                 .values(finish_time=bindparam("now"), result=bindparam("result"),
+                         traceback=bindparam("traceback"), details=bindparam("details")))
+_TOUCH_ACTION = (update(_ACTIONS).where(_ACTIONS.c.id == bindparam("action_id"))
+                 .values(updated_at=bindparam("now")))
+_FINISH_ACTION = (update(_ACTIONS).where(_ACTIONS.c.id == bindparam("action_id"))
+                  .values(finish_time=bindparam("now"), updated_at=bindparam("now")))
+_FAIL_ACTION = _FINISH_ACTION.values(message="Error")
+
+
+def _action_id(s: Any, ctx: ctx_mod.RequestContext, instance_uuid: str) -> int | None:
+    found: int | None = s.scalar(_ACTION_ID, {"uuid": instance_uuid,
+                                              "request_id": ctx.request_id})
+    return found
 
 
 @retry_on_deadlock
@@ -53,24 +74,22 @@ def add_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event
               host: str | None = None) -> None:
     """Start `event` of the request's action on the instance, in the caller's
     transaction."""
-    action = _action_row(s, ctx, instance_uuid)
-    if action is None:  # an event outside any recorded action: nothing to attach to
+    action_id = _action_id(s, ctx, instance_uuid)
+    if action_id is None:  # an event outside any recorded action: nothing to attach to
         return
     now = timeutils.utcnow()
-    s.add(models.InstanceActionEvent(event=event, action_id=action.id, host=host,
-                                     start_time=now))
-    action.updated_at = now
+    s.execute(_ADD_EVENT, {"event": event, "action_id": action_id, "host": host,
+                           "start_time": now})
+    s.execute(_TOUCH_ACTION, {"action_id": action_id, "now": now})
 
 
 def event_open(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str) -> bool:
     """Whether `event` of the request's action on the instance was started and not yet
     finished."""
     with reader() as s:
-        action = _action_row(s, ctx, instance_uuid)
-        return action is not None and s.scalar(
-            select(models.InstanceActionEvent.id)
-            .filter_by(action_id=action.id, event=event, finish_time=None).limit(1)
-        ) is not None
+        action_id = _action_id(s, ctx, instance_uuid)
+        return action_id is not None and s.scalar(
+            _OPEN_EVENT, {"action_id": action_id, "event": event}) is not None
 
 
 def event_finish_times(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str
@@ -78,11 +97,11 @@ def event_finish_times(ctx: ctx_mod.RequestContext, instance_uuid: str, event: s
     """When each `event` of the request's action on the instance finished (None: still
     open); empty when it never started."""
     with reader() as s:
-        action = _action_row(s, ctx, instance_uuid)
-        if action is None:
+        action_id = _action_id(s, ctx, instance_uuid)
+        if action_id is None:
             return []
         return list(s.scalars(select(models.InstanceActionEvent.finish_time)
-                              .filter_by(action_id=action.id, event=event)))
+                              .filter_by(action_id=action_id, event=event)))
 
 
 def open_events(events: list[str], started_before: datetime.datetime
@@ -109,21 +128,21 @@ def open_events(events: list[str], started_before: datetime.datetime
 def finish_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                  result: str = "Success", traceback: str | None = None,
                  details: str | None = None) -> None:
-    """Record the end of `event` inside the caller's transaction."""
-    now = timeutils.utcnow()
-    action = _action_row(s, ctx, instance_uuid)
-    if action is None:
+    """Record the end of `event` inside the caller's transaction (its latest start; one
+    never started is recorded as starting now)."""
+    action_id = _action_id(s, ctx, instance_uuid)
+    if action_id is None:
         return
-    row = s.scalars(select(models.InstanceActionEvent)
-                    .filter_by(action_id=action.id, event=event, finish_time=None)
-                    .order_by(models.InstanceActionEvent.id.desc())).first()
-    if row is None:
-        row = models.InstanceActionEvent(event=event, action_id=action.id, start_time=now)
-        s.add(row)
-    row.finish_time, row.result, row.traceback, row.details = now, result, traceback, details
-    if result.lower() == "error":
-        action.message = "Error"
-    action.finish_time = action.updated_at = now
+    now = timeutils.utcnow()
+    event_id = s.scalar(_OPEN_EVENT, {"action_id": action_id, "event": event})
+    ended = {"result": result, "traceback": traceback, "details": details}
+    if event_id is None:
+        s.execute(_ADD_EVENT, {"event": event, "action_id": action_id, "start_time": now,
+                               "finish_time": now, **ended})
+    else:
+        s.execute(_FINISH_EVENT, {"event_id": event_id, "now": now, **ended})
+    s.execute(_FAIL_ACTION if result.lower() == "error" else _FINISH_ACTION,
+              {"action_id": action_id, "now": now})
 
 
 @retry_on_deadlock
