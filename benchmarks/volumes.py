@@ -7,6 +7,8 @@ volume and wait for `available`, attach it to a server and wait for `in-use`, de
 and wait for `available`, delete and wait until it is gone. Prints cycles/s (target:
 >= 50/s on the fake driver) and the p50/p95 of each step. With `--driver qemu` the
 servers are real guests and the attach step is a hot-plug over NBD (target: p50 <= 1 s).
+On the fake driver it then makes `--listed` volumes and times `GET /volumes/detail`
+(what `openstack volume list --long` asks) listing them all.
 
 The last line is JSON.
 """
@@ -105,6 +107,29 @@ def cycle(compute: httpx.Client, volumes: httpx.Client, server: str, lock: threa
         times[step].append(end - begin)
 
 
+def listing(base: str, count: int) -> dict:
+    """`count` volumes made by 8 clients (beyond the default quota: noauth2's project
+    is the admin's), then the median of five lists of all of them."""
+    volumes = httpx.Client(base_url=f"{base}/volume/v3", timeout=120, headers=VOLUME_VERSION)
+    volumes.put("/os-quota-sets/admin", json={"quota_set": {
+        "volumes": -1, "gigabytes": -1}}).raise_for_status()
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda i: volumes.post("/volumes", json={"volume": {
+            "size": 1, "name": f"listed-{i}"}}).raise_for_status(), range(count)))
+
+    def all_available() -> bool:
+        listed = volumes.get("/volumes/detail", params={"limit": count}).json()["volumes"]
+        return sum(v["status"] == "available" for v in listed) == count
+
+    _until(all_available, f"{count} volumes available")
+    timings = []
+    for _ in range(5):
+        started = time.perf_counter()
+        volumes.get("/volumes/detail", params={"limit": count}).raise_for_status()
+        timings.append(time.perf_counter() - started)
+    return {"listed": count, "list_ms_median": round(statistics.median(timings) * 1000, 1)}
+
+
 def run(base: str, servers: list[str], cycles: int, concurrency: int) -> dict:
     compute = httpx.Client(base_url=f"{base}/compute/v2.1", timeout=120,
                            headers={"X-OpenStack-Nova-API-Version": "2.79"})
@@ -133,6 +158,9 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=8)
     parser.add_argument("--cycles", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--listed", type=int, default=100,
+                        help="volumes to list after the cycles (fake driver; [DEFAULT] "
+                             "volume_backend_capacity_gb holds 100 of 1 GB)")
     args = parser.parse_args()
     goal = targets.load("volumes")
     with tempfile.TemporaryDirectory(prefix="novalite-volumes-") as state_dir:
@@ -147,6 +175,8 @@ def main() -> None:
                 for server in servers:
                     _booted(compute, server)
             found = run(base, servers, args.cycles, args.concurrency)
+            if args.driver == "fake" and args.listed:
+                found.update(listing(base, args.listed))
             for server in servers:  # real guests outlive the all-in-one by design
                 compute.delete(f"/servers/{server}")
             _until(lambda: not compute.get("/servers").json()["servers"], "servers gone")
@@ -163,6 +193,9 @@ def main() -> None:
     print(f"{args.driver}: {found['cycles_per_s']} cycles/s; p50 create "
           f"{found['create_p50_ms']} ms, attach {found['attach_p50_ms']} ms, detach "
           f"{found['detach_p50_ms']} ms, delete {found['delete_p50_ms']} ms")
+    if "list_ms_median" in found:
+        print(f"GET /volumes/detail with {found['listed']} volumes: median "
+              f"{found['list_ms_median']} ms")
     print(json.dumps(found))
 
 
