@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from novalite.db import models
@@ -21,10 +21,22 @@ def _model_and_owner(project_id: str | None, user_id: str | None, class_name: st
     return models.Quota, {"project_id": project_id}
 
 
+def _limits_query(model: Any, *owner: str) -> Any:
+    return select(model.resource, model.hard_limit).where(
+        *(getattr(model, column) == bindparam(column) for column in owner))
+
+
+# Built once: every boot reads its project's limits twice (its check and its recheck).
+_LIMITS = {models.QuotaClass: _limits_query(models.QuotaClass, "class_name"),
+           models.Quota: _limits_query(models.Quota, "project_id"),
+           models.ProjectUserQuota: _limits_query(models.ProjectUserQuota, "project_id",
+                                                  "user_id")}
+
+
 def _limits(s: Session, project_id: str | None, user_id: str | None,
             class_name: str | None) -> dict[str, int]:
     model, owner = _model_and_owner(project_id, user_id, class_name)
-    return {r.resource: r.hard_limit for r in s.scalars(select(model).filter_by(**owner))}
+    return {resource: limit for resource, limit in s.execute(_LIMITS[model], owner)}
 
 
 def limits_get(project_id: str | None = None, user_id: str | None = None,

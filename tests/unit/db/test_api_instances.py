@@ -3,8 +3,9 @@
 import pytest
 
 from novalite import exception
-from novalite.db.api import instance_list, instances
+from novalite.db.api import info_caches, instance_list, instances
 from tests import builders
+from tests.statements import statements
 
 
 def _create(**values):
@@ -21,6 +22,27 @@ def test_create_and_read_back(db):
     assert got.flavor.name == "m1.tiny" and got.metadata == {"role": "web"}
     with pytest.raises(exception.InstanceNotFound):
         instances.instance_get(created.uuid, project_id="someone-else")
+
+
+def test_an_instance_reads_with_its_metadata_and_network_info_in_one_statement(db):
+    """Every step of a build reads its instance back: one statement, not one per
+    relationship."""
+    created = _create()
+    vif = {"id": "port-1", "address": "fa:16:3e:00:00:01",
+           "network": {"id": "net-1", "label": "private"}}
+    info_caches.update(created.uuid, [vif])
+    instances.instance_update(created.uuid, {"host": "h1"})
+    for read in (lambda: instances.instance_get(created.uuid),
+                 lambda: instances.instance_get(created.uuid, project_id="p1"),
+                 lambda: instances.instance_get(created.uuid, read_deleted=True)):
+        with statements() as seen:
+            got = read()
+        assert [s for s in seen if s.startswith("SELECT")] == seen[-1:]
+        assert got.metadata == {"role": "web"} and got.host == "h1"
+        assert [v.id for v in got.network_info] == ["port-1"]
+    view = instances.instance_get_view(created.uuid)
+    assert view["metadata"] == {"role": "web"} and view["tags"] == []
+    assert [v["id"] for v in view["network_info"]] == ["port-1"]
 
 
 def test_update_only_from_the_expected_task_state(db):

@@ -1,34 +1,15 @@
 """Volume rows read back as records: each with its own type, a list in a fixed number of
 statements however many volumes it holds."""
 
-import contextlib
-from collections.abc import Iterator
-
-from sqlalchemy import event
-
 from novalite.db import session
 from novalite.volume import states, volume_types, volumes
 from novalite.volume.records import MULTIATTACH
+from tests.statements import statements
 from tests.unit.volume.builders import make_volume
 
 
-@contextlib.contextmanager
-def _statements() -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def count(_conn, _cursor, statement, *_args) -> None:
-        seen.append(statement)
-
-    engine = session.get_engine()
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-
-
 def _listed() -> tuple[dict[str, volumes.Volume], int]:
-    with _statements() as seen, session.reader() as s:
+    with statements() as seen, session.reader() as s:
         listed = {v.id: v for v in volumes.list_volumes(s, None)}
     return listed, len(seen)
 
