@@ -15,10 +15,18 @@ from novalite.image import errors, format_inspector, store, visibility
 from novalite.image.record import MUTABLE, ImageRecord
 
 
+def _membership(ctx: RequestContext, image: ImageRecord) -> str | None:
+    """The caller's membership of the image, read only where it decides (a shared image
+    neither the caller's nor an admin's): every boot of a public image asks."""
+    if image.visibility != "shared" or ctx.is_admin or visibility.is_owner(ctx, image):
+        return None
+    return images.member_status(image.id, ctx.project_id)
+
+
 def get(ctx: RequestContext, image_id: str) -> ImageRecord:
     """The image if `ctx` may see it; otherwise, as for a missing one, ImageNotFound."""
     image = images.image_get(image_id)
-    if not visibility.is_visible(ctx, image, images.member_status(image_id, ctx.project_id)):
+    if not visibility.is_visible(ctx, image, _membership(ctx, image)):
         raise errors.ImageNotFound(image_id=image_id)
     return image
 
@@ -26,8 +34,7 @@ def get(ctx: RequestContext, image_id: str) -> ImageRecord:
 def get_bootable(ctx: RequestContext, image_id: str) -> ImageRecord:
     """The image compute may boot for `ctx` (its status is compute's business)."""
     image = images.image_get(image_id)
-    status = images.member_status(image_id, ctx.project_id)
-    if not visibility.is_bootable(ctx, image, status):
+    if not visibility.is_bootable(ctx, image, _membership(ctx, image)):
         raise errors.ImageNotFound(image_id=image_id)
     return image
 

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, select, update
+from sqlalchemy import ColumnElement, bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -44,18 +44,24 @@ def _stored_properties(properties: dict, os_hidden: bool) -> dict:
     return {**properties, "os_hidden": True} if os_hidden else dict(properties)
 
 
+# Built once: every boot reads its image.
+_TAGS = select(ImageTag.image_id, ImageTag.value).where(
+    ImageTag.image_id.in_(bindparam("image_ids", expanding=True)))
+_ROW = select(models.Image).where(models.Image.id == bindparam("image_id"),
+                                  models.Image.deleted == 0)
+_LOCKED_ROW = _ROW.with_for_update()
+
+
 def _tags(s: Session, image_ids: list[str]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {i: [] for i in image_ids}
-    for image_id, value in s.execute(select(ImageTag.image_id, ImageTag.value)
-                                     .where(ImageTag.image_id.in_(image_ids))):
+    for image_id, value in s.execute(_TAGS, {"image_ids": image_ids}):
         found[image_id].append(value)
     return found
 
 
 def _row(s: Session, image_id: str, lock: bool = False) -> models.Image:
     """The live image's row; `lock` holds it until commit (a compare-and-swap's read)."""
-    query = select(models.Image).filter_by(id=image_id, deleted=0)
-    row = s.scalar(query.with_for_update() if lock else query)
+    row = s.scalar(_LOCKED_ROW if lock else _ROW, {"image_id": image_id})
     if row is None:
         raise errors.ImageNotFound(image_id=image_id)
     return row

@@ -10,9 +10,11 @@ the private ones it was given access to (Nova's rule for non-admin callers).
 
 from __future__ import annotations
 
-from sqlalchemy import delete, or_, select, true
+from typing import Any
+
+from sqlalchemy import bindparam, delete, or_, select, true
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from novalite import exception
 from novalite.db import models
@@ -45,19 +47,24 @@ def _to_obj(row: models.Flavor) -> Flavor:
     )
 
 
-def _usable_by(project_id: str):
+def _usable_by(project_id: Any):
     """Public flavors, or private ones `project_id` was given access to."""
     granted = select(models.FlavorProject.flavor_id).filter_by(project_id=project_id)
     return or_(models.Flavor.is_public == true(), models.Flavor.id.in_(granted))
 
 
+# Built once (every boot reads its flavor), its extra specs joined to the row.
+_ROW = select(models.Flavor).where(models.Flavor.flavorid == bindparam("flavorid")).options(
+    joinedload(models.Flavor.extra_specs))
+_USABLE_ROW = _ROW.where(_usable_by(bindparam("project_id")))
+
+
 def _row(s: Session, flavorid: str, project_id: str | None = None) -> models.Flavor:
-    query = select(models.Flavor).filter_by(flavorid=flavorid)
-    if project_id is not None:
-        query = query.where(_usable_by(project_id))
-    row = s.scalar(query)
-    if row is None:
+    query = _ROW if project_id is None else _USABLE_ROW
+    rows = s.scalars(query, {"flavorid": flavorid, "project_id": project_id}).unique().all()
+    if not rows:
         raise exception.FlavorNotFound(flavor_id=flavorid)
+    row: models.Flavor = rows[0]
     return row
 
 

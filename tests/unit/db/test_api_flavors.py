@@ -9,6 +9,7 @@ from novalite import exception
 from novalite.db import migration, session
 from novalite.db.api import flavors
 from tests import builders
+from tests.statements import statements
 
 
 @pytest.fixture
@@ -48,6 +49,17 @@ def test_private_flavors_are_seen_by_admins_and_projects_given_access(db):
     assert flavors.flavor_get_by_flavorid("priv", "p1").name == "priv"
     with pytest.raises(exception.FlavorNotFound):
         flavors.flavor_get_by_flavorid("priv", "p2")
+
+
+def test_a_flavor_reads_with_its_extra_specs_in_one_statement(db):
+    """Every boot reads its flavor, as a project (with its access rule) or as an admin."""
+    _create(flavorid="priv", is_public=False, extra_specs={"a": "1", "b": "2", "c": "3"})
+    flavors.flavor_access_add("priv", "p1")
+    for project in (None, "p1"):
+        with statements() as seen:
+            found = flavors.flavor_get_by_flavorid("priv", project)
+        assert found.extra_specs == {"a": "1", "b": "2", "c": "3"}
+        assert len([s for s in seen if s.lstrip().startswith("SELECT")]) == 1
 
 
 def test_listing_filters(db):

@@ -8,6 +8,7 @@ from novalite.context import RequestContext
 from novalite.image import api, errors, seed, store
 from novalite.image import db as images
 from novalite.image.record import ImageRecord
+from tests.statements import statements
 
 ALICE = RequestContext(user_id="alice", project_id="p1", roles=["member"])
 BOB = RequestContext(user_id="bob", project_id="p2", roles=["member"])
@@ -94,6 +95,25 @@ def test_get_hides_what_the_caller_may_not_see(db):
         api.get(BOB, image.id)
     with pytest.raises(errors.ImageNotFound):
         api.get_bootable(BOB, image.id)
+
+
+def test_a_membership_is_read_only_where_it_decides(db):
+    """Every boot looks its image up: a public image is the image and its tags."""
+    public = _new(db, visibility="public")
+    with statements() as seen:
+        assert api.get_bootable(BOB, public.id).id == public.id
+    selects = [s for s in seen if s.startswith("SELECT")]
+    assert len(selects) == 2 and not [s for s in selects if "image_members" in s]
+    shared = _new(db, visibility="shared")
+    with pytest.raises(errors.ImageNotFound):
+        api.get_bootable(BOB, shared.id)
+    images.member_create(shared.id, "p2")
+    assert api.get(BOB, shared.id).id == shared.id  # visible to decide on it
+    with pytest.raises(errors.ImageNotFound):
+        api.get_bootable(BOB, shared.id)  # bootable once accepted
+    images.member_update(shared.id, "p2", "accepted")
+    assert api.get_bootable(BOB, shared.id).id == shared.id
+    assert api.get_bootable(ALICE, shared.id).id == shared.id
 
 
 def test_seeding_is_idempotent(db):
