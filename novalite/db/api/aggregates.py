@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import uuid as uuidlib
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
@@ -201,14 +200,18 @@ def aggregates_by_host() -> dict[str, list[Aggregate]]:
     return by_host
 
 
+# One statement, built once: every scheduling decision asks for the marker.
+_MARKER = select(*(select(aggregate).scalar_subquery()
+                   for table in (models.Aggregate, models.AggregateHost,
+                                 models.AggregateMetadata)
+                   for aggregate in (func.count(table.id), func.max(table.id),
+                                     func.max(table.created_at),
+                                     func.max(table.updated_at))))
+
+
 def aggregates_marker() -> tuple:
     """Changes whenever an aggregate, its hosts or its metadata change (row counts, the
     newest id and the newest timestamps of the three tables): the scheduler re-reads
     aggregates only when this differs from its last look."""
     with reader() as s:
-        marker: list[Any] = []
-        for table in (models.Aggregate, models.AggregateHost, models.AggregateMetadata):
-            marker.extend(s.execute(select(func.count(), func.max(table.id),
-                                           func.max(table.created_at),
-                                           func.max(table.updated_at))).one())
-        return tuple(marker)
+        return tuple(s.execute(_MARKER).one())

@@ -89,16 +89,19 @@ def compute_node_get_all() -> list[ComputeNode]:
         return [_from_row(r) for r in rows]
 
 
+# Built once: every scheduling decision's refresh asks.
+_CHANGED = select(*_ROW).where(or_(models.ComputeNode.updated_at >= bindparam("since"),
+                                   models.ComputeNode.created_at >= bindparam("since"),
+                                   models.ComputeNode.deleted_at >= bindparam("since"))
+                               ).order_by(models.ComputeNode.id)
+
+
 def compute_node_get_changed(since: datetime.datetime
                              ) -> tuple[list[ComputeNode], list[str]]:
     """Nodes created, updated or deleted at or after `since`: (live nodes, deleted uuids).
     The scheduler's refresh reads only these, so its cost follows the change rate."""
-    node = models.ComputeNode
     with reader() as s:
-        rows = s.execute(select(*_ROW).where(or_(node.updated_at >= since,
-                                                node.created_at >= since,
-                                                node.deleted_at >= since))
-                         .order_by(node.id)).all()
+        rows = s.execute(_CHANGED, {"since": since}).all()
         return ([_from_row(r) for r in rows if not r.deleted],
                 [r.uuid for r in rows if r.deleted])
 

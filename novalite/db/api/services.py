@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import uuid as uuidlib
 from collections.abc import Sequence
+from itertools import product
 from typing import Any
 
 from sqlalchemy import bindparam, or_, select, update
@@ -86,18 +87,28 @@ def service_heartbeat(service_ids: Sequence[int]) -> list[int]:
     return missing
 
 
+def _all_query(by_binary: bool, changed: bool) -> Any:
+    query = select(*_ROW).where(models.Service.deleted == 0)
+    if by_binary:
+        query = query.where(models.Service.binary == bindparam("binary"))
+    if changed:
+        query = query.where(or_(models.Service.updated_at >= bindparam("since"),
+                                models.Service.created_at >= bindparam("since")))
+    return query.order_by(models.Service.id)
+
+
+# Built once per shape: every scheduling decision's refresh asks.
+_ALL = {shape: _all_query(*shape) for shape in product((False, True), repeat=2)}
+
+
 def service_get_all(binary: str | None = None,
                     changed_since: datetime.datetime | None = None) -> list[Service]:
     """Live services; with `changed_since`, only those created or updated (a heartbeat,
     an enable/disable) since then."""
+    query = _ALL[bool(binary), changed_since is not None]
     with reader() as s:
-        query = select(*_ROW).filter_by(deleted=0)
-        if binary:
-            query = query.filter_by(binary=binary)
-        if changed_since is not None:
-            query = query.where(or_(models.Service.updated_at >= changed_since,
-                                    models.Service.created_at >= changed_since))
-        return [Service(*r) for r in s.execute(query.order_by(models.Service.id))]
+        return [Service(*r) for r in s.execute(query, {"binary": binary,
+                                                       "since": changed_since})]
 
 
 def service_get_by_host_and_binary(host: str, binary: str) -> Service:
