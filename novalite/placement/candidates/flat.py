@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from novalite.placement import capacity
@@ -46,11 +46,28 @@ def applies(groups: dict[str, RequestGroup], nested: bool, sharing: bool) -> boo
     return len(groups) == 1 and not nested and not sharing
 
 
+# Built once (every candidates request runs some), each with the list it tests as one
+# expanding parameter.
+_NAMED_IDS = {table: select(table.c.name, table.c.id)
+              .where(table.c.name.in_(bindparam("names", expanding=True)))
+              for table in (RC, TRAIT)}
+_WITH_TRAITS = select(RP_TRAIT.c.resource_provider_id).where(
+    RP_TRAIT.c.trait_id.in_(bindparam("ids", expanding=True)))
+_MEMBERS = (select(RP_AGG.c.resource_provider_id)
+            .join(AGG, AGG.c.id == RP_AGG.c.aggregate_id)
+            .where(AGG.c.uuid.in_(bindparam("uuids", expanding=True))))
+_ROOT_OF = select(RP.c.root_provider_id).where(RP.c.uuid == bindparam("uuid"))
+_USAGE = (select(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id,
+                 func.sum(ALLOC.c.used))
+          .group_by(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id))
+_CLASS_NAMES = select(RC.c.id, RC.c.name)
+
+
 def _ids(conn: Connection, table, names: set[str], missing: type[Exception]) -> dict:
     if not names:
         return {}
-    found: dict[str, int] = dict(conn.execute(select(table.c.name, table.c.id)
-                              .where(table.c.name.in_(sorted(names)))).all())
+    found: dict[str, int] = dict(conn.execute(_NAMED_IDS[table],
+                                              {"names": sorted(names)}).all())
     for name in sorted(names):
         if name not in found:
             raise missing(name)
@@ -58,14 +75,11 @@ def _ids(conn: Connection, table, names: set[str], missing: type[Exception]) -> 
 
 
 def _providers_with(conn: Connection, trait_ids: list[int]) -> set[int]:
-    return set(conn.execute(select(RP_TRAIT.c.resource_provider_id)
-                            .where(RP_TRAIT.c.trait_id.in_(trait_ids))).scalars())
+    return set(conn.execute(_WITH_TRAITS, {"ids": trait_ids}).scalars())
 
 
 def _members_of(conn: Connection, agg_uuids: set[str]) -> set[int]:
-    return set(conn.execute(
-        select(RP_AGG.c.resource_provider_id).join(AGG, AGG.c.id == RP_AGG.c.aggregate_id)
-        .where(AGG.c.uuid.in_(sorted(agg_uuids)))).scalars())
+    return set(conn.execute(_MEMBERS, {"uuids": sorted(agg_uuids)}).scalars())
 
 
 def _allowed(conn: Connection, group: RequestGroup, params: RequestWideParams,
@@ -85,8 +99,7 @@ def _allowed(conn: Connection, group: RequestGroup, params: RequestWideParams,
     for aggs in group.member_of:
         narrow(_members_of(conn, aggs))
     if group.in_tree:
-        narrow(set(conn.execute(select(RP.c.root_provider_id)
-                                .where(RP.c.uuid == group.in_tree)).scalars()))
+        narrow(set(conn.execute(_ROOT_OF, {"uuid": group.in_tree}).scalars()))
     denied = group.forbidden | params.root_forbidden
     excluded = _providers_with(conn, [trait_ids[t] for t in denied]) if denied else set()
     if group.forbidden_aggs:
@@ -97,10 +110,7 @@ def _allowed(conn: Connection, group: RequestGroup, params: RequestWideParams,
 def _usage(conn: Connection) -> dict[tuple[int, int], int]:
     """What is allocated, per (provider, class): one grouped read instead of a SUM per
     inventory row."""
-    return {(rp, rc): int(used) for rp, rc, used in conn.execute(
-        select(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id,
-               func.sum(ALLOC.c.used))
-        .group_by(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id))}
+    return {(rp, rc): int(used) for rp, rc, used in conn.execute(_USAGE)}
 
 
 _SCAN = (select(RP.c.id, RP.c.uuid, INV.c.resource_class_id, INV.c.total, INV.c.reserved,
@@ -109,6 +119,8 @@ _SCAN = (select(RP.c.id, RP.c.uuid, INV.c.resource_class_id, INV.c.total, INV.c.
          .order_by(RP.c.id))
 _TRAITS = (select(RP_TRAIT.c.resource_provider_id, TRAIT.c.name)
            .join(TRAIT, TRAIT.c.id == RP_TRAIT.c.trait_id))
+_TRAITS_OF = _TRAITS.where(RP_TRAIT.c.resource_provider_id.in_(
+    bindparam("ids", expanding=True)))
 _COMPILED: dict[tuple[str, int], str] = {}  # (dialect, statement): SQL without parameters
 
 
@@ -142,7 +154,7 @@ def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams
     wanted = {rc_ids[rc]: amount for rc, amount in group.resources.items()}
     allowed, excluded = _allowed(conn, group, params, trait_ids)
     usage = _usage(conn)
-    names = dict(conn.execute(select(RC.c.id, RC.c.name)).all())
+    names = dict(conn.execute(_CLASS_NAMES).all())
     found: list[tuple[int, str, list]] = []
     rows = _raw(conn, _SCAN)
     try:
@@ -173,11 +185,8 @@ def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams
 def _traits(conn: Connection, ids: list[int]) -> dict[int, list[str]]:
     """Sorted trait names of just these providers: by id when they are few, else every
     provider's read at once and filtered (cheaper than many IN lists)."""
-    rows: Iterable[Sequence[Any]]
-    if len(ids) <= _FEW:
-        rows = conn.execute(_TRAITS.where(RP_TRAIT.c.resource_provider_id.in_(ids)))
-    else:
-        rows = _raw(conn, _TRAITS)
+    rows: Iterable[Sequence[Any]] = (conn.execute(_TRAITS_OF, {"ids": ids})
+                                     if len(ids) <= _FEW else _raw(conn, _TRAITS))
     wanted = set(ids)
     traits: dict[int, list[str]] = defaultdict(list)
     for rp_id, name in rows:

@@ -137,13 +137,16 @@ def load(conn: Connection) -> Snapshot:
     return Snapshot(providers, rcs, traits)
 
 
+# Built once: every allocation candidates request asks both.
+_NESTED = select(RP.c.id).where(RP.c.parent_provider_id.is_not(None)).limit(1)
+_SHARING = (select(RP_TRAIT.c.resource_provider_id)
+            .join(TRAIT, TRAIT.c.id == RP_TRAIT.c.trait_id)
+            .where(TRAIT.c.name == SHARES_VIA_AGGREGATE).limit(1))
+
+
 def tree_info(conn: Connection) -> tuple[bool, bool]:
     """(any provider has a parent, any provider shares via aggregate): when both are
     false every candidate is a single provider and the flat path applies."""
-    nested = conn.execute(select(RP.c.id).where(RP.c.parent_provider_id.is_not(None))
-                          .limit(1)).first() is not None
-    sharing = conn.execute(
-        select(RP_TRAIT.c.resource_provider_id)
-        .join(TRAIT, TRAIT.c.id == RP_TRAIT.c.trait_id)
-        .where(TRAIT.c.name == SHARES_VIA_AGGREGATE).limit(1)).first() is not None
+    nested = conn.execute(_NESTED).first() is not None
+    sharing = conn.execute(_SHARING).first() is not None
     return nested, sharing
