@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 
-from sqlalchemy import delete, exists, select
+from sqlalchemy import bindparam, delete, exists, select
 from sqlalchemy.orm import Session
 
 from novalite.db import models
@@ -25,10 +25,14 @@ def add(s: Session, instance_uuids: Iterable[str], host: str) -> None:
     s.add_all(models.BuildOutbox(instance_uuid=uuid, host=host) for uuid in instance_uuids)
 
 
+# Built once: every build a conductor takes runs it.
+_TAKE = delete(models.BuildOutbox).where(
+    models.BuildOutbox.instance_uuid.in_(bindparam("uuids", expanding=True)))
+
+
 def take(s: Session, instance_uuids: Iterable[str]) -> None:
     """In the caller's transaction: a conductor took these builds."""
-    run_dml(s, delete(models.BuildOutbox)
-            .where(models.BuildOutbox.instance_uuid.in_(list(instance_uuids))))
+    run_dml(s, _TAKE, {"uuids": list(instance_uuids)})
 
 
 @retry_on_deadlock

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from novalite import context as ctx_mod
@@ -50,19 +50,25 @@ def take_over(uuids: list[str]) -> dict[str, BuildProgress]:
         return _read(s, uuids)
 
 
+# Built once: every build a conductor takes runs both.
+_TOUCH = (update(models.Instance)
+          .where(models.Instance.uuid.in_(bindparam("uuids", expanding=True)),
+                 models.Instance.deleted == 0,
+                 models.Instance.vm_state == states.BUILDING,
+                 models.Instance.task_state == states.SCHEDULING)
+          .values(updated_at=bindparam("now"))
+          .execution_options(synchronize_session=False))
+_PROGRESS = select(*_COLUMNS).where(models.Instance.uuid.in_(bindparam("uuids", expanding=True)),
+                                    models.Instance.deleted == 0)
+
+
 def _touch_scheduling(s: Session, uuids: list[str]) -> None:
     """The builds among `uuids` still being scheduled changed now (for the watchdog)."""
-    run_dml(s, update(models.Instance)
-            .where(models.Instance.uuid.in_(uuids), models.Instance.deleted == 0,
-                   models.Instance.vm_state == states.BUILDING,
-                   models.Instance.task_state == states.SCHEDULING)
-            .values(updated_at=utcnow())
-            .execution_options(synchronize_session=False))
+    run_dml(s, _TOUCH, {"uuids": list(uuids), "now": utcnow()})
 
 
 def _read(s: Session, uuids: list[str]) -> dict[str, BuildProgress]:
-    rows = s.execute(select(*_COLUMNS).where(models.Instance.uuid.in_(uuids),
-                                             models.Instance.deleted == 0))
+    rows = s.execute(_PROGRESS, {"uuids": list(uuids)})
     return {row.uuid: BuildProgress(row.vm_state, row.task_state, row.host, row.node,
                                     row.scheduled_at, row.launched_on) for row in rows}
 
