@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable, Iterable
 from itertools import product
 from typing import Any
@@ -160,6 +161,29 @@ def instance_get_all_by_host(host: str) -> list[Instance]:
         return [_to_obj(r) for r in s.scalars(_ALL_BY_HOST, {"host": host})]
 
 
+_COLUMN_NAMES = frozenset(models.Instance.__table__.c.keys())
+
+
+@functools.cache
+def _guarded_update(tasks: bool, or_no_task: bool, vm_states: bool, host: str) -> Any:
+    """instance_update's UPDATE for one shape of guard, built once: what it sets comes
+    with its parameters (the columns named), the guard's values as `b_` parameters."""
+    table = models.Instance.__table__
+    stmt = update(table).where(table.c.uuid == bindparam("b_uuid"), table.c.deleted == 0)
+    if tasks:
+        clauses = [table.c.task_state.in_(bindparam("b_tasks", expanding=True))]
+        if or_no_task:
+            clauses.append(table.c.task_state.is_(None))
+        stmt = stmt.where(or_(*clauses))
+    if vm_states:
+        stmt = stmt.where(table.c.vm_state.in_(bindparam("b_vm_states", expanding=True)))
+    if host == "null":
+        stmt = stmt.where(table.c.host.is_(None))
+    elif host == "value":
+        stmt = stmt.where(table.c.host == bindparam("b_host"))
+    return stmt
+
+
 @retry_on_deadlock
 def instance_update(
     uuid: str,
@@ -178,22 +202,21 @@ def instance_update(
     `along` adds writes that commit with the update, or not at all (the action record of
     the step the update starts or ends): one transaction instead of two.
     """
+    unknown = set(values) - _COLUMN_NAMES
+    if unknown:
+        raise ValueError(f"Not columns of instances: {sorted(unknown)}")
+    allowed = (ANY if expected_task_state is ANY
+               else list(expected_task_state) if isinstance(expected_task_state, list | tuple)
+               else [expected_task_state])
+    stmt = _guarded_update(
+        allowed is not ANY, allowed is not ANY and None in allowed,
+        expected_vm_state is not None,
+        "any" if expected_host is ANY else "null" if expected_host is None else "value")
+    params = {**values, "updated_at": timeutils.utcnow(), "b_uuid": uuid,
+              "b_tasks": [t for t in allowed if t is not None] if allowed is not ANY else None,
+              "b_vm_states": list(expected_vm_state or ()), "b_host": expected_host}
     with writer() as s:
-        stmt = update(models.Instance).where(models.Instance.uuid == uuid,
-                                             models.Instance.deleted == 0)
-        if expected_task_state is not ANY:
-            allowed = (expected_task_state if isinstance(expected_task_state, list | tuple)
-                       else [expected_task_state])
-            clauses = [models.Instance.task_state.in_([t for t in allowed if t is not None])]
-            if None in allowed:
-                clauses.append(models.Instance.task_state.is_(None))
-            stmt = stmt.where(or_(*clauses))
-        if expected_vm_state is not None:
-            stmt = stmt.where(models.Instance.vm_state.in_(list(expected_vm_state)))
-        if expected_host is not ANY:
-            stmt = stmt.where(models.Instance.host == expected_host)
-        result = run_dml(s, stmt.values(**values, updated_at=timeutils.utcnow())
-                         .execution_options(synchronize_session=False))
+        result = run_dml(s, stmt, params)
         if not result.rowcount:
             row = _get_row(s, uuid, None, read_deleted=False)  # raises InstanceNotFound
             error = (exception.UnexpectedDeletingTaskStateError

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from novalite.db import session
+from novalite.db import migration, session
 from tests import services
 
 # SQLite is a unit test; the real servers make the same test an integration one.
@@ -36,6 +36,14 @@ def backend_engine(backend_url):
     engine = session.make_engine(backend_url)
     yield engine
     engine.dispose()
+
+
+@pytest.fixture
+def backend_db(conf, backend_url) -> None:
+    """A migrated database of each backend, as the services reach it through CONF."""
+    conf.set_override("connection", backend_url, group="database")
+    session.dispose()
+    migration.db_sync()
 
 
 def table_names(engine: sa.Engine) -> set[str]:

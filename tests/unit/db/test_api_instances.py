@@ -55,6 +55,29 @@ def test_update_only_from_the_expected_task_state(db):
                                   expected_task_state=["scheduling"])
 
 
+def test_guarded_updates_on_each_backend(backend_db):
+    """Each shape of guard (task states with or without none, vm states, a host or no
+    host) lets the expected instance through and stops any other."""
+    inst = _create()
+    guarded = instances.instance_update
+    got = guarded(inst.uuid, {"task_state": None, "system_metadata": {"a": "b"}},
+                  expected_task_state=["scheduling"], expected_vm_state=["building"],
+                  expected_host=None)
+    assert (got.task_state, got.system_metadata) == (None, {"a": "b"})
+    got = guarded(inst.uuid, {"host": "h1", "task_state": "spawning"},
+                  expected_task_state=[None, "spawning"])
+    assert (got.host, got.task_state) == ("h1", "spawning")
+    assert guarded(inst.uuid, {"vm_state": "active"}, expected_host="h1",
+                   expected_task_state="spawning").vm_state == "active"
+    for guard in ({"expected_host": None}, {"expected_host": "h2"},
+                  {"expected_task_state": [None]}, {"expected_vm_state": ["building"]}):
+        with pytest.raises(exception.UnexpectedTaskStateError):
+            guarded(inst.uuid, {"vm_state": "error"}, **guard)
+    assert instances.instance_get(inst.uuid).vm_state == "active"
+    with pytest.raises(ValueError, match="metadata"):
+        guarded(inst.uuid, {"metadata": {}})
+
+
 def test_a_delete_in_progress_is_reported_as_such(db):
     inst = _create()
     instances.instance_update(inst.uuid, {"task_state": "deleting"})
