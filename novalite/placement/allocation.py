@@ -174,14 +174,21 @@ def replace(s: Session, claims: list[Claim]) -> None:
             raise ProviderChanged("resource provider generation conflict")
 
 
+# Built once: every server deleted frees its allocations with these.
+_PROVIDERS_OF = (select(ALLOC.c.resource_provider_id)
+                 .where(ALLOC.c.consumer_id == bindparam("consumer")).distinct())
+_FREE = delete(ALLOC).where(ALLOC.c.consumer_id == bindparam("consumer"))
+_BUMP_EACH = update(RP).where(RP.c.id.in_(bindparam("ids", expanding=True))).values(
+    generation=RP.c.generation + 1)
+
+
 def delete_consumer(s: Session, consumer_uuid: str) -> bool:
     """Remove every allocation of the consumer; False when it had none."""
-    touched = list(s.scalars(select(ALLOC.c.resource_provider_id)
-                             .where(ALLOC.c.consumer_id == consumer_uuid).distinct()))
+    touched = list(s.scalars(_PROVIDERS_OF, {"consumer": consumer_uuid}))
     if not touched:
         return False
-    s.execute(delete(ALLOC).where(ALLOC.c.consumer_id == consumer_uuid))
-    s.execute(update(RP).where(RP.c.id.in_(touched)).values(generation=RP.c.generation + 1))
+    s.execute(_FREE, {"consumer": consumer_uuid})
+    s.execute(_BUMP_EACH, {"ids": touched})
     consumer.delete_if_unused(s, [consumer_uuid])
     return True
 

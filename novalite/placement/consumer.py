@@ -120,7 +120,11 @@ def write(s: Session, uuid: str, project_id: str | None, user_id: str | None,
     return True
 
 
+_DELETE_UNUSED = delete(CONSUMER).where(
+    CONSUMER.c.uuid.in_(bindparam("uuids", expanding=True)),
+    CONSUMER.c.uuid.not_in(select(ALLOC.c.consumer_id)))
+
+
 def delete_if_unused(s: Session, uuids: list[str]) -> None:
     if uuids:
-        s.execute(delete(CONSUMER).where(CONSUMER.c.uuid.in_(uuids),
-                                         CONSUMER.c.uuid.not_in(select(ALLOC.c.consumer_id))))
+        s.execute(_DELETE_UNUSED, {"uuids": uuids})
