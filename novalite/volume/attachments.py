@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
@@ -39,15 +38,21 @@ def record(row: m.VolumeAttachment, project_id: str) -> Attachment:
                       created_at=row.created_at)
 
 
-def _with_project() -> Any:
-    return select(m.VolumeAttachment, m.Volume.project_id).join(
-        m.Volume, m.Volume.id == m.VolumeAttachment.volume_id)
+_WITH_PROJECT = select(m.VolumeAttachment, m.Volume.project_id).join(
+    m.Volume, m.Volume.id == m.VolumeAttachment.volume_id)
+# Built once: every volume shown, and every step of an attachment, reads with these.
+_BY_ID = _WITH_PROJECT.where(m.VolumeAttachment.id == bindparam("id"))
+_OF_VOLUMES = (_WITH_PROJECT
+               .where(m.VolumeAttachment.volume_id.in_(bindparam("ids", expanding=True)))
+               .order_by(m.VolumeAttachment.created_at, m.VolumeAttachment.id))
+_STATUSES = select(m.VolumeAttachment.attach_status).where(
+    m.VolumeAttachment.volume_id == bindparam("volume_id"))
 
 
 def get_row(s: Session, attachment_id: str, project_id: str | None
             ) -> tuple[m.VolumeAttachment, str]:
     """The attachment and its volume's project, if `project_id` (None: any) owns it."""
-    found = s.execute(_with_project().where(m.VolumeAttachment.id == attachment_id)).first()
+    found = s.execute(_BY_ID, {"id": attachment_id}).first()
     if found is None or (project_id is not None and found[1] != project_id):
         raise errors.VolumeAttachmentNotFound(filter=f"attachment_id = {attachment_id}")
     return found[0], found[1]
@@ -59,7 +64,7 @@ def get(s: Session, attachment_id: str, project_id: str | None) -> Attachment:
 
 def list_attachments(s: Session, project_id: str | None) -> list[Attachment]:
     """The project's attachments (None: every project's); the API filters and pages."""
-    query = _with_project()
+    query = _WITH_PROJECT
     if project_id is not None:
         query = query.where(m.Volume.project_id == project_id)
     return [record(row, project) for row, project in s.execute(query)]
@@ -68,9 +73,7 @@ def list_attachments(s: Session, project_id: str | None) -> list[Attachment]:
 def of_volumes(s: Session, volume_ids: Iterable[str]) -> dict[str, list[Attachment]]:
     """The attachments of each of `volume_ids`, oldest first."""
     found: dict[str, list[Attachment]] = {}
-    query = (_with_project().where(m.VolumeAttachment.volume_id.in_(list(volume_ids)))
-             .order_by(m.VolumeAttachment.created_at, m.VolumeAttachment.id))
-    for row, project in s.execute(query):
+    for row, project in s.execute(_OF_VOLUMES, {"ids": list(volume_ids)}):
         found.setdefault(row.volume_id, []).append(record(row, project))
     return found
 
@@ -97,8 +100,7 @@ def on_backend(s: Session, backend_host: str) -> list[m.VolumeAttachment]:
 
 def settle(s: Session, volume_id: str) -> str:
     """Give the volume the status its attachments make (Cinder's rule, see above)."""
-    statuses = sorted(s.scalars(select(m.VolumeAttachment.attach_status)
-                                .where(m.VolumeAttachment.volume_id == volume_id)))
+    statuses = sorted(s.scalars(_STATUSES, {"volume_id": volume_id}))
     status = _VOLUME_STATUS.get(statuses[0], statuses[0]) if statuses else states.AVAILABLE
     volume = s.get(m.Volume, volume_id)
     if volume is not None:

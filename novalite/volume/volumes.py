@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
@@ -37,9 +37,14 @@ def record(s: Session, row: m.Volume, attached: list[Attachment] | None = None,
         created_at=row.created_at, updated_at=row.updated_at, attachments=attached)
 
 
+# Built once (Session.get builds its select on each call): every show and every step of
+# an attachment reads its volume.
+_BY_ID = select(m.Volume).where(m.Volume.id == bindparam("id"))
+
+
 def get_row(s: Session, volume_id: str, project_id: str | None) -> m.Volume:
     """The volume, if `project_id` (None: any project, an admin's view) owns it."""
-    row = s.get(m.Volume, volume_id)
+    row = s.scalar(_BY_ID, {"id": volume_id})
     if row is None or (project_id is not None and row.project_id != project_id):
         raise errors.VolumeNotFound(volume_id=volume_id)
     return row
