@@ -10,7 +10,7 @@ import uuid as uuidlib
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -20,6 +20,19 @@ from novalite.db.session import reader, retry_on_deadlock, writer
 from novalite.objects.block_device import BlockDeviceMapping
 
 _B = models.BlockDeviceMapping
+# Built once: every boot, attach, detach and delete of a server reads or removes its
+# mappings, and every server view reads which volumes it has.
+_BY_UUID = select(_B).where(_B.uuid == bindparam("uuid"))
+_BY_VOLUME_AND_INSTANCE = select(_B).where(_B.volume_id == bindparam("volume_id"),
+                                           _B.instance_uuid == bindparam("instance_uuid"))
+_OF_INSTANCE = select(_B).where(_B.instance_uuid == bindparam("instance_uuid")).order_by(_B.id)
+_OF_VOLUME = select(_B).where(_B.volume_id == bindparam("volume_id"))
+_DESTROY = delete(_B).where(_B.uuid == bindparam("uuid"))
+_DESTROY_ALL_OF = delete(_B).where(_B.instance_uuid == bindparam("instance_uuid"))
+_ATTACHED = (select(_B.instance_uuid, _B.volume_id, _B.delete_on_termination)
+             .where(_B.instance_uuid.in_(bindparam("uuids", expanding=True)),
+                    _B.volume_id.is_not(None))
+             .order_by(_B.id))
 
 
 def _to_obj(row: models.BlockDeviceMapping) -> BlockDeviceMapping:
@@ -49,7 +62,7 @@ def bdm_create(values: dict[str, Any]) -> BlockDeviceMapping:
 
 
 def _get_row(s: Session, bdm_uuid: str) -> models.BlockDeviceMapping:
-    row = s.scalar(select(_B).where(_B.uuid == bdm_uuid))
+    row = s.scalar(_BY_UUID, {"uuid": bdm_uuid})
     if row is None:
         raise exception.VolumeBDMNotFound(volume_id=bdm_uuid)
     return row
@@ -58,8 +71,8 @@ def _get_row(s: Session, bdm_uuid: str) -> models.BlockDeviceMapping:
 def bdm_get_by_volume_and_instance(volume_id: str, instance_uuid: str
                                    ) -> BlockDeviceMapping:
     with reader() as s:
-        row = s.scalar(select(_B).where(_B.volume_id == volume_id,
-                                        _B.instance_uuid == instance_uuid))
+        row = s.scalar(_BY_VOLUME_AND_INSTANCE, {"volume_id": volume_id,
+                                                 "instance_uuid": instance_uuid})
         if row is None:
             raise exception.VolumeBDMNotFound(volume_id=volume_id)
         return _to_obj(row)
@@ -68,13 +81,13 @@ def bdm_get_by_volume_and_instance(volume_id: str, instance_uuid: str
 def bdm_get_all_by_instance(instance_uuid: str) -> list[BlockDeviceMapping]:
     """Oldest first, the order the volumes were attached in."""
     with reader() as s:
-        return [_to_obj(row) for row in s.scalars(
-            select(_B).where(_B.instance_uuid == instance_uuid).order_by(_B.id))]
+        return [_to_obj(row) for row in s.scalars(_OF_INSTANCE,
+                                                  {"instance_uuid": instance_uuid})]
 
 
 def bdm_get_by_volume(volume_id: str) -> list[BlockDeviceMapping]:
     with reader() as s:
-        return [_to_obj(row) for row in s.scalars(select(_B).where(_B.volume_id == volume_id))]
+        return [_to_obj(row) for row in s.scalars(_OF_VOLUME, {"volume_id": volume_id})]
 
 
 @retry_on_deadlock
@@ -91,12 +104,12 @@ def bdm_update(bdm_uuid: str, values: dict[str, Any]) -> BlockDeviceMapping:
 def bdm_destroy(bdm_uuid: str) -> None:
     """Gone already is fine: a detach retried after a crash."""
     with writer() as s:
-        s.execute(delete(_B).where(_B.uuid == bdm_uuid))
+        s.execute(_DESTROY, {"uuid": bdm_uuid})
 
 
 def destroy_all_of(s: Session, instance_uuid: str) -> None:
     """The instance's mappings, in the transaction that destroys it."""
-    s.execute(delete(_B).where(_B.instance_uuid == instance_uuid))
+    s.execute(_DESTROY_ALL_OF, {"instance_uuid": instance_uuid})
 
 
 def volumes_attached(s: Session, instance_uuids: Iterable[str]
@@ -107,11 +120,8 @@ def volumes_attached(s: Session, instance_uuids: Iterable[str]
     wanted = sorted(set(instance_uuids))
     found: dict[str, list[tuple[str, bool]]] = {}
     for start in range(0, len(wanted), 500):
-        query = (select(_B.instance_uuid, _B.volume_id, _B.delete_on_termination)
-                 .where(_B.instance_uuid.in_(wanted[start:start + 500]),
-                        _B.volume_id.is_not(None))
-                 .order_by(_B.id))
-        for instance_uuid, volume_id, delete_on_termination in s.execute(query):
+        for instance_uuid, volume_id, delete_on_termination in s.execute(
+                _ATTACHED, {"uuids": wanted[start:start + 500]}):
             found.setdefault(instance_uuid, []).append(
                 (str(volume_id), bool(delete_on_termination)))
     return found
