@@ -35,15 +35,21 @@ from boot_storm import IMAGE_ID, MARKER, free_port, percentile, start_cloud  # n
 
 VOLUME_VERSION = {"OpenStack-API-Version": "volume 3.70"}
 STEPS = ("create", "attach", "detach", "delete")
-POLL = 0.02
+# A wait polls at 20 ms, then half as often again each time, up to every 100 ms (real
+# clients poll every 1-3 s): polling every 20 ms throughout, 8 clients loaded the cloud
+# with ~35 status reads a cycle (10.1 cycles/s, attach p50 337 ms, against 14.1 and 164
+# ms at 100 ms), measuring mostly themselves.
+POLL, POLL_MAX = 0.02, 0.1
 
 
 def _until(check: Callable[[], bool], what: str, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
+    delay = POLL
     while not check():
         if time.monotonic() > deadline:
             raise SystemExit(f"{what} not within {timeout} s")
-        time.sleep(POLL)
+        time.sleep(delay)
+        delay = min(POLL_MAX, delay * 1.5)
 
 
 def _status(volumes: httpx.Client, volume_id: str) -> str | None:
