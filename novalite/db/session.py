@@ -226,6 +226,13 @@ def writer() -> Iterator[Session]:
         yield session
 
 
+def writes_serialised() -> bool:
+    """Whether write transactions run one at a time (SQLite: each holds the database's
+    write lock from its BEGIN IMMEDIATE to its commit, across processes), so that what
+    one checked before its own write still holds when it commits."""
+    return get_engine().dialect.name == "sqlite"
+
+
 def run_dml(s: Session, statement: Executable,
             params: dict[str, Any] | None = None) -> CursorResult[Any]:
     """Run an INSERT, UPDATE or DELETE. Its result is a cursor result (rowcount,

@@ -145,14 +145,19 @@ def create(ctx: RequestContext, requested_size: int | None, fields: dict[str, An
 
 def _recheck(project_id: str, undo: Callable[[Session], None], **adding: int) -> None:
     """The quota recheck once the addition committed (see novalite.volume.quotas): an
-    addition that a racing one pushed over a limit is undone and refused."""
-    with session.writer() as s:
+    addition that a racing one pushed over a limit is undone and refused. Where writes
+    are serialised no racer could count before the addition's insert: the check made
+    in its transaction stands, and no recheck is needed."""
+    if session.writes_serialised():
+        return
+    with session.reader() as s:
         try:
             quotas.recheck(s, project_id, **adding)
             return
         except errors.QuotaError as exc:
             refused = exc
-            undo(s)
+    with session.writer() as s:
+        undo(s)
     raise refused
 
 

@@ -7,7 +7,7 @@ counting quotas do: checked in the transaction that adds to it, and checked agai
 that transaction committed (`recheck`), because on PostgreSQL and MariaDB two requests
 can each count before the other's insert; then both see the excess and are undone
 (Nova's recheck refuses both racers too). On SQLite writers are serialised and the
-recheck never finds anything."""
+recheck could never find anything: it is not made."""
 
 from __future__ import annotations
 

@@ -48,6 +48,7 @@ def test_an_image_the_volume_cannot_take_is_refused(ctx, monkeypatch, image, mes
 def test_a_create_that_a_racing_one_took_over_quota_is_undone_and_refused(ctx, monkeypatch):
     """On PostgreSQL and MariaDB two creates can both pass the check before either
     inserts: the recheck after the commit finds the excess and removes its own volume."""
+    monkeypatch.setattr(session, "writes_serialised", lambda: False)
     with session.writer() as s:
         quotas.update(s, "p1", {"volumes": 1})
     make_volume(states.AVAILABLE, size=1)  # the racer's, committed after our check
@@ -56,6 +57,23 @@ def test_a_create_that_a_racing_one_took_over_quota_is_undone_and_refused(ctx, m
         api.create(ctx, 1, {"name": "late"}, _allowed)
     with session.reader() as s:
         assert quotas.usage(s, "p1")["volumes"] == 1
+
+
+def test_serialised_writes_need_no_recheck(ctx, monkeypatch):
+    """On SQLite the check in the create's own transaction holds until it commits: a
+    recheck (a transaction more per volume and snapshot) could never refuse."""
+    assert session.writes_serialised()
+
+    def recheck(*args, **kwargs):
+        raise AssertionError("rechecked")
+
+    monkeypatch.setattr(quotas, "recheck", recheck)
+    monkeypatch.setattr(api.VolumeAPI, "create_volume", lambda *args: None)
+    with session.writer() as s:
+        quotas.update(s, "p1", {"volumes": 1})
+    api.create(ctx, 1, {"name": "first"}, _allowed)
+    with pytest.raises(errors.VolumeLimitExceeded):
+        api.create(ctx, 1, {"name": "second"}, _allowed)
 
 
 class Refused(Exception):
