@@ -312,21 +312,19 @@ class API:
         elif host and not compute_nodes.compute_node_get_by_host(host):
             raise exception.ComputeHostNotFound(host=host)
 
-    def delete(self, ctx: RequestContext, instance_uuid: str) -> None:
+    def delete(self, ctx: RequestContext, instance: Instance) -> None:
         """With reclaim_instance_interval set, a server that has run on an up host is
         soft-deleted (restorable until its compute reclaims it); any other is deleted at
         once, as is one in VERIFY_RESIZE (its confirmation, which runs on the source,
         would otherwise race the soft delete for the server's state)."""
-        project = None if ctx.is_admin else ctx.project_id
-        instance = instances.instance_get(instance_uuid, project_id=project)
         guards.check_lock(ctx, instance)
         if (CONF.reclaim_instance_interval > 0 and instance.launched_at is not None
                 and instance.vm_state != states.RESIZED and instance.host
                 and service_api.compute_is_up(instance.host)):
             instance = instances.instance_update(
-                instance_uuid, {"task_state": states.SOFT_DELETING,
+                instance.uuid, {"task_state": states.SOFT_DELETING,
                                 "deleted_at": timeutils.utcnow()},
-                along=self._recorded(ctx, instance_uuid, "delete"))
+                along=self._recorded(ctx, instance.uuid, "delete"))
             self.compute.soft_delete_instance(ctx, instance.host or "", instance)
             return
         self._delete(ctx, instance)

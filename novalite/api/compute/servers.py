@@ -276,5 +276,5 @@ def changed_view(req: ApiRequest, uuid: str) -> dict:
 def delete(req: ApiRequest) -> ApiResponse:
     instance = get_instance(req)
     policy.authorize(req.ctx, RULE % "delete", instance.project_id)
-    API().delete(req.ctx, instance.uuid)
+    API().delete(req.ctx, instance)
     return ApiResponse(204)

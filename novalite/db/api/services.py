@@ -34,6 +34,9 @@ def _to_obj(row: Any) -> Service:
 _LIVE_BY_NAME = select(models.Service).where(models.Service.host == bindparam("host"),
                                              models.Service.binary == bindparam("binary"),
                                              models.Service.deleted == 0)
+_LIVE_ROW_BY_NAME = select(*_ROW).where(models.Service.host == bindparam("host"),
+                                       models.Service.binary == bindparam("binary"),
+                                       models.Service.deleted == 0)
 
 
 def service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
@@ -112,11 +115,12 @@ def service_get_all(binary: str | None = None,
 
 
 def service_get_by_host_and_binary(host: str, binary: str) -> Service:
+    """Read as plain columns: whether a server's host is up is asked at each delete."""
     with reader() as s:
-        row = s.scalar(_LIVE_BY_NAME, {"host": host, "binary": binary})
+        row = s.execute(_LIVE_ROW_BY_NAME, {"host": host, "binary": binary}).first()
         if row is None:
             raise exception.ComputeHostNotFound(host=host)
-        return _to_obj(row)
+        return Service(*row)
 
 
 def service_get(ident: int | str) -> Service:
