@@ -11,7 +11,9 @@ recheck could never find anything: it is not made."""
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, select
+from typing import Any
+
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.orm import Session
 
 from novalite.conf import CONF
@@ -25,19 +27,31 @@ def defaults() -> dict[str, int]:
     return {r: int(getattr(CONF, f"quota_{r}")) for r in RESOURCES}
 
 
+# Built once: every volume and snapshot created is checked with these.
+_LIMITS = select(m.VolumeQuota.resource, m.VolumeQuota.hard_limit).where(
+    m.VolumeQuota.project_id == bindparam("project_id"))
+
+
+def _totals(model: type[m.Volume] | type[m.Snapshot], size: Any) -> tuple[Any, Any]:
+    """How many rows the project has, and how many gigabytes they hold."""
+    owned = model.project_id == bindparam("project_id")
+    return (select(func.count()).select_from(model).where(owned).scalar_subquery(),
+            select(func.coalesce(func.sum(size), 0)).where(owned).scalar_subquery())
+
+
+_USAGE = select(*_totals(m.Volume, m.Volume.size),
+                *_totals(m.Snapshot, m.Snapshot.volume_size))
+
+
 def limits(s: Session, project_id: str) -> dict[str, int]:
-    own = {row.resource: row.hard_limit for row in s.scalars(
-        select(m.VolumeQuota).where(m.VolumeQuota.project_id == project_id))}
+    own = {resource: limit for resource, limit in s.execute(
+        _LIMITS, {"project_id": project_id})}
     return {**defaults(), **{r: v for r, v in own.items() if r in RESOURCES}}
 
 
 def usage(s: Session, project_id: str) -> dict[str, int]:
-    volumes, volume_gb = s.execute(
-        select(func.count(), func.coalesce(func.sum(m.Volume.size), 0))
-        .where(m.Volume.project_id == project_id)).one()
-    snapshots, snapshot_gb = s.execute(
-        select(func.count(), func.coalesce(func.sum(m.Snapshot.volume_size), 0))
-        .where(m.Snapshot.project_id == project_id)).one()
+    volumes, volume_gb, snapshots, snapshot_gb = s.execute(
+        _USAGE, {"project_id": project_id}).one()
     return {"volumes": int(volumes), "snapshots": int(snapshots),
             "gigabytes": int(volume_gb) + int(snapshot_gb)}
 

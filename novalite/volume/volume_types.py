@@ -21,6 +21,10 @@ _SPECS = select(m.VolumeTypeExtraSpec.volume_type_id, m.VolumeTypeExtraSpec.key,
                 m.VolumeTypeExtraSpec.value).where(
     m.VolumeTypeExtraSpec.volume_type_id.in_(bindparam("ids", expanding=True)))
 _BY_IDS = select(m.VolumeType).where(m.VolumeType.id.in_(bindparam("ids", expanding=True)))
+# Built once (Session.get builds its select on each call): every volume created finds
+# its type, most often the default one by name.
+_BY_ID = select(m.VolumeType).where(m.VolumeType.id == bindparam("id"))
+_BY_NAME = select(m.VolumeType).where(m.VolumeType.name == bindparam("name"))
 
 
 def records(s: Session, rows: Iterable[m.VolumeType]) -> list[VolumeType]:
@@ -48,7 +52,7 @@ def by_id(s: Session, type_ids: Iterable[str]) -> dict[str, VolumeType]:
 
 
 def get_row(s: Session, type_id: str) -> m.VolumeType:
-    row = s.get(m.VolumeType, type_id)
+    row = s.scalar(_BY_ID, {"id": type_id})
     if row is None:
         raise errors.VolumeTypeNotFound(volume_type_id=type_id)
     return row
@@ -56,8 +60,8 @@ def get_row(s: Session, type_id: str) -> m.VolumeType:
 
 def find(s: Session, id_or_name: str) -> VolumeType:
     """By id, else by name, as a volume create's `volume_type` may name it."""
-    row = s.get(m.VolumeType, id_or_name) or s.scalar(
-        select(m.VolumeType).where(m.VolumeType.name == id_or_name))
+    row = (s.scalar(_BY_ID, {"id": id_or_name})
+           or s.scalar(_BY_NAME, {"name": id_or_name}))
     if row is None:
         raise errors.VolumeTypeNotFoundByName(volume_type_name=id_or_name)
     return record(s, row)
