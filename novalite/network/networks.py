@@ -78,15 +78,22 @@ def record(s: Session, row: m.Network) -> Record:
     return records.network(row, subnet_ids, _segment(s, row.id))
 
 
+# Built once: every boot without a named network lists the project's networks twice.
+_SUBNETS_OF = select(m.Subnet.id, m.Subnet.network_id).where(
+    m.Subnet.network_id.in_(bindparam("ids", expanding=True)))
+_SEGMENTS_OF = select(m.NetworkSegment).where(
+    m.NetworkSegment.network_id.in_(bindparam("ids", expanding=True)))
+
+
 def list_records(s: Session, scope: Scope) -> list[Record]:
     rows = list(s.scalars(select(m.Network).where(visible_clause(scope))))
+    if not rows:
+        return []
     ids = [r.id for r in rows]
     subnets: dict[str, list[str]] = {i: [] for i in ids}
-    for sid, nid in s.execute(select(m.Subnet.id, m.Subnet.network_id)
-                              .where(m.Subnet.network_id.in_(ids))):
+    for sid, nid in s.execute(_SUBNETS_OF, {"ids": ids}):
         subnets[nid].append(sid)
-    segs = {seg.network_id: seg for seg in s.scalars(
-        select(m.NetworkSegment).where(m.NetworkSegment.network_id.in_(ids)))}
+    segs = {seg.network_id: seg for seg in s.scalars(_SEGMENTS_OF, {"ids": ids})}
     return [records.network(r, subnets[r.id], segs.get(r.id)) for r in rows]
 
 
