@@ -1,6 +1,7 @@
 """POST /servers body: Nova's schema at 2.1, and what later microversions add."""
 
 import copy
+import functools
 from typing import Any
 
 _name = {"type": "string", "minLength": 1, "maxLength": 255,
@@ -90,8 +91,10 @@ def _device_tags(version: tuple[int, int]) -> tuple[bool, bool]:
             version == (2, 32) or version >= (2, 42))
 
 
+@functools.cache
 def create_for(version: tuple[int, int]) -> dict:
-    """The create schema at `version`: each microversion adds to the one before."""
+    """The create schema at `version`: each microversion adds to the one before. Made
+    once a version (a deep copy a boot otherwise); the caller only reads it."""
     body = copy.deepcopy(create)
     server = body["properties"]["server"]
     if version >= (2, 19):
