@@ -2,20 +2,12 @@
 in its request's action, an error marks the action, an event ended without a start is
 recorded, and another request's action is never touched."""
 
-import pytest
 
 from novalite import context
-from novalite.db import migration, session
+from novalite.db import session
 from novalite.db.api import actions
 
 UUID = "5f0e7a43-8d1c-4a47-9a4c-0d6f5c0d9e01"
-
-
-@pytest.fixture
-def db(conf, backend_url):
-    conf.set_override("connection", backend_url, group="database")
-    session.dispose()
-    migration.db_sync()
 
 
 def _ctx(request_id: str) -> context.RequestContext:
@@ -27,7 +19,7 @@ def _action(request_id: str) -> dict:
     return found
 
 
-def test_an_event_starts_and_ends_in_its_requests_action(db):
+def test_an_event_starts_and_ends_in_its_requests_action(backend_db):
     first, second = _ctx("req-1"), _ctx("req-2")
     actions.action_start(first, UUID, "attach_volume")
     actions.action_start(second, UUID, "detach_volume")
@@ -45,7 +37,7 @@ def test_an_event_starts_and_ends_in_its_requests_action(db):
         event["finish_time"]]
 
 
-def test_an_error_marks_the_action_and_an_unstarted_event_is_recorded(db):
+def test_an_error_marks_the_action_and_an_unstarted_event_is_recorded(backend_db):
     ctx = _ctx("req-3")
     actions.action_start(ctx, UUID, "reboot")
     actions.action_event_finish(ctx, UUID, "compute_reboot_instance", "Error",
@@ -58,7 +50,7 @@ def test_an_error_marks_the_action_and_an_unstarted_event_is_recorded(db):
     assert action["message"] == "Error"
 
 
-def test_an_event_of_an_action_started_in_the_same_transaction(db):
+def test_an_event_of_an_action_started_in_the_same_transaction(backend_db):
     ctx = _ctx("req-4")
     with session.writer() as s:
         actions.add_action(s, ctx, UUID, "create")
@@ -68,7 +60,7 @@ def test_an_event_of_an_action_started_in_the_same_transaction(db):
         "conductor_schedule_and_build_instances", None)
 
 
-def test_events_outside_any_action_are_ignored(db):
+def test_events_outside_any_action_are_ignored(backend_db):
     ctx = _ctx("req-5")
     actions.action_event_start(ctx, UUID, "compute_stop_instance")
     actions.action_event_finish(ctx, UUID, "compute_stop_instance")

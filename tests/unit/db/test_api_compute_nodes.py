@@ -3,18 +3,8 @@ decoded in Python) give back what was saved, empty collections for empty columns
 
 import datetime
 
-import pytest
-
-from novalite.db import migration, session
 from novalite.db.api import compute_nodes
 from novalite.objects.compute_node import ComputeNode
-
-
-@pytest.fixture
-def db(conf, backend_url):
-    conf.set_override("connection", backend_url, group="database")
-    session.dispose()
-    migration.db_sync()
 
 
 def _node(name: str, **fields) -> ComputeNode:
@@ -36,7 +26,7 @@ def _same(read: ComputeNode, saved: ComputeNode) -> bool:
         {**saved.fields(), "updated_at": None, "id": None}
 
 
-def test_bulk_reads_give_back_the_json_columns_as_saved(db):
+def test_bulk_reads_give_back_the_json_columns_as_saved(backend_db):
     full, empty = _node("full", **FULL), _node("empty")
     for node in (full, empty):
         compute_nodes.compute_node_save(node)
@@ -50,7 +40,7 @@ def test_bulk_reads_give_back_the_json_columns_as_saved(db):
     assert _same(compute_nodes.compute_node_get_by_host("full")[0], full)
 
 
-def test_nodes_of_one_read_share_no_values(db):
+def test_nodes_of_one_read_share_no_values(backend_db):
     for name in ("a", "b"):
         compute_nodes.compute_node_save(_node(name, **FULL))
     a, b = compute_nodes.compute_node_get_all()

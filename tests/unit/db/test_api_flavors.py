@@ -6,25 +6,16 @@ import threading
 import pytest
 
 from novalite import exception
-from novalite.db import migration, session
 from novalite.db.api import flavors
 from tests import builders
 from tests.statements import statements
-
-
-@pytest.fixture
-def db(conf, backend_url):
-    """A migrated database of each backend, as the services reach it through CONF."""
-    conf.set_override("connection", backend_url, group="database")
-    session.dispose()
-    migration.db_sync()
 
 
 def _create(**kw):
     return flavors.flavor_create(builders.flavor(**kw))
 
 
-def test_create_reports_which_key_is_taken(db):
+def test_create_reports_which_key_is_taken(backend_db):
     _create(extra_specs={"a": "1"})
     with pytest.raises(exception.FlavorIdExists, match="Flavor with ID 1 already exists."):
         _create(name="other")
@@ -34,7 +25,7 @@ def test_create_reports_which_key_is_taken(db):
     assert flavors.flavor_get_by_flavorid("1").extra_specs == {"a": "1"}
 
 
-def test_private_flavors_are_seen_by_admins_and_projects_given_access(db):
+def test_private_flavors_are_seen_by_admins_and_projects_given_access(backend_db):
     _create(flavorid="pub", name="pub")
     _create(flavorid="priv", name="priv", is_public=False)
     flavors.flavor_access_add("priv", "p1")
@@ -51,7 +42,7 @@ def test_private_flavors_are_seen_by_admins_and_projects_given_access(db):
         flavors.flavor_get_by_flavorid("priv", "p2")
 
 
-def test_a_flavor_reads_with_its_extra_specs_in_one_statement(db):
+def test_a_flavor_reads_with_its_extra_specs_in_one_statement(backend_db):
     """Every boot reads its flavor, as a project (with its access rule) or as an admin."""
     _create(flavorid="priv", is_public=False, extra_specs={"a": "1", "b": "2", "c": "3"})
     flavors.flavor_access_add("priv", "p1")
@@ -62,7 +53,7 @@ def test_a_flavor_reads_with_its_extra_specs_in_one_statement(db):
         assert len([s for s in seen if s.lstrip().startswith("SELECT")]) == 1
 
 
-def test_listing_filters(db):
+def test_listing_filters(backend_db):
     _create(flavorid="b", name="b", memory_mb=100, root_gb=5)
     _create(flavorid="a", name="a", memory_mb=200, root_gb=1, disabled=True)
     assert [f.flavorid for f in flavors.flavor_get_all()] == ["a", "b"]
@@ -71,7 +62,7 @@ def test_listing_filters(db):
     assert [f.flavorid for f in flavors.flavor_get_all(min_root_gb=2)] == ["b"]
 
 
-def test_extra_specs_update_merges_and_delete_removes_one(db):
+def test_extra_specs_update_merges_and_delete_removes_one(backend_db):
     _create(extra_specs={"a": "1", "b": "2"})
     assert flavors.flavor_extra_specs_update("1", {"b": "3", "c": "4"}) == \
         {"a": "1", "b": "3", "c": "4"}
@@ -84,7 +75,7 @@ def test_extra_specs_update_merges_and_delete_removes_one(db):
         flavors.flavor_extra_specs_update("nope", {"a": "1"})
 
 
-def test_access_add_list_remove(db):
+def test_access_add_list_remove(backend_db):
     _create(is_public=False)
     assert flavors.flavor_access_add("1", "p1") == ["p1"]
     assert flavors.flavor_access_add("1", "p2") == ["p1", "p2"]
@@ -98,7 +89,7 @@ def test_access_add_list_remove(db):
         flavors.flavor_access_get("nope")
 
 
-def test_destroy_removes_the_row_its_specs_and_access(db):
+def test_destroy_removes_the_row_its_specs_and_access(backend_db):
     _create(is_public=False, extra_specs={"a": "1"})
     flavors.flavor_access_add("1", "p1")
     assert flavors.flavor_destroy("1").flavorid == "1"
@@ -108,7 +99,7 @@ def test_destroy_removes_the_row_its_specs_and_access(db):
     assert again.extra_specs == {} and flavors.flavor_access_get("1") == []
 
 
-def test_set_description(db):
+def test_set_description(backend_db):
     _create()
     assert flavors.flavor_set_description("1", "small").description == "small"
     assert flavors.flavor_get_by_flavorid("1").description == "small"
@@ -131,13 +122,13 @@ def _race(target, count=8):
     return errors
 
 
-def test_concurrent_writers_of_one_new_key_all_succeed(db):
+def test_concurrent_writers_of_one_new_key_all_succeed(backend_db):
     _create()
     assert _race(lambda n: flavors.flavor_extra_specs_update("1", {"k": str(n)})) == []
     assert list(flavors.flavor_get_by_flavorid("1").extra_specs) == ["k"]
 
 
-def test_concurrent_grants_of_one_project_add_it_once(db):
+def test_concurrent_grants_of_one_project_add_it_once(backend_db):
     _create(is_public=False)
     errors = _race(lambda n: flavors.flavor_access_add("1", "p1"))
     assert len(errors) == 7 and all(isinstance(e, exception.FlavorAccessExists)

@@ -3,22 +3,14 @@
 import pytest
 
 from novalite import exception
-from novalite.db import migration, session
 from novalite.db.api import keypairs
-
-
-@pytest.fixture
-def db(conf, backend_url):
-    conf.set_override("connection", backend_url, group="database")
-    session.dispose()
-    migration.db_sync()
 
 
 def _create(name, user="u1", key_type="ssh"):
     return keypairs.key_pair_create(user, name, f"ssh-ed25519 {name}", "aa:bb", key_type)
 
 
-def test_names_are_unique_per_user(db):
+def test_names_are_unique_per_user(backend_db):
     created = _create("k")
     assert created["type"] == "ssh" and created["created_at"] is not None
     with pytest.raises(exception.KeyPairExists, match="Key pair 'k' already exists."):
@@ -28,7 +20,7 @@ def test_names_are_unique_per_user(db):
     assert _create("cert", key_type="x509")["type"] == "x509"
 
 
-def test_paging_by_name_and_counting(db):
+def test_paging_by_name_and_counting(backend_db):
     for name in ("b", "c", "a"):
         _create(name)
     _create("z", user="u2")
@@ -41,7 +33,7 @@ def test_paging_by_name_and_counting(db):
     assert keypairs.key_pair_count_by_user("u1") == 3
 
 
-def test_destroy(db):
+def test_destroy(backend_db):
     _create("k")
     keypairs.key_pair_destroy("u1", "k")
     with pytest.raises(exception.KeypairNotFound, match="Keypair k not found for user u1"):

@@ -6,21 +6,12 @@ import stat
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
 from novalite.conf import CONF
-from novalite.db import migration, session
+from novalite.db import migration
 from novalite.db.api import services
 
 
-@pytest.fixture
-def db(conf, backend_url):
-    conf.set_override("connection", backend_url, group="database")
-    session.dispose()
-    migration.db_sync()
-
-
-def test_services_starting_together_share_one_record(db):
+def test_services_starting_together_share_one_record(backend_db):
     start = threading.Barrier(8)
 
     def register(_):
@@ -39,12 +30,12 @@ def test_the_sqlite_database_is_readable_by_its_owner_only(conf):
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
 
 
-def test_the_bulk_read_gives_what_the_single_read_gives(db):
+def test_the_bulk_read_gives_what_the_single_read_gives(backend_db):
     made = services.service_get_or_create("host-a", "novalite-compute", "compute")
     assert services.service_get_all("novalite-compute") == [services.service_get(made.id)]
 
 
-def test_one_heartbeat_renews_many_records_and_names_those_gone(db, monkeypatch):
+def test_one_heartbeat_renews_many_records_and_names_those_gone(backend_db, monkeypatch):
     monkeypatch.setattr(services, "_BEAT_CHUNK", 2)  # several statements in one beat
     ids = [services.service_get_or_create(f"host-{i}", "novalite-compute", "compute").id
            for i in range(5)]

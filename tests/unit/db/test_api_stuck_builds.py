@@ -5,19 +5,10 @@ import datetime
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
-from novalite.db import migration, session
+from novalite.db import session
 from novalite.db.api import actions, build_outbox, instances, stuck_builds
 from novalite.timeutils import utcnow
 from tests import builders
-
-
-@pytest.fixture
-def db(conf, backend_url):
-    conf.set_override("connection", backend_url, group="database")
-    session.dispose()
-    migration.db_sync()
 
 
 def _create(**values):
@@ -29,7 +20,7 @@ def _create(**values):
     return inst.uuid
 
 
-def test_each_stuck_build_is_ended_once_by_concurrent_conductors(db):
+def test_each_stuck_build_is_ended_once_by_concurrent_conductors(backend_db):
     stuck = {_create() for _ in range(30)}
     deleting = _create(task_state="deleting")
     active = _create(vm_state="active", task_state=None)
@@ -57,13 +48,13 @@ def test_each_stuck_build_is_ended_once_by_concurrent_conductors(db):
     assert instances.instance_get(active).vm_state == "active"
 
 
-def test_a_build_that_moved_recently_is_not_stuck(db):
+def test_a_build_that_moved_recently_is_not_stuck(backend_db):
     _create()
     assert stuck_builds.bury_stuck_builds(utcnow() - datetime.timedelta(seconds=60),
                                           "stuck") == []
 
 
-def test_a_build_no_conductor_took_is_stuck_only_past_the_queue_wait(db):
+def test_a_build_no_conductor_took_is_stuck_only_past_the_queue_wait(backend_db):
     queued, taken = _create(), _create()
     with session.writer() as s:
         build_outbox.add(s, [queued, taken], "api1")

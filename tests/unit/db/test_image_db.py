@@ -8,7 +8,6 @@ import threading
 import pytest
 
 from novalite.context import RequestContext
-from novalite.db import migration, session
 from novalite.image import db as images
 from novalite.image import errors, visibility
 from novalite.image.record import ImageRecord
@@ -18,18 +17,11 @@ BOB = RequestContext(user_id="bob", project_id="p2", roles=["member"])
 ADMIN = RequestContext(user_id="admin", project_id="admin", roles=["admin"], is_admin=True)
 
 
-@pytest.fixture
-def db(conf, backend_url):
-    conf.set_override("connection", backend_url, group="database")
-    session.dispose()
-    migration.db_sync()
-
-
 def _image(image_id: str, shown: str, owner: str = "p1", **kw) -> ImageRecord:
     return images.image_create(ImageRecord(id=image_id, visibility=shown, owner=owner, **kw))
 
 
-def test_round_trip_properties_hidden_and_tags(db):
+def test_round_trip_properties_hidden_and_tags(backend_db):
     created = _image("i1", "private", properties={"hw_architecture": "x86_64"},
                      os_hidden=True, tags=["b", "a"])
     stored = images.image_get("i1")
@@ -47,7 +39,7 @@ def test_round_trip_properties_hidden_and_tags(db):
     assert images.image_get("i1").tags == ["b", "c"]
 
 
-def test_destroyed_ids_stay_taken(db):
+def test_destroyed_ids_stay_taken(backend_db):
     _image("i1", "private", tags=["t"])
     images.member_create("i1", "p2")
     images.image_destroy("i1")
@@ -57,7 +49,7 @@ def test_destroyed_ids_stay_taken(db):
         _image("i1", "private")
 
 
-def test_members(db):
+def test_members(backend_db):
     _image("i1", "shared")
     images.member_create("i1", "p2")
     with pytest.raises(errors.MemberDuplicate):
@@ -71,7 +63,7 @@ def test_members(db):
     assert images.member_status("i1", "p2") is None
 
 
-def test_list_visibility_in_sql(db):
+def test_list_visibility_in_sql(backend_db):
     for shown in visibility.VISIBILITIES:
         _image(shown, shown)
     _image("accepted", "shared")
@@ -95,7 +87,7 @@ def test_list_visibility_in_sql(db):
     assert len(ids(ADMIN)) == 6
 
 
-def test_one_of_two_racing_uploads_starts(db):
+def test_one_of_two_racing_uploads_starts(backend_db):
     _image("i1", "private")
     results: list[str] = []
     barrier = threading.Barrier(2)
