@@ -6,8 +6,10 @@ decision. HostState stays the readable form: a host state bound to a table write
 column field it sets into its row, so consuming a choice, a compute report or a filter
 that sets an attribute keeps both views identical without a copy step.
 
-Values that need the host's aggregates (multipliers, zones) are cached per aggregates
-version: the host manager bumps it when aggregate membership or metadata change.
+Values that need the host's aggregates (multipliers, zones) are asked once per distinct
+set of aggregate metadata and cached until aggregate membership or metadata change (the
+host manager bumps the version then). Each row's set is kept as nodes come and go, so a
+refresh that replaces one node's state costs that node, not a pass over every host.
 
 Which rows hold an instance (server groups, same_host / different_host) is an index kept
 as hosts' instance sets are assigned, so those filters cost what the request names, not
@@ -66,7 +68,13 @@ class HostTable:
         self._class_ids: dict[Hashable, int] = {}
         self.class_members: list[HostState] = []  # a copy of one host per class id
         self.aggregates_version = 0
-        self._by_aggregates: dict[Hashable, Any] = {}
+        # Per row, a code for its aggregate metadata (valid while _coded), one host per
+        # code, and per cached question its answer per code.
+        self._agg_codes = np.zeros(capacity, dtype=np.int32)
+        self._agg_ids: dict[Hashable, int] = {}
+        self._agg_members: list[HostState] = []
+        self._coded = False
+        self._by_aggregates: dict[Hashable, np.ndarray] = {}
         self._holders: dict[str, set[int]] = {}  # instance uuid -> rows holding it
         self._indexed: dict[int, Set[str]] = {}  # row -> the instance set indexed for it
 
@@ -109,7 +117,8 @@ class HostTable:
         for name, (column, derive) in DERIVED.items():
             self._cols[column][start:end] = [derive(getattr(s, name)) for s in states]
         self._class[start:end] = [self._class_id(s) for s in states]
-        self.aggregates_changed()
+        if self._coded:
+            self._agg_codes[start:end] = [self._aggregate_code(s) for s in states]
 
     def remove(self, uuid: str) -> None:
         """The last row moves into the gap, so rows stay dense."""
@@ -133,9 +142,8 @@ class HostTable:
             self.states[row] = last
             self.row_of[last.uuid] = row
             last.bind(self, row)
-            for col in (*self._cols.values(), self._class):
+            for col in (*self._cols.values(), self._class, self._agg_codes):
                 col[row] = col[len(self.states)]
-        self.aggregates_changed()
 
     def write(self, row: int, name: str, value: Any) -> None:
         """Called by HostState.__setattr__ for a watched field of a bound state."""
@@ -172,6 +180,7 @@ class HostTable:
         for name, col in self._cols.items():
             self._cols[name] = np.resize(col, self._capacity)
         self._class = np.resize(self._class, self._capacity)
+        self._agg_codes = np.resize(self._agg_codes, self._capacity)
 
     def _classify(self, row: int) -> None:
         self._class[row] = self._class_id(self.states[row])
@@ -215,44 +224,47 @@ class HostTable:
 
     def aggregates_changed(self) -> None:
         self.aggregates_version += 1
+        self._coded = False
+        self._agg_ids.clear()
+        self._agg_members.clear()
         self._by_aggregates.clear()
 
     def per_aggregate_set(self, rows: np.ndarray, answer: Callable[[HostState], Any],
                           dtype: Any = bool, key: Hashable = None) -> np.ndarray:
         """`answer` asked once per distinct set of aggregate metadata among `rows`,
-        spread to every row; with `key`, kept for all rows until aggregates change.
+        spread to every row; with `key`, kept for every set until aggregates change.
 
         Only for questions whose answer depends on host_state.aggregates alone."""
-        codes, members = self._aggregate_sets()
-        if key is not None:
-            cached = self._by_aggregates.get(key)
-            if cached is None:
-                lookup = np.array([answer(m) for m in members], dtype=dtype)
-                cached = self._by_aggregates[key] = lookup[codes]
-            return cached[rows]
-        sets = codes[rows]
-        lookup = np.zeros(len(members), dtype=dtype)
-        for code in np.unique(sets).tolist():
-            lookup[code] = answer(members[code])
-        return lookup[sets]
+        codes = self._aggregate_codes()[rows]
+        if key is None:
+            lookup = np.zeros(len(self._agg_members), dtype=dtype)
+            for code in np.unique(codes).tolist():
+                lookup[code] = answer(self._agg_members[code])
+            return lookup[codes]
+        known = self._by_aggregates.get(key)
+        if known is None or len(known) < len(self._agg_members):
+            done = 0 if known is None else len(known)
+            more = np.array([answer(m) for m in self._agg_members[done:]], dtype=dtype)
+            known = self._by_aggregates[key] = more if known is None else \
+                np.concatenate([known, more])
+        return known[codes]
 
-    def _aggregate_sets(self) -> tuple[np.ndarray, list[HostState]]:
-        """Per row, a code for its hosts' aggregate metadata, and one host per code."""
-        found = self._by_aggregates.get("sets")
-        if found is None:
-            ids: dict[Hashable, int] = {}
-            members: list[HostState] = []
-            codes = np.empty(len(self.states), dtype=np.int32)
-            for row, state in enumerate(self.states):
-                metadata = tuple(tuple(sorted(a.metadata.items()))
-                                 for a in state.aggregates)
-                code = ids.get(metadata)
-                if code is None:
-                    code = ids[metadata] = len(members)
-                    members.append(state)
-                codes[row] = code
-            found = self._by_aggregates["sets"] = (codes, members)
-        return found
+    def _aggregate_codes(self) -> np.ndarray:
+        """Per row, the code of its hosts' aggregate metadata (one pass over every host
+        after aggregates change; nodes added since are coded as they come)."""
+        if not self._coded:
+            self._agg_codes[: len(self.states)] = [self._aggregate_code(s)
+                                                   for s in self.states]
+            self._coded = True
+        return self._agg_codes[: len(self.states)]
+
+    def _aggregate_code(self, state: HostState) -> int:
+        metadata = tuple(tuple(sorted(a.metadata.items())) for a in state.aggregates)
+        code = self._agg_ids.get(metadata)
+        if code is None:
+            code = self._agg_ids[metadata] = len(self._agg_members)
+            self._agg_members.append(state)
+        return code
 
     def aggregate_min(self, key: str, default: float, cast: Callable = float) -> np.ndarray:
         """Per row, the smallest number the host's aggregates give `key`, else `default`

@@ -75,6 +75,34 @@ def test_aggregate_values_are_cached_until_aggregates_change():
     assert table.aggregate_min("ram_weight_multiplier", 1.0).tolist() == [2.0, -1.0]
 
 
+def test_nodes_coming_and_going_keep_the_aggregate_answers_without_asking_again():
+    """A refresh replaces a changed node's state: only a set of aggregate metadata not
+    seen before is asked about, not every host again (15 ms at 10,000 hosts)."""
+    double = builders.aggregate(1, metadata={"ram_weight_multiplier": "2"})
+    table = _table("a", "b", "c")
+    table.states[0].aggregates = [double]
+    asked = []
+
+    def answer(state):
+        asked.append(state.host)
+        return state.aggregates == [double]
+
+    def doubled():
+        return table.per_aggregate_set(np.arange(len(table)), answer, key="doubled").tolist()
+
+    assert doubled() == [True, False, False]
+    assert len(asked) == 2
+    table.add(builders.host_state("b", uuid="node-b", aggregates=[double]))  # a, c, b
+    table.remove("node-a")  # b moves into row 0
+    assert doubled() == [True, False]
+    assert len(asked) == 2
+    halved = builders.aggregate(2, metadata={"ram_weight_multiplier": "0.5"})
+    table.add(builders.host_state("d", uuid="node-d", aggregates=[halved]))
+    assert doubled() == [True, False, False]
+    assert asked[2:] == ["d"]
+    assert table.aggregate_min("ram_weight_multiplier", 1.0).tolist() == [2.0, 1.0, 0.5]
+
+
 def test_extending_by_many_states_is_adding_them_one_by_one():
     def states():
         return [builders.host_state(h, uuid=f"node-{h}", memory_mb_used=i * 100,
