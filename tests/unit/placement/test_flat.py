@@ -137,6 +137,24 @@ def test_body_shapes_per_microversion(topo, general):
     assert v34["mappings"] == {"": [uuid]}
 
 
+@pytest.mark.parametrize("randomize", [False, True], ids=["first", "sampled"])
+def test_summaries_carry_their_own_traits_when_many_are_chosen(topo, monkeypatch,
+                                                               randomize):
+    """Past _FEW chosen providers, traits are read for the span of their ids: those
+    outside it (or skipped inside it) must not leak into a summary."""
+    from novalite.placement.candidates import flat
+    from novalite.placement.candidates.request import Options
+
+    monkeypatch.setattr(flat, "_FEW", 2)
+    for i in range(8):
+        topo.provider(f"cn{i}", inventory=COMPUTE, traits=[f"CUSTOM_T{i}", "CUSTOM_ALL"])
+    body = candidates(topo, "resources=VCPU:1&limit=4", options=Options(randomize=randomize))
+    _, sums = named(topo, body)
+    assert len(sums) == 4
+    for name, summary in sums.items():
+        assert summary["traits"] == sorted([f"CUSTOM_T{name[2:]}", "CUSTOM_ALL"])
+
+
 def test_suffixed_single_group_maps_its_suffix(topo, general):
     uuid = topo.provider("cn1", inventory=COMPUTE)
     body = candidates(topo, "resources_X=VCPU:1", general=general)
