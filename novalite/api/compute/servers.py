@@ -201,13 +201,12 @@ def index(req: ApiRequest) -> ApiResponse:
 def _host_statuses(rows: list[dict]) -> dict[str, str]:
     """Nova's host_status per host: UP, DOWN (forced down), MAINTENANCE (disabled), or
     UNKNOWN (no recent heartbeat)."""
-    hosts = {r["host"] for r in rows if r["host"]}
     statuses = {}
-    for service in services.service_get_all("novalite-compute"):
-        if service.host in hosts:
-            statuses[service.host] = (
-                "DOWN" if service.forced_down else "MAINTENANCE" if service.disabled
-                else "UP" if liveness.service_is_up(service) else "UNKNOWN")
+    for service in services.service_get_by_hosts((r["host"] for r in rows if r["host"]),
+                                                 "novalite-compute"):
+        statuses[service.host] = (
+            "DOWN" if service.forced_down else "MAINTENANCE" if service.disabled
+            else "UP" if liveness.service_is_up(service) else "UNKNOWN")
     return statuses
 
 

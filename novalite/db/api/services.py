@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 import uuid as uuidlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import product
 from typing import Any
 
@@ -112,6 +112,23 @@ def service_get_all(binary: str | None = None,
     with reader() as s:
         return [Service(*r) for r in s.execute(query, {"binary": binary,
                                                        "since": changed_since})]
+
+
+_LIVE_ROWS_OF_HOSTS = select(*_ROW).where(
+    models.Service.host.in_(bindparam("hosts", expanding=True)),
+    models.Service.binary == bindparam("binary"), models.Service.deleted == 0)
+
+
+def service_get_by_hosts(hosts: Iterable[str], binary: str) -> list[Service]:
+    """The live `binary` services of just these hosts: a server's host status is asked
+    at each show, and reading every compute's service for it cost a 10,000-host cloud
+    tens of milliseconds a request."""
+    wanted = sorted(set(hosts))
+    if not wanted:
+        return []
+    with reader() as s:
+        return [Service(*r) for r in s.execute(_LIVE_ROWS_OF_HOSTS,
+                                               {"hosts": wanted, "binary": binary})]
 
 
 def service_get_by_host_and_binary(host: str, binary: str) -> Service:

@@ -35,6 +35,19 @@ def test_the_bulk_read_gives_what_the_single_read_gives(backend_db):
     assert services.service_get_all("novalite-compute") == [services.service_get(made.id)]
 
 
+def test_the_services_of_named_hosts_are_read_alone(backend_db):
+    """A server's host status reads its host's service, not every compute's."""
+    made = {host: services.service_get_or_create(host, "novalite-compute", "compute")
+            for host in ("host-a", "host-b", "host-c")}
+    services.service_get_or_create("host-a", "novalite-conductor", "conductor")
+    services.service_destroy(made["host-c"].id)
+    found = services.service_get_by_hosts(["host-b", "host-a", "host-c", "host-x", "host-a"],
+                                          "novalite-compute")
+    assert sorted(found, key=lambda svc: svc.host) == [
+        services.service_get(made["host-a"].id), services.service_get(made["host-b"].id)]
+    assert services.service_get_by_hosts([], "novalite-compute") == []
+
+
 def test_one_heartbeat_renews_many_records_and_names_those_gone(backend_db, monkeypatch):
     monkeypatch.setattr(services, "_BEAT_CHUNK", 2)  # several statements in one beat
     ids = [services.service_get_or_create(f"host-{i}", "novalite-compute", "compute").id
