@@ -109,9 +109,9 @@ def service_get_all(binary: str | None = None,
     """Live services; with `changed_since`, only those created or updated (a heartbeat,
     an enable/disable) since then."""
     query = _ALL[bool(binary), changed_since is not None]
-    with reader() as s:
-        return [Service(*r) for r in s.execute(query, {"binary": binary,
-                                                       "since": changed_since})]
+    with reader() as s:  # plain columns through the connection: no ORM loading per row
+        return [Service(*r) for r in s.connection().execute(
+            query, {"binary": binary, "since": changed_since})]
 
 
 _LIVE_ROWS_OF_HOSTS = select(*_ROW).where(

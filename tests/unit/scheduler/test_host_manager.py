@@ -82,6 +82,39 @@ def test_a_host_goes_down_when_its_heartbeat_lapses_without_any_write(db, monkey
     assert table.column("service_up").tolist() == [False]
 
 
+def test_heartbeats_move_a_hosts_lapse_and_bring_it_back(db, monkeypatch):
+    """A heartbeat of an up host leaves its states alone and moves only when it lapses
+    (10,000 hosts beat every 10 s); one after a lapse brings the host back; a disable
+    reaches it between heartbeats."""
+    compute_nodes.compute_node_save(builders.node("h1"))
+    svc = services.service_get_or_create("h1", "novalite-compute", "compute")
+    manager = HostManager()
+    start = timeutils.utcnow()
+    clock = [start]
+    monkeypatch.setattr(host_manager, "utcnow", lambda: clock[0])
+    monkeypatch.setattr(services.timeutils, "utcnow", lambda: clock[0])
+    manager.refresh()
+    looked_at = []
+    real_states_of = manager.table.states_of
+    monkeypatch.setattr(manager.table, "states_of",
+                        lambda host: looked_at.append(host) or real_states_of(host))
+
+    def at(seconds, *, beat=False):
+        clock[0] = start + datetime.timedelta(seconds=seconds)
+        if beat:
+            services.service_heartbeat([svc.id])
+        return manager.refresh().states[0]
+
+    assert at(40, beat=True).service_up  # service_down_time is 60
+    assert looked_at == []  # up and still up: its states are left alone
+    assert at(90).service_up  # past the first beat's lapse, within the second's
+    assert not at(101).service_up
+    assert at(130, beat=True).service_up
+    clock[0] += datetime.timedelta(seconds=0.5)
+    services.service_update(svc.id, {"disabled": True})
+    assert at(131).service_disabled
+
+
 def test_aggregate_changes_reach_the_cached_states(db):
     compute_nodes.compute_node_save(builders.node("h1"))
     manager = HostManager()
