@@ -34,9 +34,6 @@ def _to_obj(row: Any) -> Service:
 _LIVE_BY_NAME = select(models.Service).where(models.Service.host == bindparam("host"),
                                              models.Service.binary == bindparam("binary"),
                                              models.Service.deleted == 0)
-_LIVE_ROW_BY_NAME = select(*_ROW).where(models.Service.host == bindparam("host"),
-                                       models.Service.binary == bindparam("binary"),
-                                       models.Service.deleted == 0)
 
 
 def service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
@@ -127,17 +124,16 @@ def service_get_by_hosts(hosts: Iterable[str], binary: str) -> list[Service]:
     if not wanted:
         return []
     with reader() as s:
-        return [Service(*r) for r in s.execute(_LIVE_ROWS_OF_HOSTS,
-                                               {"hosts": wanted, "binary": binary})]
+        return [Service(*r) for r in s.connection().execute(
+            _LIVE_ROWS_OF_HOSTS, {"hosts": wanted, "binary": binary})]
 
 
 def service_get_by_host_and_binary(host: str, binary: str) -> Service:
     """Read as plain columns: whether a server's host is up is asked at each delete."""
-    with reader() as s:
-        row = s.execute(_LIVE_ROW_BY_NAME, {"host": host, "binary": binary}).first()
-        if row is None:
-            raise exception.ComputeHostNotFound(host=host)
-        return Service(*row)
+    found = service_get_by_hosts([host], binary)
+    if not found:
+        raise exception.ComputeHostNotFound(host=host)
+    return found[0]
 
 
 def service_get(ident: int | str) -> Service:
