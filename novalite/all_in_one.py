@@ -23,7 +23,7 @@ from novalite.image import seed
 from novalite.network import layout, metadata_proxy, network_node, nova_notifier
 from novalite.network.agent_loop import SyncLoop
 from novalite.service import assembly
-from novalite.service.base import Service
+from novalite.service.base import Service, start_together
 from novalite.virt.qemu import images as qemu_images
 
 LOG = logging.getLogger(__name__)
@@ -112,11 +112,14 @@ class AllInOne:
         """The computes, once the HTTP APIs at `base_url` serve: they report to
         placement as they start. Then the API's own service record."""
         self._configure_service_clients(base_url)
-        started = [assembly.compute(h, driver_args(h)) for h in compute_host_names(self.hosts)]
-        started.append(assembly.api())
-        for svc in started:
-            svc.start()
-            self.services.append(svc)
+        computes = [assembly.compute(h, driver_args(h)) for h in compute_host_names(self.hosts)]
+        try:
+            start_together(computes)
+        finally:  # those started are stopped with the rest
+            self.services += [svc for svc in computes if svc.record is not None]
+        api = assembly.api()
+        api.start()
+        self.services.append(api)
 
     def _configure_service_clients(self, base_url: str) -> None:
         """The services reach placement, the image, network and volume services on this

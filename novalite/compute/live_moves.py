@@ -225,11 +225,15 @@ class LiveMoveSteps(MoveSteps):
                                      "node": migration.source_node},
                 check_task_state=False)
 
-    def _destroy_evacuated_instances(self, ctx: RequestContext) -> None:
+    def _destroy_evacuated_instances(self, ctx: RequestContext,
+                                     moves: list[Migration] | None = None) -> None:
         """On start: the servers evacuated away while this host was down are another
         host's now; their leftover guests here go, and the resources their evacuations
-        held here are given back (Nova's _destroy_evacuated_instances)."""
-        for migration in self.conductor.migration_get_in_progress_by_host(ctx, self.host):
+        held here are given back (Nova's _destroy_evacuated_instances). `moves`: this
+        host's moves in progress, when already read."""
+        if moves is None:
+            moves = self.conductor.migration_get_in_progress_by_host(ctx, self.host)
+        for migration in moves:
             if (migration.migration_type != mig.EVACUATION
                     or migration.source_compute != self.host):
                 continue

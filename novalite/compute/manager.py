@@ -42,6 +42,7 @@ from novalite.objects import states
 from novalite.objects.diagnostics import Diagnostics
 from novalite.objects.image import ImageMeta
 from novalite.objects.instance import Instance
+from novalite.objects.migration import Migration
 from novalite.objects.network_info import in_order, with_tags
 from novalite.objects.request_spec import FilterProperties, RequestSpec, Selection
 from novalite.periodic import periodic_task
@@ -129,6 +130,9 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
         self.rt = ResourceTracker(host, self.driver, self.conductor)
         self._locks = KeyedLocks()
         self._failed_by_policy: set[str] = set()  # builds a server group policy stopped
+        # (instances, moves) of this host read by prefetch_start, until init_host
+        self._at_start: tuple[list[Instance], list[Migration]] | None = None
+        self._idle_at_start = False
         self._building: set[str] = set()  # builds this service is running now
         limit = CONF.max_concurrent_builds
         self._build_semaphore: contextlib.AbstractContextManager[Any] = (
@@ -149,16 +153,34 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
             host_boot.Step.END_LIVE_MIGRATION: self._init_interrupted_live_migration,
         }
 
+    @classmethod
+    def prefetch_start(cls, managers: list[Manager]) -> None:
+        """The instances and moves of all these hosts in two calls: most hosts of a big
+        simulated cloud have neither, and then init_host and the first resource update
+        need not ask (a third of each host's start)."""
+        computes = [m for m in managers if isinstance(m, ComputeManager)]
+        if not computes:
+            return
+        ctx, hosts = get_admin_context(), [m.host for m in computes]
+        placed = computes[0].conductor.instance_get_all_by_hosts(ctx, hosts)
+        moves = computes[0].conductor.migration_get_in_progress_by_hosts(ctx, hosts)
+        for manager in computes:
+            manager._at_start = (placed.get(manager.host, []), moves.get(manager.host, []))
+
     def init_host(self) -> None:
         self.driver.init_host(self.host)
         self.driver.register_event_listener(self._queue_lifecycle_event)
         ctx = get_admin_context()
+        prefetched, self._at_start = self._at_start, None
+        # a host with neither: nothing to recover, and nothing for the first update to read
+        self._idle_at_start = prefetched == ([], [])
         try:
-            self._destroy_evacuated_instances(ctx)
+            self._destroy_evacuated_instances(ctx, prefetched[1] if prefetched else None)
         except Exception:
             LOG.exception("Could not clean up the servers evacuated from %s", self.host)
         try:
-            mine = self.conductor.instance_get_all_by_host(ctx, self.host)
+            mine = prefetched[0] if prefetched else self.conductor.instance_get_all_by_host(
+                ctx, self.host)
         except Exception:
             LOG.exception("Could not list the instances of %s to recover them", self.host)
             return
@@ -190,7 +212,8 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
         self.rt.service_id = self.service_id
         self.rt.disabled = self.service_disabled
         self.rt.new_host = self.service_new
-        self.rt.update_available_resource(get_admin_context())
+        self.rt.update_available_resource(get_admin_context(),
+                                          ([], []) if self._idle_at_start else None)
 
     def post_start_hook(self) -> None:
         if CONF.filter_scheduler.track_instance_changes:

@@ -28,6 +28,7 @@ from novalite.hardware.numa import NUMATopology
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
+from novalite.objects.migration import Migration
 from novalite.virt.driver import ComputeDriver, ProviderData
 
 LOG = logging.getLogger(__name__)
@@ -64,12 +65,16 @@ class ResourceTracker:
         self.new_host = False
         self._lock = threading.Lock()
 
-    def update_available_resource(self, ctx: RequestContext) -> None:
-        """Re-read the hypervisor and the instances placed here, then placement_client."""
-        placed = self.conductor.instance_get_all_by_host(ctx, self.host)
-        moves = move_claims.held_by_moves(
-            self.host, {i.uuid: i for i in placed},
+    def update_available_resource(
+            self, ctx: RequestContext,
+            held: tuple[list[Instance], list[Migration]] | None = None) -> None:
+        """Re-read the hypervisor and the instances placed here, then placement_client.
+        `held`: this host's instances and moves in progress, when the caller just read
+        them."""
+        placed, in_progress = held or (
+            self.conductor.instance_get_all_by_host(ctx, self.host),
             self.conductor.migration_get_in_progress_by_host(ctx, self.host))
+        moves = move_claims.held_by_moves(self.host, {i.uuid: i for i in placed}, in_progress)
         with self._lock:
             self.tracked = {i.uuid: (i.node, capacity.requested(i.flavor, i.is_volume_backed))
                             for i in placed if i.flavor is not None}

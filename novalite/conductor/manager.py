@@ -159,7 +159,7 @@ class ConductorManager(Manager):
     event already started or finished is left). The others (destroy, guarded moves,
     an action's start) keep the early acknowledgement."""
 
-    target = Target(version="1.9")
+    target = Target(version="1.10")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -195,6 +195,11 @@ class ConductorManager(Manager):
         return services.service_get_or_create(host, binary, topic)
 
     @ack_when_done
+    def service_get_or_create_many(self, ctx: RequestContext, hosts: list[str], binary: str,
+                                   topic: str | None) -> list[Service]:
+        return services.service_get_or_create_many(hosts, binary, topic)
+
+    @ack_when_done
     def service_heartbeat(self, ctx: RequestContext, service_id: int | None = None,
                           service_ids: list[int] | None = None) -> list[int]:
         """One service's heartbeat (1.0: its missing record raises), or from 1.9 those
@@ -217,6 +222,11 @@ class ConductorManager(Manager):
     @ack_when_done
     def instance_get_all_by_host(self, ctx: RequestContext, host: str) -> list[Instance]:
         return instances.instance_get_all_by_host(host)
+
+    @ack_when_done
+    def instance_get_all_by_hosts(self, ctx: RequestContext, hosts: list[str]
+                                  ) -> dict[str, list[Instance]]:
+        return instances.instance_get_all_by_hosts(hosts)
 
     @ack_when_done
     def instance_get_deleted(self, ctx: RequestContext, uuids: list[str]) -> list[Instance]:
@@ -266,6 +276,11 @@ class ConductorManager(Manager):
     def migration_get_in_progress_by_host(self, ctx: RequestContext, host: str
                                           ) -> list[Migration]:
         return migrations.migration_get_in_progress_by_host(host)
+
+    @ack_when_done
+    def migration_get_in_progress_by_hosts(self, ctx: RequestContext, hosts: list[str]
+                                           ) -> dict[str, list[Migration]]:
+        return migrations.migration_get_in_progress_by_hosts(hosts)
 
     @ack_when_done
     def migration_get_unconfirmed_by_dest_compute(self, ctx: RequestContext, window: int,

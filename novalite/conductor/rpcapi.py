@@ -31,6 +31,9 @@ Version history:
                     failed and given back for a reschedule, is not run again)
   conductor    1.9: service_heartbeat's service_ids (a process's services beat in one
                     call: a compute simulating thousands of hosts made thousands)
+  conductor    1.10: service_get_or_create_many, instance_get_all_by_hosts,
+                    migration_get_in_progress_by_hosts (a compute simulating thousands
+                    of hosts registers them and reads what each holds in a few calls)
 """
 
 from __future__ import annotations
@@ -62,11 +65,11 @@ TOPIC = "conductor"
 IDEMPOTENT = frozenset({
     "action_event_finish", "action_event_start", "block_device_mapping_get_all_by_instance",
     "block_device_mapping_update", "compute_node_save", "instance_fault_create",
-    "instance_get", "instance_get_all_by_host", "instance_get_deleted",
-    "instance_group_placed_before", "instance_info_cache_update", "instance_update",
-    "migration_get", "migration_get_in_progress_by_host",
-    "migration_get_unconfirmed_by_dest_compute", "service_get_or_create",
-    "service_heartbeat"})
+    "instance_get", "instance_get_all_by_host", "instance_get_all_by_hosts",
+    "instance_get_deleted", "instance_group_placed_before", "instance_info_cache_update",
+    "instance_update", "migration_get", "migration_get_in_progress_by_host",
+    "migration_get_in_progress_by_hosts", "migration_get_unconfirmed_by_dest_compute",
+    "service_get_or_create", "service_get_or_create_many", "service_heartbeat"})
 
 
 class ComputeTaskAPI:
@@ -139,6 +142,15 @@ class ConductorAPI:
         return self.client.call(ctx, "service_get_or_create", host=host, binary=binary,
                                 topic=topic)
 
+    def service_get_or_create_many(self, ctx: RequestContext, hosts: list[str], binary: str,
+                                   topic: str | None) -> list[Service]:
+        """The service of each of `hosts`, in their order (one call per host to a
+        conductor older than 1.10)."""
+        if self.client.can_send_version("1.10"):
+            return self.client.prepare(version="1.10").call(
+                ctx, "service_get_or_create_many", hosts=hosts, binary=binary, topic=topic)
+        return [self.service_get_or_create(ctx, host, binary, topic) for host in hosts]
+
     def service_heartbeat(self, ctx: RequestContext, service_ids: list[int]) -> list[int]:
         """The ids of the services that have no record; a conductor older than 1.9 is
         called once per service."""
@@ -162,6 +174,16 @@ class ConductorAPI:
 
     def instance_get_all_by_host(self, ctx: RequestContext, host: str) -> list[Instance]:
         return self.client.call(ctx, "instance_get_all_by_host", host=host)
+
+    def instance_get_all_by_hosts(self, ctx: RequestContext, hosts: list[str]
+                                  ) -> dict[str, list[Instance]]:
+        """The instances of each of `hosts` that has any (one call per host to a
+        conductor older than 1.10)."""
+        if self.client.can_send_version("1.10"):
+            return self.client.prepare(version="1.10").call(
+                ctx, "instance_get_all_by_hosts", hosts=hosts)
+        return {host: found for host in hosts
+                if (found := self.instance_get_all_by_host(ctx, host))}
 
     def instance_get_deleted(self, ctx: RequestContext, uuids: list[str]) -> list[Instance]:
         """The deleted servers of `uuids`; none from a conductor older than 1.6 (its
@@ -229,6 +251,16 @@ class ConductorAPI:
         return self.client.prepare(version="1.4").call(
             ctx, "migration_get_in_progress_by_host", host=host)
 
+    def migration_get_in_progress_by_hosts(self, ctx: RequestContext, hosts: list[str]
+                                           ) -> dict[str, list[Migration]]:
+        """The moves in progress of each of `hosts` that has any (one call per host to a
+        conductor older than 1.10)."""
+        if self.client.can_send_version("1.10"):
+            return self.client.prepare(version="1.10").call(
+                ctx, "migration_get_in_progress_by_hosts", hosts=hosts)
+        return {host: found for host in hosts
+                if (found := self.migration_get_in_progress_by_host(ctx, host))}
+
     def migration_get_unconfirmed_by_dest_compute(self, ctx: RequestContext, window: int,
                                                   dest_compute: str) -> list[Migration]:
         return self.client.prepare(version="1.4").call(
@@ -291,8 +323,9 @@ class ConductorServiceRecords:
     def __init__(self, api: ConductorAPI | None = None) -> None:
         self.api = api or ConductorAPI()
 
-    def get_or_create(self, host: str, binary: str, topic: str | None) -> Service:
-        return self.api.service_get_or_create(get_admin_context(), host, binary, topic)
+    def get_or_create(self, hosts: list[str], binary: str, topic: str | None
+                      ) -> list[Service]:
+        return self.api.service_get_or_create_many(get_admin_context(), hosts, binary, topic)
 
     def heartbeat(self, service_ids: list[int]) -> list[int]:
         return self.api.service_heartbeat(get_admin_context(), service_ids)

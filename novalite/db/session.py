@@ -21,7 +21,7 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar, cast
 
 import orjson
@@ -247,3 +247,13 @@ def insert_id(s: Session, statement: Executable,
     if key is None:
         raise ValueError("not a single-row INSERT")
     return int(key[0])
+
+
+IN_CHUNK = 500  # values per IN (...) of one statement: under every backend's bind limit
+
+
+def in_chunks(values: Sequence[T]) -> Iterator[Sequence[T]]:
+    """`values` a bounded number at a time, for reads and writes of thousands of rows by
+    key (a compute simulating thousands of hosts asks about all of them at once)."""
+    for start in range(0, len(values), IN_CHUNK):
+        yield values[start:start + IN_CHUNK]

@@ -29,14 +29,18 @@ LOG = logging.getLogger(__name__)
 
 
 class ServiceRecords(heartbeats.Records, Protocol):
-    def get_or_create(self, host: str, binary: str, topic: str | None) -> ServiceRecord: ...
+    def get_or_create(self, hosts: list[str], binary: str, topic: str | None
+                      ) -> list[ServiceRecord]:
+        """The record of each of `hosts`, in their order, created where there is none."""
+        ...
 
 
 class DBServiceRecords:
-    def get_or_create(self, host: str, binary: str, topic: str | None) -> ServiceRecord:
+    def get_or_create(self, hosts: list[str], binary: str, topic: str | None
+                      ) -> list[ServiceRecord]:
         from novalite.db.api import services
 
-        return services.service_get_or_create(host, binary, topic)
+        return services.service_get_or_create_many(hosts, binary, topic)
 
     def heartbeat(self, service_ids: list[int]) -> list[int]:
         from novalite.db.api import services
@@ -63,11 +67,13 @@ class Service:
         self.periodic = periodic.PeriodicRunner(manager, f"{binary}-{self.host}", group=binary)
         self._beating: heartbeats.Beating | None = None
 
-    def start(self) -> None:
+    def start(self, record: ServiceRecord | None = None) -> None:
+        """`record`: this service's, when start_together registered it already."""
         LOG.info("Starting %s on host %s", self.binary, self.host)
         notifier.check_config()  # an unknown notification driver is refused here
         self.manager.init_host()
-        self.record = self.records.get_or_create(self.host, self.binary, self.topic)
+        self.record = record or self.records.get_or_create([self.host], self.binary,
+                                                           self.topic)[0]
         self.manager.service_id = self.record.id
         self.manager.service_disabled = self.record.disabled
         self.manager.service_new = self.record.report_count == 0
@@ -98,6 +104,26 @@ class Service:
             heartbeats.of(self.records).remove(self._beating)
         self.periodic.stop()
         self.manager.cleanup_host()
+
+
+# Services registered and prepared per call of start_together.
+_START_CHUNK = 500
+
+
+def start_together(services: list[Service]) -> None:
+    """Start services of one binary, on as many hosts, whose records are of one kind (the
+    simulated hosts of one compute process), a few hundred at a time: their records
+    in one call and what their managers read at start in a few (Manager.prefetch_start),
+    rather than each its own. Started one by one, 10,000 hosts took 100 s, most of it in
+    a dozen small reads and writes per host."""
+    for start in range(0, len(services), _START_CHUNK):
+        chunk = services[start:start + _START_CHUNK]
+        first = chunk[0]
+        records = first.records.get_or_create([svc.host for svc in chunk], first.binary,
+                                              first.topic)
+        type(first.manager).prefetch_start([svc.manager for svc in chunk])
+        for svc, record in zip(chunk, records, strict=True):
+            svc.start(record)
 
 
 def run_until_signalled(services: list[Service]) -> None:

@@ -16,6 +16,11 @@ class Manager:
         self.service_disabled = False  # as registered (os-services may change it later)
         self.service_new = False  # registered by this start: it never beat before
 
+    @classmethod
+    def prefetch_start(cls, managers: list[Manager]) -> None:
+        """Read at once what `managers` (of this class, on as many hosts of one process)
+        are about to read each at their start, and hand each its share."""
+
     def init_host(self) -> None:
         """Recover what the previous process left, before the service is registered."""
 

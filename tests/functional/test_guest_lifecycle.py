@@ -4,10 +4,14 @@ mid-action (Nova's handle_lifecycle_event and _init_instance)."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from novalite.cmd import manage_placement
+from novalite.conductor.rpcapi import ConductorAPI
 from novalite.db.api import instances
+from novalite.service.base import start_together
 from tests.functional.test_server_actions_api import _act, _boot, _events, _settled
 
 
@@ -140,3 +144,27 @@ def test_guests_lost_with_the_host_come_back_only_if_configured(cloud, conf):
     assert _states(cloud.server(ids[0])) == ("ACTIVE", "active", 1, None)
     assert manager.driver.list_instances() == [ids[0]]
     assert cloud.server(ids[1])["status"] == "ERROR"  # and the other was still recovered
+
+
+def test_computes_started_together_recover_their_instances_and_leave_idle_hosts_unread(
+        cloud_factory, monkeypatch):
+    """The hosts of one process start together: one read finds which hold instances or
+    moves; those recover as alone, the others read nothing more of their own."""
+    cloud = cloud_factory(hosts=3)
+    server_id = _boot(cloud)
+    host = cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
+    computes = [s for s in cloud.aio.services if s.binary == "novalite-compute"]
+    for svc in computes:
+        svc.stop()
+    instances.instance_update(server_id, {"task_state": "powering-off"})
+    asked = []
+    for method in ("instance_get_all_by_host", "migration_get_in_progress_by_host"):
+        real = getattr(ConductorAPI, method)
+        monkeypatch.setattr(ConductorAPI, method, lambda self, ctx, h, real=real, m=method: (
+            threading.current_thread() is threading.main_thread() and asked.append((m, h)),
+            real(self, ctx, h))[1])
+    start_together(computes)
+    assert _states(_settled(cloud, server_id, "SHUTOFF")) == ("SHUTOFF", "stopped", 4, None)
+    # the host holding the server reads again only for its first resource update
+    assert sorted(asked) == [("instance_get_all_by_host", host),
+                             ("migration_get_in_progress_by_host", host)]

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from novalite import exception
 from novalite.db import models
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import in_chunks, reader, retry_on_deadlock, writer
 from novalite.objects.block_device import BlockDeviceMapping
 
 _B = models.BlockDeviceMapping
@@ -119,9 +119,9 @@ def volumes_attached(s: Session, instance_uuids: Iterable[str]
     left out."""
     wanted = sorted(set(instance_uuids))
     found: dict[str, list[tuple[str, bool]]] = {}
-    for start in range(0, len(wanted), 500):
+    for chunk in in_chunks(wanted):
         for instance_uuid, volume_id, delete_on_termination in s.execute(
-                _ATTACHED, {"uuids": wanted[start:start + 500]}):
+                _ATTACHED, {"uuids": chunk}):
             found.setdefault(instance_uuid, []).append(
                 (str(volume_id), bool(delete_on_termination)))
     return found

@@ -4,7 +4,7 @@ changes a move makes (the flavor snapshot's `cur`, `old` and `new`)."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from sqlalchemy import and_, bindparam, or_, select
@@ -14,7 +14,7 @@ from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.api import instances
 from novalite.db.models.migration import Migration as MigrationRow
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import in_chunks, reader, retry_on_deadlock, writer
 from novalite.objects import migration as mig
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
@@ -112,20 +112,33 @@ def migration_get_by_instance_and_status(instance_uuid: str, status: str) -> Mig
 
 # Built once: every host's periodic resource update asks, and building the expression
 # each time was half of the query's cost.
-_IN_PROGRESS_BY_HOST = select(MigrationRow).where(
+_IN_PROGRESS_BY_HOSTS = select(MigrationRow).where(
     MigrationRow.deleted == 0,
     or_(MigrationRow.status.not_in(mig.DONE),
         and_(MigrationRow.migration_type == mig.EVACUATION,
              MigrationRow.status == mig.DONE_STATUS)),
-    or_(MigrationRow.source_compute == bindparam("host"),
-        MigrationRow.dest_compute == bindparam("host")))
+    or_(MigrationRow.source_compute.in_(bindparam("hosts", expanding=True)),
+        MigrationRow.dest_compute.in_(bindparam("hosts", expanding=True))))
 
 
 def migration_get_in_progress_by_host(host: str) -> list[Migration]:
     """Moves from or to `host` that still hold resources there."""
+    return migration_get_in_progress_by_hosts([host]).get(host, [])
+
+
+def migration_get_in_progress_by_hosts(hosts: Sequence[str]) -> dict[str, list[Migration]]:
+    """The moves in progress of each of `hosts` that has any (a move between two of them
+    is listed under both), one read per 500 hosts: a compute process starting thousands
+    of simulated hosts asks for all of them."""
+    found: dict[str, list[Migration]] = {}
     with reader() as s:
-        rows = s.scalars(_IN_PROGRESS_BY_HOST, {"host": host})
-        return [_to_obj(s, r) for r in rows]
+        for chunk in in_chunks(hosts):
+            wanted = set(chunk)
+            for row in s.scalars(_IN_PROGRESS_BY_HOSTS, {"hosts": chunk}):
+                move = _to_obj(s, row)
+                for host in wanted & {row.source_compute, row.dest_compute}:
+                    found.setdefault(host, []).append(move)
+    return found
 
 
 def migration_get_unconfirmed_by_dest_compute(window: int, dest_compute: str

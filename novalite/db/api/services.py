@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
+from novalite.db.session import in_chunks, reader, retry_on_deadlock, run_dml, writer
 from novalite.objects.service import Service
 
 # Every compute service's record is read at a scheduler's start: plain rows in the object's
@@ -30,40 +30,56 @@ def _to_obj(row: Any) -> Service:
     )
 
 
-# Built once: a cloud of thousands of simulated hosts registers each at start.
-_LIVE_BY_NAME = select(models.Service).where(models.Service.host == bindparam("host"),
-                                             models.Service.binary == bindparam("binary"),
-                                             models.Service.deleted == 0)
+# Built once: a cloud of thousands of simulated hosts registers them at start.
+_LIVE_BY_NAMES = select(models.Service).where(
+    models.Service.host.in_(bindparam("hosts", expanding=True)),
+    models.Service.binary == bindparam("binary"), models.Service.deleted == 0)
 
 
 def service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
-    """Two services of one name starting together both find no record and both insert:
-    the loser's duplicate key means the winner's record exists, so it reads that one (as
-    Nova's service create catches DBDuplicateEntry)."""
-    try:
-        return _service_get_or_create(host, binary, topic)
-    except IntegrityError:
-        with reader() as s:
-            row = s.scalar(_LIVE_BY_NAME, {"host": host, "binary": binary})
-            if row is None:
-                raise
-            return _to_obj(row)
+    return service_get_or_create_many([host], binary, topic)[0]
+
+
+def service_get_or_create_many(hosts: Sequence[str], binary: str, topic: str | None
+                               ) -> list[Service]:
+    """The `binary` service of each of `hosts` (in their order), created where there is
+    none, in one transaction per 500 hosts: a compute process simulating thousands of
+    hosts registers them together. Two processes registering one host at once both find
+    no record and both insert: the loser's duplicate key means the winner's record
+    exists, so it reads that one (as Nova's service create catches
+    DBDuplicateEntry)."""
+    found: dict[str, Service] = {}
+    for chunk in in_chunks(list(dict.fromkeys(hosts))):
+        try:
+            found.update(_get_or_create(chunk, binary, topic))
+        except IntegrityError:
+            found.update(_read(chunk, binary))
+    missing = [host for host in hosts if host not in found]
+    if missing:  # created by another process and deleted again meanwhile
+        raise exception.ServiceNotFound(service_id=f"{binary} on {', '.join(missing)}")
+    return [found[host] for host in hosts]
 
 
 @retry_on_deadlock
-def _service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
+def _get_or_create(hosts: Sequence[str], binary: str, topic: str | None
+                   ) -> dict[str, Service]:
     with writer() as s:
-        row = s.scalar(_LIVE_BY_NAME, {"host": host, "binary": binary})
-        if row is None:
-            row = models.Service(uuid=str(uuidlib.uuid4()), host=host, binary=binary,
-                                 topic=topic, last_seen_up=timeutils.utcnow())
-            s.add(row)
-            s.flush()
-        return _to_obj(row)
+        rows = {row.host: row for row in s.scalars(
+            _LIVE_BY_NAMES, {"hosts": hosts, "binary": binary})}
+        now = timeutils.utcnow()
+        for host in hosts:
+            if host not in rows:
+                rows[host] = models.Service(uuid=str(uuidlib.uuid4()), host=host,
+                                            binary=binary, topic=topic, last_seen_up=now)
+                s.add(rows[host])
+        s.flush()
+        return {host: _to_obj(row) for host, row in rows.items()}
 
 
-# ids per heartbeat statement: one process's thousands of simulated hosts beat at once
-_BEAT_CHUNK = 500
+def _read(hosts: Sequence[str], binary: str) -> dict[str, Service]:
+    with reader() as s:
+        return {row.host: _to_obj(row) for row in s.scalars(
+            _LIVE_BY_NAMES, {"hosts": hosts, "binary": binary})}
 
 
 @retry_on_deadlock
@@ -75,8 +91,7 @@ def service_heartbeat(service_ids: Sequence[int]) -> list[int]:
     wanted = list(dict.fromkeys(service_ids))
     missing: list[int] = []
     with writer() as s:
-        for start in range(0, len(wanted), _BEAT_CHUNK):
-            chunk = wanted[start:start + _BEAT_CHUNK]
+        for chunk in in_chunks(wanted):
             live = models.Service.id.in_(chunk), models.Service.deleted == 0
             beat = run_dml(s, update(models.Service).where(*live).values(
                 report_count=models.Service.report_count + 1, updated_at=now,

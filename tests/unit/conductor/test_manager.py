@@ -90,3 +90,43 @@ def test_services_beat_in_one_call_or_one_each_to_a_conductor_before_1_9(db, con
         conductor.stop()
     assert {s.host: s.report_count for s in services.service_get_all("novalite-compute")} \
         == {"h0": 2, "h2": 2}
+
+
+def test_a_process_registers_and_reads_many_hosts_in_one_call_each_or_one_per_host_before_1_10(
+        db, conf, monkeypatch):
+    from novalite.db.api import migrations
+    from novalite.objects.migration import Migration
+    from novalite.service.base import DBServiceRecords, Service
+
+    conductor = Service("novalite-conductor", conductor_rpcapi.TOPIC, ConductorManager("c1"),
+                        DBServiceRecords(), "c1")
+    conductor.start()
+    placed = builders.instance(host="h1")
+    instances.instance_create({"uuid": placed.uuid, "display_name": "vm", "project_id": "p1",
+                               "user_id": "u1", "flavor": builders.flavor(),
+                               "vm_state": states.ACTIVE, "host": "h1"})
+    move = migrations.migration_create(Migration(
+        uuid="m-1", instance_uuid=placed.uuid, migration_type="resize",
+        status="migrating", source_compute="h1", dest_compute="h2"))
+    hosts = ["h1", "h2", "h3"]
+    calls: list[str] = []
+    call = rpc.RPCClient.call
+    monkeypatch.setattr(rpc.RPCClient, "call", lambda self, ctx, method, **kw: (
+        calls.append(method), call(self, ctx, method, **kw))[1])
+    try:
+        answers = []
+        for cap in (None, "1.9"):
+            conf.set_override("conductor", cap, group="upgrade_levels")
+            api = conductor_rpcapi.ConductorAPI()
+            calls.clear()
+            records = api.service_get_or_create_many(CTX, hosts, "novalite-compute", "compute")
+            held = api.instance_get_all_by_hosts(CTX, hosts)
+            moves = api.migration_get_in_progress_by_hosts(CTX, hosts)
+            answers.append(([r.id for r in records], {h: [i.uuid for i in found]
+                                                      for h, found in held.items()},
+                            {h: [m.uuid for m in found] for h, found in moves.items()}))
+            assert len(calls) == (3 if cap is None else 9)
+    finally:
+        conductor.stop()
+    assert answers[0] == answers[1]
+    assert answers[0][1:] == ({"h1": [placed.uuid]}, {"h1": [move.uuid], "h2": [move.uuid]})

@@ -3,6 +3,7 @@
 import pytest
 
 from novalite import exception
+from novalite.db import session
 from novalite.db.api import info_caches, instance_list, instances
 from tests import builders
 from tests.statements import statements
@@ -43,6 +44,20 @@ def test_an_instance_reads_with_its_metadata_and_network_info_in_one_statement(d
     view = instances.instance_get_view(created.uuid)
     assert view["metadata"] == {"role": "web"} and view["tags"] == []
     assert [v["id"] for v in view["network_info"]] == ["port-1"]
+
+
+def test_the_live_instances_of_many_hosts_in_a_read_per_chunk(db, monkeypatch):
+    monkeypatch.setattr(session, "IN_CHUNK", 2)
+    on = {host: _create(host=host).uuid for host in ("h1", "h2", "h3")}
+    second = _create(host="h1").uuid
+    instances.instance_destroy(_create(host="h2").uuid)
+    with statements() as seen:
+        found = instances.instance_get_all_by_hosts(["h1", "h2", "h3", "h4"])
+    assert {host: {i.uuid for i in held} for host, held in found.items()} == {
+        "h1": {on["h1"], second}, "h2": {on["h2"]}, "h3": {on["h3"]}}
+    assert len([s for s in seen if "instances.host IN" in s]) == 2  # one per chunk
+    assert {i.uuid for i in instances.instance_get_all_by_host("h1")} == {on["h1"], second}
+    assert instances.instance_get_all_by_host("h4") == []
 
 
 def test_update_only_from_the_expected_task_state(db):

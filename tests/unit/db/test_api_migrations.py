@@ -46,8 +46,11 @@ def test_the_moves_holding_resources_on_a_host_are_those_under_way_from_or_to_it
     resizing = move("resize", "finished", "h1", "h2")
     evacuated = move("evacuation", "done", "h2", "h3")  # its source not yet cleaned
     move("resize", "confirmed", "h1", "h2")
-    move("live-migration", "running", "h3", "h4")
+    running = move("live-migration", "running", "h3", "h4")
     assert {m.uuid for m in migrations.migration_get_in_progress_by_host("h2")} == {
         resizing, evacuated}
     assert {m.uuid for m in migrations.migration_get_in_progress_by_host("h1")} == {resizing}
     assert migrations.migration_get_in_progress_by_host("h5") == []
+    by_host = migrations.migration_get_in_progress_by_hosts(["h1", "h2", "h4", "h5"])
+    assert {host: {m.uuid for m in moves} for host, moves in by_host.items()} == {
+        "h1": {resizing}, "h2": {resizing, evacuated}, "h4": {running}}

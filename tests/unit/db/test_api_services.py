@@ -7,7 +7,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from novalite.conf import CONF
-from novalite.db import migration
+from novalite.db import migration, session
 from novalite.db.api import services
 
 
@@ -48,8 +48,24 @@ def test_the_services_of_named_hosts_are_read_alone(backend_db):
     assert services.service_get_by_hosts([], "novalite-compute") == []
 
 
+def test_many_hosts_register_together_and_find_their_records_again(backend_db, monkeypatch):
+    """A compute process simulating thousands of hosts registers them in a few
+    transactions; hosts named twice or registered before get their one record."""
+    monkeypatch.setattr(session, "IN_CHUNK", 2)
+    before = services.service_get_or_create("h2", "novalite-compute", "compute")
+    services.service_get_or_create("h1", "novalite-conductor", "conductor")
+    made = services.service_get_or_create_many(["h1", "h2", "h3", "h1", "h4", "h5"],
+                                               "novalite-compute", "compute")
+    assert [svc.host for svc in made] == ["h1", "h2", "h3", "h1", "h4", "h5"]
+    assert made[1].id == before.id and made[0] == made[3]
+    assert all(svc.binary == "novalite-compute" and svc.topic == "compute" for svc in made)
+    again = services.service_get_or_create_many(["h5", "h1"], "novalite-compute", None)
+    assert [svc.id for svc in again] == [made[5].id, made[0].id]
+    assert len(services.service_get_all("novalite-compute")) == 5
+
+
 def test_one_heartbeat_renews_many_records_and_names_those_gone(backend_db, monkeypatch):
-    monkeypatch.setattr(services, "_BEAT_CHUNK", 2)  # several statements in one beat
+    monkeypatch.setattr(session, "IN_CHUNK", 2)  # several statements in one beat
     ids = [services.service_get_or_create(f"host-{i}", "novalite-compute", "compute").id
            for i in range(5)]
     services.service_destroy(ids[3])

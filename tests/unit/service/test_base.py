@@ -8,6 +8,7 @@ from pathlib import Path
 
 from novalite.db.api import services
 from novalite.rpc import RPCClient, Target, get_transport
+from novalite.service import base
 from novalite.service.base import DBServiceRecords, Service, exit_deadline
 from novalite.service.manager import Manager
 from tests.waiting import wait_for
@@ -177,3 +178,37 @@ def test_a_sigterm_the_kernel_gives_another_thread_still_stops_the_services(tmp_
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=15, cwd=Path(__file__).parents[3])
     assert (done.returncode, done.stdout, done.stderr) == (0, "stopped\n", "")
+
+
+class Prefetching(Manager):
+    batches: list[list[str]] = []
+
+    @classmethod
+    def prefetch_start(cls, managers):
+        cls.batches.append([m.host for m in managers])
+
+
+class CountedRecords(DBServiceRecords):
+    def __init__(self):
+        self.asked: list[list[str]] = []
+
+    def get_or_create(self, hosts, binary, topic):
+        self.asked.append(list(hosts))
+        return super().get_or_create(hosts, binary, topic)
+
+
+def test_services_started_together_register_and_prefetch_a_chunk_at_a_time(db, conf,
+                                                                            monkeypatch):
+    monkeypatch.setattr(base, "_START_CHUNK", 2)
+    records = CountedRecords()
+    started = [Service("novalite-compute", None, Prefetching(f"h{i}"), records, f"h{i}")
+               for i in range(5)]
+    Prefetching.batches = []
+    base.start_together(started)
+    try:
+        assert records.asked == Prefetching.batches == [["h0", "h1"], ["h2", "h3"], ["h4"]]
+        assert {svc.host: svc.manager.service_id for svc in started} == {
+            r.host: r.id for r in services.service_get_all("novalite-compute")}
+    finally:
+        for svc in started:
+            svc.stop()
