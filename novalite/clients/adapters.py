@@ -15,6 +15,7 @@ from typing import Any
 from keystoneauth1 import loading as ks_loading
 
 from novalite import __version__
+from novalite.clients.local_http import LocalClient
 from novalite.conf import CONF
 
 # The User-Agent's first word on every request a service makes (the APIs log those at
@@ -26,12 +27,22 @@ _shared: dict[str, Any] = {}  # group -> the adapter its clients share
 _lock = threading.Lock()
 
 
+def _local_endpoint(group: str) -> tuple[str, Any] | None:
+    """(endpoint, auth) of the all-in-one's own server when it is the group's: the group
+    names neither auth nor endpoint_override."""
+    with _lock:
+        local = _local.get(group)
+    if local is None or CONF[group].endpoint_override or \
+            ks_loading.load_auth_from_conf_options(CONF, group) is not None:
+        return None
+    return local
+
+
 def adapter(group: str) -> Any:
     auth = ks_loading.load_auth_from_conf_options(CONF, group)
     overrides = {}
-    with _lock:
-        local = _local.get(group)
-    if auth is None and not CONF[group].endpoint_override and local:
+    local = _local_endpoint(group)
+    if local:
         overrides["endpoint_override"], auth = local
     session = ks_loading.load_session_from_conf_options(
         CONF, group, auth=auth, app_name=CLIENT_NAME, app_version=__version__)
@@ -41,6 +52,13 @@ def adapter(group: str) -> Any:
         session.session.trust_env = False
     return ks_loading.load_adapter_from_conf_options(CONF, group, session=session,
                                                      auth=auth, **overrides)
+
+
+def local_client(group: str) -> LocalClient | None:
+    """A client of the all-in-one's own server without keystoneauth's cost per call
+    (novalite.clients.local_http), when it is the group's; else None."""
+    local = _local_endpoint(group)
+    return LocalClient(*local, CLIENT_NAME, CONF[group]) if local else None
 
 
 def shared(group: str) -> Any:

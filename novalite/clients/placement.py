@@ -85,7 +85,7 @@ class SchedulerReportClient:
     def client(self) -> Any:
         with self._lock:
             if self._client is None:
-                self._client = adapters.adapter(GROUP)
+                self._client = adapters.local_client(GROUP) or adapters.adapter(GROUP)
             return self._client
 
     def _request(self, method: str, url: str, version: str, ctx: RequestContext | None,
