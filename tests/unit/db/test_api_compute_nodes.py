@@ -3,7 +3,11 @@ decoded in Python) give back what was saved, empty collections for empty columns
 
 import datetime
 
+from sqlalchemy import select
+
+from novalite.db import models
 from novalite.db.api import compute_nodes
+from novalite.db.session import reader
 from novalite.objects.compute_node import ComputeNode
 
 
@@ -46,3 +50,21 @@ def test_nodes_of_one_read_share_no_values(backend_db):
     a, b = compute_nodes.compute_node_get_all()
     assert a.stats is not b.stats and a.supported_instances is not b.supported_instances
 
+
+
+def test_a_save_creates_then_updates_the_node_of_its_uuid(backend_db):
+    created = compute_nodes.compute_node_save(_node("h1", **FULL), service_id=7)
+    assert _same(created, _node("h1", **FULL)) and created.id is not None
+    used = _node("h1", **{**FULL, "vcpus_used": 3, "memory_mb_used": 2048})
+    updated = compute_nodes.compute_node_save(used)  # no service: it keeps its own
+    assert (updated.id, updated.vcpus_used) == (created.id, 3)
+    read = compute_nodes.compute_node_get(created.id)
+    saved_at = created.updated_at.replace(microsecond=0)  # as MariaDB keeps it
+    assert _same(read, used) and read.updated_at >= saved_at
+    changed, _ = compute_nodes.compute_node_get_changed(saved_at)
+    assert [n.memory_mb_used for n in changed] == [2048]
+    compute_nodes.compute_node_save(used, service_id=8)
+    with reader() as s:
+        service_ids = s.execute(select(models.ComputeNode.service_id)).scalars().all()
+    assert service_ids == [8]
+    assert compute_nodes.compute_node_save(_node("h2")).stats == {}
