@@ -47,3 +47,22 @@ def test_the_sync_runs_at_startup_then_every_interval_unless_negative(conf, inte
     runner = PeriodicRunner(ComputeManager("h1"), "compute")
     tasks = {method.__name__: (every, first) for method, every, first in runner.tasks}
     assert tasks.get("_sync_power_states") == (None if spacing is None else (spacing, 0.0))
+
+
+def test_the_first_sync_after_a_start_that_found_the_host_idle_reads_nothing(conf):
+    class Conductor:
+        asked = 0
+
+        def instance_get_all_by_host(self, ctx, host):
+            self.asked += 1
+            return []
+
+    manager = ComputeManager("h1")
+    manager.conductor = Conductor()
+    manager._at_start = ([], [])  # what prefetch_start found: no instances, no moves
+    manager.init_host()
+    manager._sync_power_states(None)
+    assert manager.conductor.asked == 0
+    manager._sync_power_states(None)
+    assert manager.conductor.asked == 1
+    manager.cleanup_host()
