@@ -92,6 +92,8 @@ class LocalClient:
                 raise_exc: bool = False, stream: bool = False) -> Response:
         """As keystoneauth's Adapter.request with raise_exc=False (the only way the
         clients call it); `stream` changes nothing, the body is read in one read."""
+        if raise_exc:
+            raise ValueError("LocalClient answers errors as responses: raise_exc=False")
         headers = {"Accept": "application/json", "User-Agent": self._user_agent}
         if microversion:
             headers["OpenStack-API-Version"] = f"{self._service_type} {microversion}"

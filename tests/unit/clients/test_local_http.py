@@ -15,6 +15,7 @@ import pytest
 from novalite.clients import adapters
 from novalite.clients.local_http import LocalClient
 from novalite.clients.placement import GROUP, PlacementUnavailable, SchedulerReportClient
+from novalite.conf import CONF
 from novalite.context import RequestContext
 from tests.unit.clients import fake_placement
 
@@ -129,3 +130,9 @@ def test_a_configured_endpoint_goes_through_keystoneauth(placement, conf):
     assert SchedulerReportClient().get_allocations_for_consumer(CTX, "c1") == {
         "allocations": {}}
     assert "keystoneauth1" in Placement.seen[0]["user-agent"]
+
+
+def test_raising_on_errors_is_refused_not_ignored(placement):
+    client = LocalClient(placement, None, adapters.CLIENT_NAME, CONF.placement)
+    with pytest.raises(ValueError, match="raise_exc"):
+        client.request("/allocations/c1", "GET", raise_exc=True)
