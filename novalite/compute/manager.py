@@ -26,7 +26,7 @@ from novalite.compute import group_policy, host_boot, neutron, power_sync
 from novalite.compute.console_steps import ConsoleSteps
 from novalite.compute.interface_steps import InterfaceSteps, image_meta
 from novalite.compute.live_moves import LiveMoveSteps
-from novalite.compute.resource_tracker import ResourceTracker
+from novalite.compute.resource_tracker import NodeWrite, ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.compute.running_deleted import RunningDeletedCleanup
 from novalite.compute.volume_snapshot_steps import VolumeSnapshotSteps
@@ -207,14 +207,29 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
         (which may be reading a QMP socket); the thread starts with the first event."""
         return ThreadPoolExecutor(1, f"lifecycle-{self.host}")
 
-    def pre_start_hook(self) -> None:
+    def pre_start_hook(self, writes: list[NodeWrite] | None = None) -> None:
         """The nodes known before the first build is taken: one taken earlier found none
-        and was rescheduled (every build queued for a compute while it restarted)."""
+        and was rescheduled (every build queued for a compute while it restarted).
+        `writes`: where to leave the node records for pre_start_together to write."""
         self.rt.service_id = self.service_id
         self.rt.disabled = self.service_disabled
         self.rt.new_host = self.service_new
         self.rt.update_available_resource(get_admin_context(),
-                                          ([], []) if self._idle_at_start else None)
+                                          ([], []) if self._idle_at_start else None, writes)
+
+    @classmethod
+    def pre_start_together(cls, managers: list[Manager]) -> None:
+        """The node records of all these hosts in one call, before any of them takes a
+        build (a sixth of each host's start when written one by one)."""
+        computes = [m for m in managers if isinstance(m, ComputeManager)]
+        writes: list[NodeWrite] = []
+        for manager in computes:
+            manager.pre_start_hook(writes)
+        if writes:
+            computes[0].conductor.compute_node_save_many(
+                get_admin_context(), [(w.node, w.service_id) for w in writes])
+        for write in writes:
+            write.tracker.node_written(write)
 
     def post_start_hook(self) -> None:
         if CONF.filter_scheduler.track_instance_changes:

@@ -35,6 +35,19 @@ LOG = logging.getLogger(__name__)
 DISABLED_TRAIT = "COMPUTE_STATUS_DISABLED"
 
 
+@dataclasses.dataclass
+class NodeWrite:
+    """A node record a tracker would have written, for its caller to write together with
+    other trackers' (the hosts of a process starting together) and then hand back
+    (ResourceTracker.node_written)."""
+
+    tracker: ResourceTracker
+    nodename: str
+    node: ComputeNode
+    service_id: int | None
+    written: tuple[dict[str, Any], int | None]
+
+
 class ResourceTracker:
     def __init__(self, host: str, driver: ComputeDriver, conductor: ConductorAPI,
                  reportclient: placement_client.SchedulerReportClient | None = None) -> None:
@@ -67,10 +80,12 @@ class ResourceTracker:
 
     def update_available_resource(
             self, ctx: RequestContext,
-            held: tuple[list[Instance], list[Migration]] | None = None) -> None:
+            held: tuple[list[Instance], list[Migration]] | None = None,
+            writes: list[NodeWrite] | None = None) -> None:
         """Re-read the hypervisor and the instances placed here, then placement_client.
         `held`: this host's instances and moves in progress, when the caller just read
-        them."""
+        them; `writes`: where to leave the node records to write, for the caller to
+        write them (and nothing may change them until it has)."""
         placed, in_progress = held or (
             self.conductor.instance_get_all_by_host(ctx, self.host),
             self.conductor.migration_get_in_progress_by_host(ctx, self.host))
@@ -86,7 +101,7 @@ class ResourceTracker:
             self.busy = {i.uuid for i in placed if i.task_state is not None}
             for nodename in self.driver.get_available_nodes(refresh=True):
                 self.nodes[nodename] = self._node_from_driver(nodename)
-                self._report(ctx, nodename)
+                self._report(ctx, nodename, writes)
         for nodename in list(self.nodes):
             self._report_to_placement(ctx, nodename)
         self.new_host = False
@@ -133,9 +148,10 @@ class ResourceTracker:
             pci_stats=list(res.get("pci_stats") or ()),
         )
 
-    def _report(self, ctx: RequestContext, nodename: str) -> None:
-        """Fold tracked usage into the node record and send it if it changed (lock
-        held)."""
+    def _report(self, ctx: RequestContext, nodename: str,
+                writes: list[NodeWrite] | None = None) -> None:
+        """Fold tracked usage into the node record and send it if it changed, or leave
+        it in `writes` (lock held)."""
         node = self.nodes[nodename]
         usage = [res for n, res in self.tracked.values() if n == nodename]
         total = sum(usage, capacity.Resources())
@@ -151,8 +167,16 @@ class ResourceTracker:
         written = (copy.deepcopy(node.fields()), self.service_id)
         if self._written.get(nodename) == written:
             return  # Nova's _resource_change: the record and the schedulers' view hold it
+        if writes is not None:
+            writes.append(NodeWrite(self, nodename, node, self.service_id, written))
+            return
         self.conductor.compute_node_save(ctx, node, self.service_id)
         self._written[nodename] = written
+
+    def node_written(self, write: NodeWrite) -> None:
+        """A record left in `writes` by update_available_resource is written."""
+        with self._lock:
+            self._written[write.nodename] = write.written
 
     def _numa_and_pci_in_use(self, nodename: str
                              ) -> tuple[NUMATopology | None, tuple[pci.PciPool, ...]]:

@@ -216,6 +216,13 @@ class ConductorManager(Manager):
         return compute_nodes.compute_node_save(node, service_id)
 
     @ack_when_done
+    def compute_node_save_many(self, ctx: RequestContext,
+                               saves: list[tuple[ComputeNode, int | None]]) -> None:
+        """Nothing comes back: the compute keeps the nodes it sent (sending 500 back was
+        a third of the call)."""
+        compute_nodes.compute_node_save_many([(node, service_id) for node, service_id in saves])
+
+    @ack_when_done
     def instance_get(self, ctx: RequestContext, instance_uuid: str) -> Instance:
         return instances.instance_get(instance_uuid)
 

@@ -32,8 +32,9 @@ Version history:
   conductor    1.9: service_heartbeat's service_ids (a process's services beat in one
                     call: a compute simulating thousands of hosts made thousands)
   conductor    1.10: service_get_or_create_many, instance_get_all_by_hosts,
-                    migration_get_in_progress_by_hosts (a compute simulating thousands
-                    of hosts registers them and reads what each holds in a few calls)
+                    migration_get_in_progress_by_hosts, compute_node_save_many (a
+                    compute simulating thousands of hosts registers them, reads what
+                    each holds and writes their nodes in a few calls)
 """
 
 from __future__ import annotations
@@ -63,11 +64,12 @@ from novalite.rpc.rpcapi import make_client
 TOPIC = "conductor"
 # The conductor's calls it runs again safely (ConductorManager's acked-when-done ones).
 IDEMPOTENT = frozenset({
-    "action_event_finish", "action_event_start", "block_device_mapping_get_all_by_instance",
-    "block_device_mapping_update", "compute_node_save", "instance_fault_create",
-    "instance_get", "instance_get_all_by_host", "instance_get_all_by_hosts",
-    "instance_get_deleted", "instance_group_placed_before", "instance_info_cache_update",
-    "instance_update", "migration_get", "migration_get_in_progress_by_host",
+    "action_event_finish", "action_event_start",
+    "block_device_mapping_get_all_by_instance", "block_device_mapping_update",
+    "compute_node_save", "compute_node_save_many", "instance_fault_create", "instance_get",
+    "instance_get_all_by_host", "instance_get_all_by_hosts", "instance_get_deleted",
+    "instance_group_placed_before", "instance_info_cache_update", "instance_update",
+    "migration_get", "migration_get_in_progress_by_host",
     "migration_get_in_progress_by_hosts", "migration_get_unconfirmed_by_dest_compute",
     "service_get_or_create", "service_get_or_create_many", "service_heartbeat"})
 
@@ -168,6 +170,17 @@ class ConductorAPI:
     def compute_node_save(self, ctx: RequestContext, node: ComputeNode,
                           service_id: int | None = None) -> ComputeNode:
         return self.client.call(ctx, "compute_node_save", node=node, service_id=service_id)
+
+    def compute_node_save_many(self, ctx: RequestContext,
+                               saves: list[tuple[ComputeNode, int | None]]) -> None:
+        """compute_node_save of each (node, service id) in one call (one call each to a
+        conductor older than 1.10)."""
+        if self.client.can_send_version("1.10"):
+            self.client.prepare(version="1.10").call(ctx, "compute_node_save_many",
+                                                     saves=saves)
+            return
+        for node, service_id in saves:
+            self.compute_node_save(ctx, node, service_id)
 
     def instance_get(self, ctx: RequestContext, instance_uuid: str) -> Instance:
         return self.client.call(ctx, "instance_get", instance_uuid=instance_uuid)

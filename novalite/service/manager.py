@@ -21,6 +21,13 @@ class Manager:
         """Read at once what `managers` (of this class, on as many hosts of one process)
         are about to read each at their start, and hand each its share."""
 
+    @classmethod
+    def pre_start_together(cls, managers: list[Manager]) -> None:
+        """pre_start_hook of each of `managers` (of this class, registered, on as many
+        hosts of one process), where a class may do their work together."""
+        for manager in managers:
+            manager.pre_start_hook()
+
     def init_host(self) -> None:
         """Recover what the previous process left, before the service is registered."""
 

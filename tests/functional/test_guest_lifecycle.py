@@ -168,3 +168,19 @@ def test_computes_started_together_recover_their_instances_and_leave_idle_hosts_
     # the host holding the server reads again only for its first resource update
     assert sorted(asked) == [("instance_get_all_by_host", host),
                              ("migration_get_in_progress_by_host", host)]
+
+
+def test_hosts_started_together_write_their_nodes_in_one_call(cloud_factory, monkeypatch):
+    calls = []
+    for method in ("compute_node_save", "compute_node_save_many"):
+        real = getattr(ConductorAPI, method)
+        monkeypatch.setattr(ConductorAPI, method, lambda self, ctx, *args, real=real,
+                            m=method: (calls.append(m), real(self, ctx, *args))[1])
+    cloud = cloud_factory(hosts=3)
+    assert calls == ["compute_node_save_many"]
+    hypervisors = cloud.api.get("/os-hypervisors").json()["hypervisors"]
+    assert sorted(h["hypervisor_hostname"] for h in hypervisors) == [
+        "compute1", "compute2", "compute3"]
+    cloud.boot()  # a claim afterwards writes its node as ever
+    cloud.settle()
+    assert calls[1:] and set(calls[1:]) == {"compute_node_save"}

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import Text, bindparam, cast, insert, or_, select, update
 
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.session import insert_id, reader, retry_on_deadlock, writer
+from novalite.db.session import in_chunks, insert_id, reader, retry_on_deadlock, writer
 from novalite.objects.compute_node import ComputeNode
 
 _FIELDS = [f for f in ComputeNode.__dataclass_fields__ if f not in ("updated_at", "id")]
@@ -67,31 +67,46 @@ def _written(values: dict[str, Any], updated_at: datetime.datetime | None,
 # a 10,000-host start creates them all; plain statements, not ORM objects, as the ORM's
 # read, flush and unit of work were two thirds of a save.
 _TABLE = models.ComputeNode.__table__
-_ID_BY_UUID = select(_TABLE.c.id).where(_TABLE.c.uuid == bindparam("b_uuid"))
+_IDS_BY_UUID = select(_TABLE.c.uuid, _TABLE.c.id).where(
+    _TABLE.c.uuid.in_(bindparam("b_uuids", expanding=True)))
 _INSERT = insert(_TABLE)
 _UPDATE = update(_TABLE).where(_TABLE.c.id == bindparam("b_id"))
 
 
-@retry_on_deadlock
 def compute_node_save(node: ComputeNode, service_id: int | None = None) -> ComputeNode:
     """Create or update the node identified by its uuid (stable per hypervisor node); an
     update without a `service_id` keeps the node's."""
-    values: dict[str, Any] = {f: getattr(node, f) for f in _FIELDS}
-    values["free_ram_mb"] = node.memory_mb - node.memory_mb_used
-    values["free_disk_gb"] = node.local_gb - node.local_gb_used
+    return compute_node_save_many([(node, service_id)])[0]
+
+
+@retry_on_deadlock
+def compute_node_save_many(saves: Sequence[tuple[ComputeNode, int | None]]
+                           ) -> list[ComputeNode]:
+    """compute_node_save of each (node, service_id) in one transaction (nodes of distinct
+    uuids): a compute process starting thousands of simulated hosts writes them
+    together."""
     now = timeutils.utcnow()
+    saved = []
     with writer() as s:
         conn = s.connection()
-        node_id = conn.execute(_ID_BY_UUID, {"b_uuid": node.uuid}).scalar()
-        if node_id is None:
-            node_id = insert_id(s, _INSERT, {**values, "service_id": service_id,
-                                             "created_at": now})
-        else:
-            if service_id is not None:
-                values["service_id"] = service_id
-            conn.execute(_UPDATE, {**values, "b_id": node_id, "updated_at": now,
-                                   "deleted": 0, "deleted_at": None})
-    return _written(values, now, node_id)
+        ids: dict[str, int] = {}
+        for chunk in in_chunks([node.uuid for node, _ in saves]):
+            ids.update(conn.execute(_IDS_BY_UUID, {"b_uuids": chunk}).all())
+        for node, service_id in saves:
+            values: dict[str, Any] = {f: getattr(node, f) for f in _FIELDS}
+            values["free_ram_mb"] = node.memory_mb - node.memory_mb_used
+            values["free_disk_gb"] = node.local_gb - node.local_gb_used
+            node_id = ids.get(node.uuid)
+            if node_id is None:
+                node_id = insert_id(s, _INSERT, {**values, "service_id": service_id,
+                                                 "created_at": now})
+            else:
+                if service_id is not None:
+                    values["service_id"] = service_id
+                conn.execute(_UPDATE, {**values, "b_id": node_id, "updated_at": now,
+                                       "deleted": 0, "deleted_at": None})
+            saved.append(_written(values, now, node_id))
+    return saved
 
 
 def compute_node_get_all() -> list[ComputeNode]:

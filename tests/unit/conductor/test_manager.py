@@ -7,7 +7,7 @@ from novalite import exception, rpc
 from novalite.conductor import rpcapi as conductor_rpcapi
 from novalite.conductor.manager import ComputeTaskManager, ConductorManager
 from novalite.context import RequestContext
-from novalite.db.api import actions, instances
+from novalite.db.api import actions, compute_nodes, instances
 from novalite.objects import states
 from tests import builders
 
@@ -122,10 +122,13 @@ def test_a_process_registers_and_reads_many_hosts_in_one_call_each_or_one_per_ho
             records = api.service_get_or_create_many(CTX, hosts, "novalite-compute", "compute")
             held = api.instance_get_all_by_hosts(CTX, hosts)
             moves = api.migration_get_in_progress_by_hosts(CTX, hosts)
+            api.compute_node_save_many(CTX, [(builders.node(h), r.id)
+                                             for h, r in zip(hosts, records, strict=True)])
             answers.append(([r.id for r in records], {h: [i.uuid for i in found]
                                                       for h, found in held.items()},
                             {h: [m.uuid for m in found] for h, found in moves.items()}))
-            assert len(calls) == (3 if cap is None else 9)
+            assert len(calls) == (4 if cap is None else 12)
+            assert sorted(n.host for n in compute_nodes.compute_node_get_all()) == hosts
     finally:
         conductor.stop()
     assert answers[0] == answers[1]

@@ -5,7 +5,7 @@ import datetime
 
 from sqlalchemy import select
 
-from novalite.db import models
+from novalite.db import models, session
 from novalite.db.api import compute_nodes
 from novalite.db.session import reader
 from novalite.objects.compute_node import ComputeNode
@@ -68,3 +68,17 @@ def test_a_save_creates_then_updates_the_node_of_its_uuid(backend_db):
         service_ids = s.execute(select(models.ComputeNode.service_id)).scalars().all()
     assert service_ids == [8]
     assert compute_nodes.compute_node_save(_node("h2")).stats == {}
+
+
+def test_many_nodes_are_saved_in_one_call_new_and_known_alike(backend_db, monkeypatch):
+    monkeypatch.setattr(session, "IN_CHUNK", 2)
+    known = compute_nodes.compute_node_save(_node("h1"), service_id=1)
+    saved = compute_nodes.compute_node_save_many(
+        [(_node("h1", vcpus_used=2), None), (_node("h2"), 2), (_node("h3", **FULL), 3)])
+    assert [n.host for n in saved] == ["h1", "h2", "h3"] and saved[0].id == known.id
+    by_host = {n.host: n for n in compute_nodes.compute_node_get_all()}
+    assert by_host["h1"].vcpus_used == 2 and _same(by_host["h3"], _node("h3", **FULL))
+    with reader() as s:
+        service_ids = dict(s.execute(select(models.ComputeNode.host,
+                                            models.ComputeNode.service_id)).all())
+    assert service_ids == {"h1": 1, "h2": 2, "h3": 3}

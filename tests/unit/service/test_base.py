@@ -181,11 +181,17 @@ def test_a_sigterm_the_kernel_gives_another_thread_still_stops_the_services(tmp_
 
 
 class Prefetching(Manager):
-    batches: list[list[str]] = []
+    batches: list[tuple[str, list[str]]] = []
 
     @classmethod
     def prefetch_start(cls, managers):
-        cls.batches.append([m.host for m in managers])
+        cls.batches.append(("prefetch", [m.host for m in managers]))
+
+    @classmethod
+    def pre_start_together(cls, managers):
+        assert all(m.service_id is not None for m in managers)  # registered first
+        cls.batches.append(("pre_start", [m.host for m in managers]))
+        super().pre_start_together(managers)
 
 
 class CountedRecords(DBServiceRecords):
@@ -197,7 +203,7 @@ class CountedRecords(DBServiceRecords):
         return super().get_or_create(hosts, binary, topic)
 
 
-def test_services_started_together_register_and_prefetch_a_chunk_at_a_time(db, conf,
+def test_services_started_together_register_prefetch_and_prepare_a_chunk_at_a_time(db, conf,
                                                                             monkeypatch):
     monkeypatch.setattr(base, "_START_CHUNK", 2)
     records = CountedRecords()
@@ -206,7 +212,10 @@ def test_services_started_together_register_and_prefetch_a_chunk_at_a_time(db, c
     Prefetching.batches = []
     base.start_together(started)
     try:
-        assert records.asked == Prefetching.batches == [["h0", "h1"], ["h2", "h3"], ["h4"]]
+        chunks = [["h0", "h1"], ["h2", "h3"], ["h4"]]
+        assert records.asked == chunks
+        assert Prefetching.batches == [(step, hosts) for hosts in chunks
+                                       for step in ("prefetch", "pre_start")]
         assert {svc.host: svc.manager.service_id for svc in started} == {
             r.host: r.id for r in services.service_get_all("novalite-compute")}
     finally:
