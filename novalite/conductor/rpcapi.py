@@ -39,6 +39,7 @@ Version history:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from novalite import exception
@@ -190,13 +191,17 @@ class ConductorAPI:
 
     def instance_get_all_by_hosts(self, ctx: RequestContext, hosts: list[str]
                                   ) -> dict[str, list[Instance]]:
-        """The instances of each of `hosts` that has any (one call per host to a
-        conductor older than 1.10)."""
+        """The instances of each of `hosts` that has any."""
+        return self._by_hosts(ctx, "instance_get_all_by_hosts", hosts,
+                              self.instance_get_all_by_host)
+
+    def _by_hosts(self, ctx: RequestContext, method: str, hosts: list[str],
+                  one: Callable[[RequestContext, str], list[Any]]) -> dict[str, list[Any]]:
+        """A read of many hosts in one call; `one` per host to a conductor older than
+        1.10 (the hosts with nothing left out, as the conductor does)."""
         if self.client.can_send_version("1.10"):
-            return self.client.prepare(version="1.10").call(
-                ctx, "instance_get_all_by_hosts", hosts=hosts)
-        return {host: found for host in hosts
-                if (found := self.instance_get_all_by_host(ctx, host))}
+            return self.client.prepare(version="1.10").call(ctx, method, hosts=hosts)
+        return {host: found for host in hosts if (found := one(ctx, host))}
 
     def instance_get_deleted(self, ctx: RequestContext, uuids: list[str]) -> list[Instance]:
         """The deleted servers of `uuids`; none from a conductor older than 1.6 (its
@@ -266,13 +271,9 @@ class ConductorAPI:
 
     def migration_get_in_progress_by_hosts(self, ctx: RequestContext, hosts: list[str]
                                            ) -> dict[str, list[Migration]]:
-        """The moves in progress of each of `hosts` that has any (one call per host to a
-        conductor older than 1.10)."""
-        if self.client.can_send_version("1.10"):
-            return self.client.prepare(version="1.10").call(
-                ctx, "migration_get_in_progress_by_hosts", hosts=hosts)
-        return {host: found for host in hosts
-                if (found := self.migration_get_in_progress_by_host(ctx, host))}
+        """The moves in progress of each of `hosts` that has any."""
+        return self._by_hosts(ctx, "migration_get_in_progress_by_hosts", hosts,
+                              self.migration_get_in_progress_by_host)
 
     def migration_get_unconfirmed_by_dest_compute(self, ctx: RequestContext, window: int,
                                                   dest_compute: str) -> list[Migration]:
