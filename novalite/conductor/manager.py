@@ -218,8 +218,8 @@ class ConductorManager(Manager):
     @ack_when_done
     def compute_node_save_many(self, ctx: RequestContext,
                                saves: list[tuple[ComputeNode, int | None]]) -> None:
-        """Nothing comes back: the compute keeps the nodes it sent (sending 500 back was
-        a third of the call)."""
+        """Nothing comes back: the compute keeps the nodes it sent, and encoding hundreds
+        of them again would only slow the call."""
         compute_nodes.compute_node_save_many([(node, service_id) for node, service_id in saves])
 
     @ack_when_done
