@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from novalite import exception, timeutils
 from novalite.db import models
@@ -30,12 +31,6 @@ def _to_obj(row: Any) -> Service:
     )
 
 
-# Built once: a cloud of thousands of simulated hosts registers them at start.
-_LIVE_BY_NAMES = select(models.Service).where(
-    models.Service.host.in_(bindparam("hosts", expanding=True)),
-    models.Service.binary == bindparam("binary"), models.Service.deleted == 0)
-
-
 def service_get_or_create(host: str, binary: str, topic: str | None) -> Service:
     return service_get_or_create_many([host], binary, topic)[0]
 
@@ -53,7 +48,7 @@ def service_get_or_create_many(hosts: Sequence[str], binary: str, topic: str | N
         try:
             found.update(_get_or_create(chunk, binary, topic))
         except IntegrityError:
-            found.update(_read(chunk, binary))
+            found.update((svc.host, svc) for svc in service_get_by_hosts(chunk, binary))
     missing = [host for host in hosts if host not in found]
     if missing:  # created by another process and deleted again meanwhile
         raise exception.ServiceNotFound(service_id=f"{binary} on {', '.join(missing)}")
@@ -64,22 +59,14 @@ def service_get_or_create_many(hosts: Sequence[str], binary: str, topic: str | N
 def _get_or_create(hosts: Sequence[str], binary: str, topic: str | None
                    ) -> dict[str, Service]:
     with writer() as s:
-        rows = {row.host: row for row in s.scalars(
-            _LIVE_BY_NAMES, {"hosts": hosts, "binary": binary})}
+        found = {svc.host: svc for svc in _live_of_hosts(s, hosts, binary)}
         now = timeutils.utcnow()
-        for host in hosts:
-            if host not in rows:
-                rows[host] = models.Service(uuid=str(uuidlib.uuid4()), host=host,
-                                            binary=binary, topic=topic, last_seen_up=now)
-                s.add(rows[host])
+        made = [models.Service(uuid=str(uuidlib.uuid4()), host=host, binary=binary,
+                               topic=topic, last_seen_up=now)
+                for host in hosts if host not in found]
+        s.add_all(made)
         s.flush()
-        return {host: _to_obj(row) for host, row in rows.items()}
-
-
-def _read(hosts: Sequence[str], binary: str) -> dict[str, Service]:
-    with reader() as s:
-        return {row.host: _to_obj(row) for row in s.scalars(
-            _LIVE_BY_NAMES, {"hosts": hosts, "binary": binary})}
+        return {**found, **{row.host: _to_obj(row) for row in made}}
 
 
 @retry_on_deadlock
@@ -139,8 +126,12 @@ def service_get_by_hosts(hosts: Iterable[str], binary: str) -> list[Service]:
     if not wanted:
         return []
     with reader() as s:
-        return [Service(*r) for r in s.connection().execute(
-            _LIVE_ROWS_OF_HOSTS, {"hosts": wanted, "binary": binary})]
+        return _live_of_hosts(s, wanted, binary)
+
+
+def _live_of_hosts(s: Session, hosts: Sequence[str], binary: str) -> list[Service]:
+    return [Service(*r) for r in s.connection().execute(
+        _LIVE_ROWS_OF_HOSTS, {"hosts": hosts, "binary": binary})]
 
 
 def service_get_by_host_and_binary(host: str, binary: str) -> Service:
