@@ -85,10 +85,11 @@ def compute_node_save_many(saves: Sequence[tuple[ComputeNode, int | None]]
     """compute_node_save of each (node, service_id) in one transaction (nodes of distinct
     uuids): a compute process starting thousands of simulated hosts writes them
     together."""
-    now = timeutils.utcnow()
     saved = []
     with writer() as s:
         conn = s.connection()
+        now = timeutils.utcnow()  # with the write lock held: the stamp precedes the commit
+        # by the statements only (the schedulers re-read CLOCK_MARGIN of the past)
         ids: dict[str, int] = {}
         for chunk in in_chunks([node.uuid for node, _ in saves]):
             ids.update(conn.execute(_IDS_BY_UUID, {"b_uuids": chunk}).all())
