@@ -141,7 +141,8 @@ def _audit_clean(audit: str) -> bool:
 
 def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> dict[str, Any]:
     """What the storm left once every server settled (or `bound` seconds after the fault
-    was over): the servers still building, those in ERROR without a fault, the 202s not
+    was over): the servers still building (and which: uuid, vm and task state, host, to
+    find them in the logs), those in ERROR without a fault, the 202s not
     accounted for, the memory placement holds beyond the live servers' flavors, the
     placement audit's problems, the ERRORs counted by the first sentence of their fault,
     and the recovery time (from the end of the fault to the last server settled, its
@@ -153,7 +154,8 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
             break
         time.sleep(0.5)
     recovery = time.monotonic() - over
-    states = dict(topo.query("SELECT uuid, vm_state FROM instances WHERE deleted = 0"))
+    rows = topo.query("SELECT uuid, vm_state, task_state, host FROM instances WHERE deleted = 0")
+    states = {uuid: vm_state for uuid, vm_state, _, _ in rows}
     without_fault = topo.query(
         "SELECT i.uuid FROM instances i WHERE i.deleted = 0 AND i.vm_state = 'error' AND NOT "
         "EXISTS (SELECT 1 FROM instance_faults f WHERE f.instance_uuid = i.uuid "
@@ -167,6 +169,7 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
         "active": sum(1 for s in states.values() if s == "active"),
         "error": sum(1 for s in states.values() if s == "error"),
         "stuck": sum(1 for s in states.values() if s not in ("active", "error")),
+        "stuck_servers": [row for row in rows if row[1] not in ("active", "error")],
         "error_without_fault": len(without_fault),
         "error_reasons": dict(Counter(message.split(".")[0] for message, in reasons)),
         "unaccounted": len(set(accepted) - set(states)),

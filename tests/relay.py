@@ -1,6 +1,7 @@
 """A loopback TCP relay a test owns, to make a broker (or any server) outage without
 touching the shared server: `cut()` closes the listener and every relayed connection,
-`restore()` listens again on the same port."""
+`restore()` listens again on the same port. `drop()` keeps the connections up but loses
+what they carry from then on (a partition: neither end knows), until `cut()`."""
 
 from __future__ import annotations
 
@@ -16,7 +17,11 @@ class Relay:
         self._lock = threading.Lock()
         self._sockets: set[socket.socket] = set()
         self._listener: socket.socket | None = None
+        self._dropping = threading.Event()
         self.restore()
+
+    def drop(self) -> None:
+        self._dropping.set()
 
     def restore(self) -> None:
         listener = socket.socket()
@@ -35,6 +40,7 @@ class Relay:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
             sock.close()
+        self._dropping.clear()
 
     def _accept(self, listener: socket.socket) -> None:
         while True:
@@ -57,10 +63,10 @@ class Relay:
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
         with contextlib.suppress(OSError):
             while data := source.recv(65536):
-                sink.sendall(data)
+                if not self._dropping.is_set():
+                    sink.sendall(data)
         with contextlib.suppress(OSError):
             sink.shutdown(socket.SHUT_WR)

@@ -420,16 +420,29 @@ class AMQPTransport(Transport):
         declare: Callable[[amqp.Channel], None] | None,
         **properties: Any,
     ) -> None:
-        """Publish on a pooled connection; on a lost one, reconnect and publish again."""
+        """Publish on a pooled connection; on a lost one, reconnect and publish again.
+        A persistent message (a cast, a notification) returns only once the broker
+        acknowledged it: what it is sent for (a build the API accepted) rests on it.
+        Sent again after a connection lost before that ack, it may arrive twice (as
+        with oslo.messaging): the copy says so (RESENT), for a receiver that checks
+        `rpc.redelivered()`."""
         backoff, failures = Backoff(), 0
+        confirm = properties.get("delivery_mode") == PERSISTENT
         while True:
+            message = amqp.Message(body, **JSON_PROPERTIES, **properties)
+            if confirm and failures:
+                message.properties.setdefault("application_headers", {})[RESENT] = True
             publisher = self._acquire(deadline)
             try:
                 if declare:
                     declare(publisher.channel)
-                publisher.channel.basic_publish(
-                    amqp.Message(body, **JSON_PROPERTIES, **properties),
-                    exchange=exchange, routing_key=routing_key)
+                if confirm:
+                    publisher.confirming().basic_publish_confirm(
+                        message, exchange=exchange, routing_key=routing_key,
+                        confirm_timeout=max(0.001, deadline - time.monotonic()))
+                else:
+                    publisher.channel.basic_publish(message, exchange=exchange,
+                                                    routing_key=routing_key)
             except amqp.exceptions.IrrecoverableChannelError as exc:
                 close_quietly(publisher.conn)  # the broker refused: retrying cannot help
                 raise TransportUnavailable(

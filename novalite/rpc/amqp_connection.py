@@ -136,14 +136,26 @@ def close_quietly(conn: kombu.Connection | None, graceful: bool = False) -> None
 
 
 class Publisher:
-    """A connection and channel that one thread at a time publishes on."""
+    """A connection that one thread at a time publishes on: a plain channel, and one in
+    confirm mode for the messages a sender must know the broker took (see `confirming`)."""
 
     def __init__(self, conn: kombu.Connection) -> None:
         self.conn = conn
         self.channel = conn.channel()
+        self._confirming: amqp.Channel | None = None
         # py-amqp otherwise polls for connection.blocked before every publish, at the cost
         # of four fcntl()s, a recv() and an exception; usable() does that with a select().
         conn.connection.client_properties.get("capabilities", {})["connection.blocked"] = False
+
+    def confirming(self) -> amqp.Channel:
+        """The channel whose publishes the broker acknowledges (publisher confirms, as
+        oslo.messaging's rabbit driver asks for): bytes written to a connection that is
+        lost the next moment may never reach the broker, and without its ack the
+        sender would believe a message sent that no queue ever held."""
+        if self._confirming is None:
+            self._confirming = self.conn.channel()
+            self._confirming.confirm_select()
+        return self._confirming
 
     def usable(self) -> bool:
         """False when the broker closed the connection since its last use.

@@ -1,11 +1,14 @@
 """A broker outage, made with a TCP relay this test owns in front of the shared RabbitMQ
 (which is never stopped): a cast given a timeout fails within it rather than after
-rpc_response_timeout, and works again once the broker is back."""
+rpc_response_timeout, and works again once the broker is back; a cast the broker did not
+acknowledge is not reported sent."""
 
 from __future__ import annotations
 
+import json
 import time
 
+import amqp
 import pytest
 
 from novalite.rpc.amqp import AMQPTransport
@@ -40,3 +43,41 @@ def test_a_cast_with_a_timeout_fails_fast_during_an_outage_and_works_after(
         client.cast(CTX, "note", value="after")
     finally:
         transport.cleanup()
+
+
+def _queued(vhost: str, queue: str) -> list[str]:
+    """The `value` argument of each message waiting in `queue`, read straight from the
+    broker (not through the relay)."""
+    conn = amqp.Connection("127.0.0.1:5672", userid="guest", password="guest",
+                           virtual_host=vhost)
+    conn.connect()
+    try:
+        channel, values = conn.channel(), []
+        while (msg := channel.basic_get(queue, no_ack=True)) is not None:
+            values.append(json.loads(msg.body)["args"]["value"])
+        return values
+    finally:
+        conn.close()
+
+
+def test_a_cast_returns_only_once_the_broker_holds_it(conf, relay, rabbit_vhost):
+    """What a sender writes just before its connection dies can vanish with it (here the
+    link loses everything without closing). A cast that returned must be in its queue,
+    so one the broker never acknowledged fails instead: the API then refuses the build
+    rather than answer 202 for a server no conductor will ever hear of."""
+    vhost = rabbit_vhost.rsplit("/", 1)[1]
+    transport = AMQPTransport(f"rabbit://guest:guest@127.0.0.1:{relay.port}/{vhost}")
+    client = RPCClient(transport, Target(topic="partition", version="1.0"), timeout=2)
+    try:
+        client.cast(CTX, "note", value="before")
+        relay.drop()
+        started = time.monotonic()
+        with pytest.raises(MessagingError):
+            client.cast(CTX, "note", value="lost")
+        assert time.monotonic() - started < 10
+        relay.cut()
+        relay.restore()
+        client.cast(CTX, "note", value="after")
+    finally:
+        transport.cleanup()
+    assert _queued(vhost, "partition") == ["before", "after"]
