@@ -8,6 +8,7 @@ no allocation is left without its server, and no half-copied guest is left behin
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,12 @@ from tests import services
 from tests.topology import Topology
 
 NANO = "42"
+# The guest's user data stops its acpid: deaf to the power button, it makes the source's
+# power-off wait out shutdown_timeout, so the hand-over (resize_migrating) lasts long
+# enough to be seen and cut short, rather than the blink a polling test may miss.
+DEAF = "NOVALITE-TEST-DEAF-TO-ACPI"
+DEAF_GUEST = {"config_drive": True, "user_data": base64.b64encode(
+    f"#!/bin/sh\nkillall acpid\necho {DEAF}\n".encode()).decode()}
 COMPUTES = ("c1", "c2")
 LIVE = {"X-OpenStack-Nova-API-Version": "2.80"}
 TIMEOUT = 180  # TCG guests on a loaded 2-core machine
@@ -98,10 +105,10 @@ def _action(topo: Topology, server_id: str, body: dict, headers: dict | None = N
     assert answer.status_code in (202, 204), answer.text
 
 
-def _boot(topo: Topology, name: str) -> str:
+def _boot(topo: Topology, name: str, **server: object) -> str:
     made = topo.api.post("/servers", json={"server": {
-        "name": name, "flavorRef": NANO, "imageRef": images.DEFAULT_IMAGE_ID, "networks": "none"}},
-        headers={"X-OpenStack-Nova-API-Version": "2.37"})
+        "name": name, "flavorRef": NANO, "imageRef": images.DEFAULT_IMAGE_ID, "networks": "none",
+        **server}}, headers={"X-OpenStack-Nova-API-Version": "2.37"})
     assert made.status_code == 202, made.text
     server_id = str(made.json()["server"]["id"])
     _settled(topo, server_id, "ACTIVE")
@@ -158,7 +165,10 @@ def test_a_compute_killed_mid_move_leaves_nothing_behind(qemu_topology, victim, 
     Either way the server ends on one host with one allocation and one guest directory."""
     topo = qemu_topology
     _start_all(topo)
-    server_id = _boot(topo, "victim")
+    server_id = _boot(topo, "victim", **(DEAF_GUEST if victim == "source" else {}))
+    if victim == "source":
+        topo.wait(lambda: DEAF in _console(topo, server_id), timeout=TIMEOUT,
+                  what="the guest deaf to its power button")
     source = _server(topo, server_id)["OS-EXT-SRV-ATTR:host"]
     killed = source if victim == "source" else next(h for h in COMPUTES if h != source)
 
