@@ -94,7 +94,7 @@ def _create_private(url: str) -> None:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
-def _json_loads(text: str | bytes) -> Any:
+def json_loads(text: str | bytes) -> Any:
     """JSON columns read by orjson: the standard library's parser was a quarter of a
     1,000-server list (each server's cached network info). What orjson refuses and the
     standard library reads (NaN, integers past 64 bits) is read by the latter."""
@@ -110,7 +110,7 @@ def make_engine(url: str, pool_size: int | None = None, max_overflow: int | None
         _create_private(url)
         engine = create_engine(
             url,
-            json_deserializer=_json_loads,
+            json_deserializer=json_loads,
             connect_args={"check_same_thread": False, "timeout": CONF.database.sqlite_busy_timeout},
             pool_size=CONF.database.max_pool_size if pool_size is None else pool_size,
             max_overflow=CONF.database.max_overflow if max_overflow is None else max_overflow,
@@ -120,7 +120,7 @@ def make_engine(url: str, pool_size: int | None = None, max_overflow: int | None
         return engine
     return create_engine(
         url,
-        json_deserializer=_json_loads,
+        json_deserializer=json_loads,
         pool_pre_ping=True,
         pool_size=CONF.database.max_pool_size,
         max_overflow=CONF.database.max_overflow,

@@ -36,6 +36,9 @@ CLOCK_MARGIN = datetime.timedelta(seconds=2)
 # Aggregates are re-read at least this often even when their marker did not move (two
 # edits of one row within a second leave the marker unchanged on MariaDB).
 AGGREGATES_MAX_AGE = 60.0
+# A first refresh of this many hosts or more freezes what the process holds then (see
+# novalite.collector.freeze): the host table is the bulk of a scheduler's heap for life.
+FREEZE_AT = 1000
 
 
 class HostManager:
@@ -60,7 +63,11 @@ class HostManager:
 
     def refresh(self) -> HostTable:
         with collector.paused():
-            return self._refresh(utcnow())
+            first = self._last_refresh is None
+            table = self._refresh(utcnow())
+            if first and len(table) >= FREEZE_AT:
+                collector.freeze()
+            return table
 
     def _refresh(self, now: datetime.datetime) -> HostTable:
         if self._last_refresh is None:
@@ -83,11 +90,14 @@ class HostManager:
             if self._seen.get(node.uuid) != node:
                 state = HostState.from_compute_node(node)
                 state.aggregates = self._by_host.get(node.host, [])
+                # Set here, not by the pass over changed services below, which would
+                # visit every host at a first refresh.
+                state.service_up, state.service_disabled = self._status(node.host, now,
+                                                                        down_after)
                 fresh.append(state)
                 self._seen[node.uuid] = node
-                touched.add(node.host)
-        self.table.extend(fresh)
         self._refresh_service_status(touched, now, down_after)
+        self.table.extend(fresh)
         return self.table
 
     def _take_services(self, changed: list[Service], now: datetime.datetime,
@@ -125,22 +135,31 @@ class HostManager:
 
     def _refresh_service_status(self, touched: set[str], now: datetime.datetime,
                                 down_after: float) -> None:
-        """Hosts whose service record changed, and those whose last heartbeat just grew
-        older than service_down_time (the heap of when each host's up status lapses; an
-        entry a later heartbeat replaced is passed over)."""
+        """The states in the table of hosts whose service record changed, and of those
+        whose last heartbeat just grew older than service_down_time (the heap of when
+        each host's up status lapses; an entry a later heartbeat replaced is passed
+        over)."""
         while self._lapses and self._lapses[0][0] < now:
             until, host = heapq.heappop(self._lapses)
             if self._lapse_of.get(host) == until:
                 touched.add(host)
         for host in touched:
-            svc = self._services.get(host)
-            up = svc is not None and liveness.service_is_up(svc, now, down_after)
-            disabled = svc is None or svc.disabled
-            for state in self.table.states_of(host):
+            if not (held := self.table.states_of(host)):
+                continue
+            up, disabled = self._status(host, now, down_after)
+            for state in held:
                 if state.service_up != up:
                     state.service_up = up
                 if state.service_disabled != disabled:
                     state.service_disabled = disabled
+
+    def _status(self, host: str, now: datetime.datetime, down_after: float
+                ) -> tuple[bool, bool]:
+        """Whether the host's compute service is up, and whether it is disabled (so is
+        one without a service record)."""
+        svc = self._services.get(host)
+        return (svc is not None and liveness.service_is_up(svc, now, down_after),
+                svc is None or svc.disabled)
 
     def awaits_host(self, instance_uuid: str) -> bool:
         """Whether the instance is still waiting for its host: a move or an unshelve

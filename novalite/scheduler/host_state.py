@@ -104,7 +104,7 @@ class HostState:
             num_instances=node.running_vms, num_io_ops=node.current_workload,
             hypervisor_type=node.hypervisor_type, hypervisor_version=node.hypervisor_version,
             hypervisor_hostname=node.hypervisor_hostname,
-            cpu_info=json.loads(node.cpu_info or "{}"),
+            cpu_info=json.loads(node.cpu_info) if node.cpu_info not in (None, "", "{}") else {},
             supported_instances=[tuple(i) for i in node.supported_instances],
             stats=dict(node.stats), host_ip=node.host_ip,
         )

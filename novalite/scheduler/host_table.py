@@ -50,9 +50,11 @@ _NONE: frozenset[str] = frozenset()
 
 
 def _class_key(state: HostState) -> Hashable:
+    """Asked of every host at a scheduler's start: the JSON text is made only for a host
+    that reports CPU details (a simulated one reports none)."""
     return (state.hypervisor_type, state.hypervisor_version,
-            tuple(tuple(i) for i in state.supported_instances),
-            json.dumps(state.cpu_info, sort_keys=True, default=str))
+            tuple(map(tuple, state.supported_instances)),
+            json.dumps(state.cpu_info, sort_keys=True, default=str) if state.cpu_info else "")
 
 
 class HostTable:

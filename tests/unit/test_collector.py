@@ -1,4 +1,5 @@
-"""The collector pause leaves collection as it found it, nested or not."""
+"""The collector pause leaves collection as it found it, nested or not; a freeze takes
+what is alive out of the collector's generations."""
 
 import gc
 
@@ -34,3 +35,12 @@ def test_a_pause_leaves_collection_off_when_it_was_off_and_survives_errors():
     with pytest.raises(ValueError), collector.paused():
         raise ValueError
     assert gc.isenabled()
+
+
+def test_a_freeze_takes_what_is_alive_out_of_the_generations():
+    kept = [[] for _ in range(100)]
+    try:
+        collector.freeze()
+        assert gc.get_freeze_count() >= len(kept)
+    finally:
+        gc.unfreeze()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -11,7 +10,14 @@ from sqlalchemy import Text, bindparam, cast, insert, or_, select, update
 
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.session import in_chunks, insert_id, reader, retry_on_deadlock, writer
+from novalite.db.session import (
+    in_chunks,
+    insert_id,
+    json_loads,
+    reader,
+    retry_on_deadlock,
+    writer,
+)
 from novalite.objects.compute_node import ComputeNode
 
 _FIELDS = [f for f in ComputeNode.__dataclass_fields__ if f not in ("updated_at", "id")]
@@ -34,17 +40,22 @@ def _decode(text: str | None) -> Any:
     if not text:
         return None
     literal = _LITERALS.get(text)
-    return literal() if literal else json.loads(text)
+    return literal() if literal else json_loads(text)
+
+
+_ID_AT = len(_FIELDS)  # then updated_at, created_at, deleted
 
 
 def _from_row(row: Any) -> ComputeNode:
-    """A node from a row of _ROW."""
-    values = list(row[:len(_FIELDS)])
+    """A node from a row of _ROW, read by position (a scheduler's start converts every
+    node's row, and a row's lookups by name cost more than by position)."""
+    values = list(row)
     for at in _JSON_AT:
         values[at] = _decode(values[at])
     for at, empty in _EMPTY_AT:
         values[at] = values[at] or empty()
-    values += [row.updated_at or row.created_at, row.id]  # the object's last two fields
+    # The object's last two fields: when it was last written, its id.
+    values[_ID_AT:] = (values[_ID_AT + 1] or values[_ID_AT + 2], values[_ID_AT])
     return ComputeNode(*values)
 
 
@@ -110,14 +121,16 @@ def compute_node_save_many(saves: Sequence[tuple[ComputeNode, int | None]]
     return saved
 
 
+# Built once, as the reads below: run through the connection, no ORM loading per row.
+_ALL = select(*_ROW).where(models.ComputeNode.deleted == 0).order_by(models.ComputeNode.id)
+
+
 def compute_node_get_all() -> list[ComputeNode]:
     with reader() as s:
-        rows = s.execute(select(*_ROW).filter_by(deleted=0)
-                         .order_by(models.ComputeNode.id))
-        return [_from_row(r) for r in rows]
+        return [_from_row(r) for r in s.connection().execute(_ALL)]
 
 
-# Built once: every scheduling decision's refresh asks.
+# Every scheduling decision's refresh asks.
 _CHANGED = select(*_ROW).where(or_(models.ComputeNode.updated_at >= bindparam("since"),
                                    models.ComputeNode.created_at >= bindparam("since"),
                                    models.ComputeNode.deleted_at >= bindparam("since"))
@@ -129,7 +142,7 @@ def compute_node_get_changed(since: datetime.datetime
     """Nodes created, updated or deleted at or after `since`: (live nodes, deleted uuids).
     The scheduler's refresh reads only these, so its cost follows the change rate."""
     with reader() as s:
-        rows = s.execute(_CHANGED, {"since": since}).all()
+        rows = s.connection().execute(_CHANGED, {"since": since}).all()
         return ([_from_row(r) for r in rows if not r.deleted],
                 [r.uuid for r in rows if r.deleted])
 

@@ -44,6 +44,17 @@ def test_bulk_reads_give_back_the_json_columns_as_saved(backend_db):
     assert _same(compute_nodes.compute_node_get_by_host("full")[0], full)
 
 
+def test_bulk_reads_give_each_node_its_id_and_last_write(backend_db):
+    """Read by position: the id, then the update time or, never updated, the creation's."""
+    second = datetime.timedelta(seconds=1)  # MariaDB keeps whole seconds
+    created = compute_nodes.compute_node_save(_node("h1"))
+    [read] = compute_nodes.compute_node_get_all()
+    assert read.id == created.id and abs(read.updated_at - created.updated_at) < second
+    updated = compute_nodes.compute_node_save(_node("h1", vcpus_used=3))
+    [read], _ = compute_nodes.compute_node_get_changed(datetime.datetime(2000, 1, 1))
+    assert read.id == created.id and abs(read.updated_at - updated.updated_at) < second
+
+
 def test_nodes_of_one_read_share_no_values(backend_db):
     for name in ("a", "b"):
         compute_nodes.compute_node_save(_node(name, **FULL))

@@ -29,6 +29,20 @@ def test_states_carry_service_status_aggregates_and_zone(db):
     assert manager.availability_zone(states["h2"]) == "nova"
 
 
+def test_only_a_first_refresh_of_many_hosts_freezes_the_heap(db, monkeypatch):
+    frozen = []
+    monkeypatch.setattr(host_manager.collector, "freeze", lambda: frozen.append(True))
+    monkeypatch.setattr(host_manager, "FREEZE_AT", 2)
+    compute_nodes.compute_node_save(builders.node("h1"))
+    HostManager().refresh()
+    assert not frozen  # one host: below FREEZE_AT
+    compute_nodes.compute_node_save(builders.node("h2"))
+    manager = HostManager()
+    manager.refresh()
+    manager.refresh()
+    assert frozen == [True]
+
+
 def test_cached_state_survives_until_the_node_reports_again(db):
     compute_nodes.compute_node_save(builders.node("h1"))
     manager = HostManager()
