@@ -443,11 +443,13 @@ class AMQPTransport(Transport):
                 else:
                     publisher.channel.basic_publish(message, exchange=exchange,
                                                     routing_key=routing_key)
-            except amqp.exceptions.IrrecoverableChannelError as exc:
+            except (amqp.exceptions.IrrecoverableChannelError,
+                    amqp.exceptions.MessageNacked) as exc:
                 close_quietly(publisher.conn)  # the broker refused: retrying cannot help
                 raise TransportUnavailable(
                     f"RabbitMQ at {mask_url(self.url)} refused a message to {exchange!r} "
-                    f"with routing key {routing_key!r}: {exc}") from exc
+                    f"with routing key {routing_key!r}: {str(exc) or type(exc).__name__}"
+                ) from exc
             except CONNECTION_ERRORS as exc:
                 close_quietly(publisher.conn)
                 self._declared.clear()  # the broker may have lost them (a restart)

@@ -1,6 +1,7 @@
 """The AMQP server consumer's acknowledgements, against a mocked channel: early ones in
 one frame before the messages run, late ones once the executor hands their tags back,
-and never a tag of a channel lost since."""
+and never a tag of a channel lost since. A cast's publish against mocked publishers:
+sent again it says so; refused, it is a messaging error."""
 
 import json
 import threading
@@ -10,6 +11,7 @@ import amqp
 import pytest
 
 from novalite.rpc import amqp as amqp_transport
+from novalite.rpc.errors import TransportUnavailable
 from novalite.rpc.target import Target
 
 
@@ -158,3 +160,47 @@ def test_a_message_that_is_not_json_is_acked_and_dropped(make):
     consumer._on_message(msg)
     consumer.flush()
     assert acks(consumer) == [(1, True)] and handler.delivered == []
+
+
+class Publishers:
+    """Pooled publishers whose confirmed publishes fail as `outcomes` say, in turn (None:
+    the broker acknowledged), and what each was asked to publish."""
+
+    def __init__(self, *outcomes):
+        self.outcomes = list(outcomes)
+        self.sent = []
+
+    def acquire(self, deadline):
+        publisher = mock.MagicMock()
+
+        def publish(message, **kwargs):
+            self.sent.append(message)
+            outcome = self.outcomes.pop(0)
+            if outcome is not None:
+                raise outcome
+        publisher.confirming.return_value.basic_publish_confirm.side_effect = publish
+        return publisher
+
+
+@pytest.fixture
+def transport(monkeypatch):
+    made = amqp_transport.AMQPTransport("amqp://guest:guest@127.0.0.1:1//")
+    made._declared.add("topic")
+    yield made
+    made.cleanup()
+
+
+def test_a_cast_sent_again_after_a_lost_acknowledgement_says_so(transport, monkeypatch):
+    publishers = Publishers(ConnectionResetError("gone before the ack"), None)
+    monkeypatch.setattr(transport, "_acquire", publishers.acquire)
+    transport.send(Target("topic"), {"method": "note"}, wait_for_reply=False, timeout=5)
+    first, again = publishers.sent
+    assert amqp_transport.RESENT not in (first.headers or {})
+    assert again.headers[amqp_transport.RESENT] is True
+
+
+def test_a_cast_the_broker_refuses_fails_as_a_messaging_error(transport, monkeypatch):
+    publishers = Publishers(amqp.exceptions.MessageNacked())
+    monkeypatch.setattr(transport, "_acquire", publishers.acquire)
+    with pytest.raises(TransportUnavailable, match="refused a message.*MessageNacked"):
+        transport.send(Target("topic"), {"method": "note"}, wait_for_reply=False, timeout=5)
