@@ -26,23 +26,33 @@ def relay(rabbit_vhost):
     relay.cut()
 
 
-def test_a_cast_with_a_timeout_fails_fast_during_an_outage_and_works_after(
-        conf, relay, rabbit_vhost):
+@pytest.fixture
+def client(conf, relay, rabbit_vhost):
+    """An RPC client whose casts go through the relay and give up after 2 s."""
     conf.set_override("rpc_response_timeout", 60)
-    vhost = rabbit_vhost.rsplit("/", 1)[1]
-    transport = AMQPTransport(f"rabbit://guest:guest@127.0.0.1:{relay.port}/{vhost}")
-    client = RPCClient(transport, Target(topic="outage", version="1.0"), timeout=2)
-    try:
-        client.cast(CTX, "note", value="before")
-        relay.cut()
-        started = time.monotonic()
-        with pytest.raises(MessagingError):
-            client.cast(CTX, "note", value="during")
-        assert time.monotonic() - started < 10  # not rpc_response_timeout's 60 s
-        relay.restore()
-        client.cast(CTX, "note", value="after")
-    finally:
-        transport.cleanup()
+    transport = AMQPTransport(f"rabbit://guest:guest@127.0.0.1:{relay.port}/"
+                              f"{_vhost(rabbit_vhost)}")
+    yield RPCClient(transport, Target(topic="outage", version="1.0"), timeout=2)
+    transport.cleanup()
+
+
+def _vhost(url: str) -> str:
+    return url.rsplit("/", 1)[1]
+
+
+def _fails_fast(client: RPCClient, value: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(MessagingError):
+        client.cast(CTX, "note", value=value)
+    assert time.monotonic() - started < 10  # not rpc_response_timeout's 60 s
+
+
+def test_a_cast_with_a_timeout_fails_fast_during_an_outage_and_works_after(client, relay):
+    client.cast(CTX, "note", value="before")
+    relay.cut()
+    _fails_fast(client, "during")
+    relay.restore()
+    client.cast(CTX, "note", value="after")
 
 
 def _queued(vhost: str, queue: str) -> list[str]:
@@ -60,24 +70,15 @@ def _queued(vhost: str, queue: str) -> list[str]:
         conn.close()
 
 
-def test_a_cast_returns_only_once_the_broker_holds_it(conf, relay, rabbit_vhost):
+def test_a_cast_returns_only_once_the_broker_holds_it(client, relay, rabbit_vhost):
     """What a sender writes just before its connection dies can vanish with it (here the
     link loses everything without closing). A cast that returned must be in its queue,
     so one the broker never acknowledged fails instead: the API then refuses the build
     rather than answer 202 for a server no conductor will ever hear of."""
-    vhost = rabbit_vhost.rsplit("/", 1)[1]
-    transport = AMQPTransport(f"rabbit://guest:guest@127.0.0.1:{relay.port}/{vhost}")
-    client = RPCClient(transport, Target(topic="partition", version="1.0"), timeout=2)
-    try:
-        client.cast(CTX, "note", value="before")
-        relay.drop()
-        started = time.monotonic()
-        with pytest.raises(MessagingError):
-            client.cast(CTX, "note", value="lost")
-        assert time.monotonic() - started < 10
-        relay.cut()
-        relay.restore()
-        client.cast(CTX, "note", value="after")
-    finally:
-        transport.cleanup()
-    assert _queued(vhost, "partition") == ["before", "after"]
+    client.cast(CTX, "note", value="before")
+    relay.drop()
+    _fails_fast(client, "lost")
+    relay.cut()
+    relay.restore()
+    client.cast(CTX, "note", value="after")
+    assert _queued(_vhost(rabbit_vhost), "outage") == ["before", "after"]
