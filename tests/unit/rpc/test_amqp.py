@@ -183,7 +183,7 @@ class Publishers:
 
 
 @pytest.fixture
-def transport(monkeypatch):
+def transport():
     made = amqp_transport.AMQPTransport("amqp://guest:guest@127.0.0.1:1//")
     made._declared.add("topic")
     yield made
