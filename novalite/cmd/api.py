@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from novalite import http_server
+from novalite import affinity, http_server
 from novalite.cmd import common
 from novalite.conf import CONF
 from novalite.db import session
@@ -16,6 +16,7 @@ LOG = logging.getLogger(__name__)
 @common.exits_cleanly_on_bad_config
 def main() -> None:
     common.parse_args()
+    affinity.pin()
     session.wait_for_database()
     record = assembly.api()
     record.start()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from novalite import http_server
+from novalite import affinity, http_server
 from novalite.api.app import build_network_app
 from novalite.cmd import common
 from novalite.conf import CONF
@@ -21,6 +21,7 @@ LOG = logging.getLogger(__name__)
 @common.exits_cleanly_on_bad_config
 def main() -> None:
     common.parse_args()
+    affinity.pin()
     session.wait_for_database()
     if CONF.datapath.network_node:
         network_node.start()

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from novalite import __version__, http_server, state_dir
+from novalite import __version__, affinity, http_server, state_dir
 from novalite.cmd import common
 from novalite.conf import CONF
 
@@ -73,6 +73,7 @@ def print_status() -> int:
 def run_all_in_one() -> None:
     """Own the state directory, check the port, then start: every refusal comes before
     anything is written."""
+    affinity.pin()
     lock = state_dir.StateDirLock(CONF.state_path)
     lock.acquire()
     try:

@@ -37,6 +37,17 @@ opts = [
         min=0,
         help="Seconds a stopping service waits for in-flight RPCs and requests to finish.",
     ),
+    cfg.StrOpt(
+        "interpreter_cpu",
+        default="auto",
+        regex=r"^(auto|none|[0-9]+)$",
+        help="The one CPU that a service process's Python threads run on: 'auto' (the CPU "
+        "the kernel runs it on as it starts), a CPU number, or 'none' (any CPU, as the "
+        "kernel chooses). Its threads run one at a time (the interpreter's lock); spread "
+        "over several CPUs they hand that lock from CPU to CPU at each blocking call. "
+        "Programs a service starts (guests, NBD exports, dnsmasq, qemu-img) run on every "
+        "CPU the service was allowed.",
+    ),
 ]
 
 

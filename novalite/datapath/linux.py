@@ -10,6 +10,8 @@ import subprocess
 from collections.abc import Iterable
 from typing import Any
 
+from novalite import affinity
+
 LOG = logging.getLogger(__name__)
 TIMEOUT = 30.0
 PACKAGES = "iproute2 nftables dnsmasq-base busybox-static"
@@ -22,8 +24,9 @@ class DatapathError(RuntimeError):
 def run(argv: list[str], input_: str | None = None) -> str:
     LOG.debug("datapath: %s", " ".join(argv))
     try:
-        done = subprocess.run(argv, input=input_, capture_output=True, text=True,
-                              timeout=TIMEOUT)
+        with affinity.unpinned():
+            done = subprocess.run(argv, input=input_, capture_output=True, text=True,
+                                  timeout=TIMEOUT)
     except FileNotFoundError:
         raise DatapathError(f"{argv[0]} is not installed: apt-get install -y {PACKAGES}") \
             from None

@@ -19,6 +19,7 @@ import logging
 import os
 import subprocess
 
+from novalite import affinity
 from novalite.conf import CONF
 from novalite.volume import errors
 
@@ -39,8 +40,9 @@ def virtual_size(path: str, disk_format: str) -> int:
 
 def _qemu_img(*args: str) -> str:
     try:
-        return subprocess.run(["qemu-img", *args], check=True, capture_output=True,
-                              text=True).stdout
+        with affinity.unpinned():
+            return subprocess.run(["qemu-img", *args], check=True, capture_output=True,
+                                  text=True).stdout
     except FileNotFoundError as exc:
         raise errors.BackendError(f"qemu-img is not installed: {exc}") from exc
     except subprocess.CalledProcessError as exc:

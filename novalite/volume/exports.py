@@ -30,6 +30,7 @@ import socket
 import subprocess
 import time
 
+from novalite import affinity
 from novalite.conf import CONF
 from novalite.volume import errors
 
@@ -90,8 +91,9 @@ class Exports:
                 "--bind", address, "--port", str(port), "--export-name", name,
                 "--pid-file", self._file(attachment_id, "pid"), path]
         try:
-            return subprocess.run(argv, capture_output=True, text=True, check=False,
-                                  timeout=START_TIMEOUT, start_new_session=True)
+            with affinity.unpinned():
+                return subprocess.run(argv, capture_output=True, text=True, check=False,
+                                      timeout=START_TIMEOUT, start_new_session=True)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise errors.ExportError(f"qemu-nbd could not be run: {exc}") from exc
 

@@ -24,10 +24,21 @@ BANNER = "novalite all-in-one is running"
 class Cloud:
     base: str
     state_dir: Path
+    pid: int
 
     @property
     def clouds_yaml(self) -> Path:
         return self.state_dir / "clouds.yaml"
+
+
+def cpus_of(pid: int) -> set[str]:
+    """The CPUs each thread of the process may run on, as the kernel lists them (0-1)."""
+    found = set()
+    for status in Path(f"/proc/{pid}/task").glob("*/status"):
+        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+            found |= {line.split(":")[1].strip() for line in status.read_text().splitlines()
+                      if line.startswith("Cpus_allowed_list:")}
+    return found
 
 
 def _wait_running(proc: subprocess.Popen, log: Path) -> None:
@@ -54,7 +65,7 @@ def all_in_one(state_dir: Path, *args: str) -> Iterator[Cloud]:
             stdout=out, stderr=subprocess.STDOUT)
     try:
         _wait_running(proc, log)
-        yield Cloud(f"http://127.0.0.1:{port}", state_dir)
+        yield Cloud(f"http://127.0.0.1:{port}", state_dir, proc.pid)
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)

@@ -21,7 +21,7 @@ from novalite.virt.qemu.guest_image import (
 )
 from tests import services
 from tests.acceptance.cli import Cli
-from tests.acceptance.conftest import all_in_one
+from tests.acceptance.conftest import all_in_one, cpus_of
 from tests.waiting import wait_for
 
 
@@ -68,6 +68,16 @@ def _networked(cloud, demo: Cli) -> None:
     demo.ok("server", "remove", "floating", "ip", "vm1", floating)
 
 
+def _runs_on_every_cpu(cloud, server: str) -> None:
+    """The all-in-one's Python threads share one CPU ([DEFAULT] interpreter_cpu = auto);
+    the guest it started does not."""
+    every = cpus_of(os.getpid())
+    pinned = cpus_of(cloud.pid)
+    assert len(pinned) == 1 and (len(os.sched_getaffinity(0)) == 1 or pinned != every)
+    qemu = int((cloud.state_dir / "instances" / server / "qemu.pid").read_text())
+    assert cpus_of(qemu) == every
+
+
 def test_openstack_cli_boots_a_real_guest(qemu_cloud):
     demo = Cli(qemu_cloud.clouds_yaml, "novalite")
     admin = Cli(qemu_cloud.clouds_yaml, "novalite-admin")
@@ -75,6 +85,7 @@ def test_openstack_cli_boots_a_real_guest(qemu_cloud):
                        "--wait", "vm1")
     assert server["status"] == "ACTIVE" and server["OS-EXT-STS:power_state"] == 1
     assert "mem_kb=" in wait_console(demo, "vm1", MARKER)
+    _runs_on_every_cpu(qemu_cloud, demo.json("server", "show", "vm1")["id"])
     hypervisor = admin.json("hypervisor", "list")[0]
     assert hypervisor["Hypervisor Type"] == "QEMU"
     _networked(qemu_cloud, demo)

@@ -17,6 +17,8 @@ import subprocess
 import tempfile
 import time
 
+from novalite import affinity
+
 LOG = logging.getLogger(__name__)
 
 PROBE_BYTE = b"K"
@@ -45,8 +47,9 @@ def probe(emulator: str, accel: str, timeout: float, kernel: str | None = None
                 out.write(PROBE_SECTOR)
             argv += ["-machine", "pc", "-m", "16", "-drive", f"file={disk},format=raw,if=ide"]
         try:
-            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT)
+            with affinity.unpinned():
+                proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         except OSError as exc:
             return str(exc)
         try:

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import tempfile
 
-from novalite import exception, instance_metadata
+from novalite import affinity, exception, instance_metadata
 from novalite.conf import CONF
 from novalite.objects.instance import Instance
 
@@ -31,10 +31,11 @@ def write(instance: Instance, path: str) -> None:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target, "wb") as out:
                 out.write(content)
-        done = subprocess.run([program, "-o", f"{path}.tmp", "-ldots", "-allow-lowercase",
-                               "-allow-multidot", "-l", "-publisher", "novalite", "-quiet",
-                               "-J", "-r", "-V", LABEL, tree],
-                              capture_output=True, text=True, timeout=60)
+        with affinity.unpinned():
+            done = subprocess.run([program, "-o", f"{path}.tmp", "-ldots",
+                                   "-allow-lowercase", "-allow-multidot", "-l", "-publisher",
+                                   "novalite", "-quiet", "-J", "-r", "-V", LABEL, tree],
+                                  capture_output=True, text=True, timeout=60)
     if done.returncode:
         raise exception.NovaliteException(
             f"Writing the config drive of {instance.uuid} failed: {done.stderr.strip()}")

@@ -7,6 +7,7 @@ import os
 import subprocess
 import tempfile
 
+from novalite import affinity
 from novalite.conf import CONF
 
 GiB = 1024 ** 3
@@ -19,8 +20,9 @@ class DiskError(Exception):
 
 def _run(*args: str) -> str:
     try:
-        done = subprocess.run([CONF.qemu.qemu_img, *args], capture_output=True, text=True,
-                              timeout=120, check=False)
+        with affinity.unpinned():
+            done = subprocess.run([CONF.qemu.qemu_img, *args], capture_output=True,
+                                  text=True, timeout=120, check=False)
     except FileNotFoundError as exc:
         raise DiskError(f"{CONF.qemu.qemu_img} is not installed (apt-get install "
                         "qemu-utils)") from exc

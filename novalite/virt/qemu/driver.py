@@ -31,7 +31,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from novalite import exception, strutils
+from novalite import affinity, exception, strutils
 from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.datapath import bridges, names, taps
@@ -148,8 +148,9 @@ class QemuDriver(driver.ComputeDriver):
 
     def get_host_uptime(self) -> str:
         """The host's own `uptime` line, as Nova's libvirt driver reports it."""
-        return subprocess.run(["uptime"], capture_output=True, text=True, check=True,
-                              timeout=10).stdout.rstrip("\n")
+        with affinity.unpinned():
+            return subprocess.run(["uptime"], capture_output=True, text=True, check=True,
+                                  timeout=10).stdout.rstrip("\n")
 
     def node_uuid(self, nodename: str) -> str:
         return str(uuid.uuid5(_NODE_NAMESPACE, f"{socket.gethostname()}/{nodename}"))
@@ -1119,8 +1120,9 @@ def _qemu_version(emulator: str) -> int:
     """Nova's integer form: 7.2.22 is 7002022."""
     if emulator not in _version_cache:
         try:
-            text = subprocess.run([emulator, "--version"], capture_output=True, text=True,
-                                  timeout=10, check=False).stdout
+            with affinity.unpinned():
+                text = subprocess.run([emulator, "--version"], capture_output=True,
+                                      text=True, timeout=10, check=False).stdout
         except OSError:
             text = ""
         found = re.search(r"version (\d+)\.(\d+)\.(\d+)", text)

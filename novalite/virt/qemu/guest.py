@@ -13,6 +13,7 @@ import signal
 import subprocess
 import time
 
+from novalite import affinity
 from novalite.datapath import names, taps
 from novalite.objects import states
 from novalite.virt.qemu import config as guest_config
@@ -99,9 +100,11 @@ class Guest:
             log.flush()
             started = log.tell()
             # its own session: a Ctrl-C to the compute service does not kill the guests
-            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
-                                            stderr=subprocess.STDOUT, start_new_session=True,
-                                            cwd=self.paths.directory, pass_fds=fds)
+            with affinity.unpinned():
+                self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
+                                                stderr=subprocess.STDOUT,
+                                                start_new_session=True,
+                                                cwd=self.paths.directory, pass_fds=fds)
         deadline = time.monotonic() + LAUNCH_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

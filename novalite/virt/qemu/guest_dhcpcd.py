@@ -18,6 +18,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from novalite import affinity
 from novalite.virt.qemu import cpio, elf
 
 PACKAGE = "dhcpcd-base"
@@ -40,8 +41,9 @@ def fetch() -> list[cpio.Entry]:
     with tempfile.TemporaryDirectory(prefix="novalite-dhcpcd-") as tmp:
         packages = (PACKAGE, *LIBRARY_PACKAGES)
         try:
-            subprocess.run(["apt-get", "download", *packages], cwd=tmp, check=True,
-                           capture_output=True, text=True)
+            with affinity.unpinned():
+                subprocess.run(["apt-get", "download", *packages], cwd=tmp, check=True,
+                               capture_output=True, text=True)
         except subprocess.CalledProcessError as exc:
             raise ClientError(f"apt-get download {' '.join(packages)} failed: "
                               f"{exc.stderr.strip()}") from None
@@ -68,8 +70,10 @@ def members(deb: Path, directories: set[str]) -> dict[str, cpio.Entry]:
     """The files and symbolic links directly in `directories` of the package, by path
     (relative, as in the initramfs), streamed out of its data tarball."""
     found = {}
-    with subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)],
-                          stdout=subprocess.PIPE) as proc:
+    with affinity.unpinned():
+        proc = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)],
+                                stdout=subprocess.PIPE)
+    with proc:
         assert proc.stdout is not None
         with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
             for member in tar:

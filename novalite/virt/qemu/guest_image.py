@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from novalite import affinity
 from novalite.conf import CONF
 from novalite.virt.qemu import cpio, elf, guest_dhcpcd, guest_kernel
 
@@ -343,6 +344,7 @@ def _make_disk(work: Path, tools: dict[str, str]) -> None:
 
 def _run(args: list[str]) -> None:
     try:
-        subprocess.run(args, check=True, capture_output=True, text=True)
+        with affinity.unpinned():
+            subprocess.run(args, check=True, capture_output=True, text=True)
     except subprocess.CalledProcessError as exc:
         raise GuestImageError(f"{' '.join(args)} failed: {exc.stderr.strip()}") from None

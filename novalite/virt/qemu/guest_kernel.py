@@ -14,6 +14,8 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from novalite import affinity
+
 META_PACKAGE = "linux-image-cloud-amd64"
 # What the busybox guest needs built as modules (=m) in the cloud kernel: a virtio disk,
 # the ACPI power button with its input events, for a soft power-off, a virtio NIC, and a
@@ -28,8 +30,9 @@ MODULES = ("button", "evdev", "virtio_ring", "virtio", "virtio_pci_modern_dev",
 def _unzstd(data: bytes) -> bytes:
     """Python 3.11 has no zstd; Debian's zstd tool does it (newer kernels use .ko.zst)."""
     try:
-        return subprocess.run(["zstd", "-dcq"], input=data, check=True,
-                              capture_output=True).stdout
+        with affinity.unpinned():
+            return subprocess.run(["zstd", "-dcq"], input=data, check=True,
+                                  capture_output=True).stdout
     except (OSError, subprocess.CalledProcessError) as exc:
         raise KernelError(f"cannot decompress a .ko.zst module ({exc}); "
                           "apt-get install -y zstd") from None
@@ -53,8 +56,9 @@ class Kernel:
 
 def _run(args: list[str], cwd: str | None = None) -> str:
     try:
-        return subprocess.run(args, cwd=cwd, check=True, capture_output=True,
-                              text=True).stdout
+        with affinity.unpinned():
+            return subprocess.run(args, cwd=cwd, check=True, capture_output=True,
+                                  text=True).stdout
     except subprocess.CalledProcessError as exc:
         raise KernelError(f"{' '.join(args)} failed: {exc.stderr.strip()}") from None
 
@@ -89,8 +93,10 @@ def extract(deb: Path, wanted: Iterable[str] = MODULES) -> tuple[bytes, dict[str
     tarball: nothing of its ~100 MB is written to disk."""
     wanted = set(wanted)
     vmlinuz, modules = b"", {}
-    with subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)],
-                          stdout=subprocess.PIPE) as proc:
+    with affinity.unpinned():
+        proc = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)],
+                                stdout=subprocess.PIPE)
+    with proc:
         assert proc.stdout is not None
         with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
             for member in tar:

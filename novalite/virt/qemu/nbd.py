@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 
+from novalite import affinity
 from novalite.conf import CONF
 from novalite.virt.qemu import disk
 
@@ -29,10 +30,11 @@ def export(path: str, pidfile: str) -> str:
     NBD URL the destination reads it from. qemu-nbd forks once it listens."""
     address = CONF.my_ip
     port = free_port(address)
-    done = subprocess.run(
-        [CONF.qemu.qemu_nbd, "--read-only", "--fork", "--format", "qcow2", "--bind", address,
-         "--port", str(port), "--pid-file", pidfile, path],
-        capture_output=True, text=True, timeout=EXPORT_TIMEOUT, check=False)
+    with affinity.unpinned():
+        done = subprocess.run(
+            [CONF.qemu.qemu_nbd, "--read-only", "--fork", "--format", "qcow2", "--bind",
+             address, "--port", str(port), "--pid-file", pidfile, path],
+            capture_output=True, text=True, timeout=EXPORT_TIMEOUT, check=False)
     if done.returncode != 0:
         raise disk.DiskError(f"qemu-nbd could not serve {path}: {done.stderr.strip()}")
     return f"nbd://{address}:{port}"
