@@ -5,6 +5,12 @@ Fake driver (default): prints servers/s from the first POST to the last ACTIVE, 
 boot latency (POST to first seen ACTIVE), and delete throughput (first DELETE to the last
 one gone).
 
+`--distributed`: the same storm on separate processes over RabbitMQ and PostgreSQL (or
+`--database mysql`): novalite-api, `--conductors` conductors, `--schedulers` schedulers
+and `--hosts` novalite-compute processes, with the integration tests' harness
+(tests/topology.py), each in a vhost and a database of its own. The CPU per boot is
+also printed for each process.
+
 `--driver qemu`: real guests (m1.nano, the default novalite-tiny guest). Prints, per guest,
 seconds from its POST to the guest's own "up" line on its serial console, the CPU-seconds
 its QEMU used to get there and its RSS once all are up; then the total wall time against
@@ -22,6 +28,7 @@ import argparse
 import base64
 import concurrent.futures
 import datetime
+import functools
 import json
 import os
 import socket
@@ -31,6 +38,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import targets
@@ -129,9 +138,11 @@ def watch(api: httpx.Client, count: int, seen: dict, stop: threading.Event) -> N
         time.sleep(0.02)
 
 
-def storm(base: str, count: int, concurrency: int, flavor: str, cloud_pid: int) -> dict:
-    """`cloud_pid`'s CPU-seconds per boot and per delete are measured too: unlike servers/s
-    they hardly move with what else the machine runs."""
+def storm(base: str, count: int, concurrency: int, flavor: str,
+          meters: dict[str, Callable[[], float]]) -> dict:
+    """The CPU-seconds per boot and per delete of the cloud's processes (`meters`: each
+    one's CPU-seconds so far, by name) are measured too: unlike servers/s they hardly move
+    with what else the machine runs."""
     api = httpx.Client(base_url=f"{base}/compute/v2.1", timeout=60,
                        limits=httpx.Limits(max_connections=concurrency + 2))
     posted: dict[str, float] = {}
@@ -146,7 +157,7 @@ def storm(base: str, count: int, concurrency: int, flavor: str, cloud_pid: int) 
 
     stop = threading.Event()
     watcher = threading.Thread(target=watch, args=(api, count, finished, stop))
-    cpu0 = _cpu_seconds(cloud_pid)
+    cpu0 = {name: meter() for name, meter in meters.items()}
     t0 = time.perf_counter()
     watcher.start()
     with concurrent.futures.ThreadPoolExecutor(concurrency) as pool:
@@ -156,7 +167,7 @@ def storm(base: str, count: int, concurrency: int, flavor: str, cloud_pid: int) 
     errors = len(finished) - len(active)
     boot_wall = max(active.values(), default=t0) - t0
     latencies = [active[i] - posted[i] for i in posted if i in active]
-    cpu1 = _cpu_seconds(cloud_pid)
+    cpu1 = {name: meter() for name, meter in meters.items()}
 
     t1 = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(concurrency) as pool:
@@ -164,7 +175,7 @@ def storm(base: str, count: int, concurrency: int, flavor: str, cloud_pid: int) 
     while api.get("/servers", params={"limit": 1}).json()["servers"]:  # one is enough
         time.sleep(0.02)
     delete_wall = time.perf_counter() - t1
-    cpu2 = _cpu_seconds(cloud_pid)
+    cpu2 = {name: meter() for name, meter in meters.items()}
     stop.set()
     return {
         "servers": count, "active": len(latencies), "errors": errors,
@@ -173,8 +184,10 @@ def storm(base: str, count: int, concurrency: int, flavor: str, cloud_pid: int) 
         "p50_boot_s": round(statistics.median(latencies), 3) if latencies else None,
         "p95_boot_s": round(percentile(latencies, 95), 3) if latencies else None,
         "deletes_per_s": round(count / delete_wall, 1),
-        "cpu_s_per_boot": round((cpu1 - cpu0) / count, 4),
-        "cpu_s_per_delete": round((cpu2 - cpu1) / count, 4),
+        "cpu_s_per_boot": round(sum(cpu1[n] - cpu0[n] for n in meters) / count, 4),
+        "cpu_s_per_delete": round(sum(cpu2[n] - cpu1[n] for n in meters) / count, 4),
+        "cpu_ms_per_boot_by_process": {n: round(1000 * (cpu1[n] - cpu0[n]) / count, 1)
+                                       for n in meters},
         "concurrency": concurrency,
     }
 
@@ -225,6 +238,27 @@ def _cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+# The shared servers a distributed cloud uses, by the command name of their processes.
+SERVERS = {"postgresql": {"postgresql": "postgres", "rabbitmq": "beam.smp"},
+           "mysql": {"mariadb": "mariadbd", "rabbitmq": "beam.smp"}}
+
+
+def _named_cpu_seconds(command: str) -> float:
+    """The CPU-seconds of every process named `command`, with those of their children
+    that ended (PostgreSQL's backends of closed connections)."""
+    total = 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                name, _, rest = stat.read().partition("(")[2].rpartition(")")
+        except OSError:
+            continue  # ended meanwhile
+        if name == command:
+            fields = rest.split()
+            total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
+    return total / TICKS
 
 
 def _rss_mb(pid: int) -> float:
@@ -317,27 +351,85 @@ def main() -> None:
                         help="qemu: seconds to wait for every guest's marker")
     parser.add_argument("--network", action="store_true",
                         help="qemu: guests on private, pinging each other")
+    parser.add_argument("--distributed", action="store_true",
+                        help="fake: the services as processes over RabbitMQ and a database")
+    parser.add_argument("--database", choices=["postgresql", "mysql"], default="postgresql",
+                        help="--distributed: the database server")
+    parser.add_argument("--conductors", type=int, default=2, help="--distributed")
+    parser.add_argument("--schedulers", type=int, default=2, help="--distributed")
     args = parser.parse_args()
     if args.driver == "qemu":
         run_qemu(args.servers or 10, args.flavor or "42", args.timeout, args.network)
         return
     args.servers, args.flavor = args.servers or 200, args.flavor or "1"
+    if args.distributed:
+        _report(run_distributed(args), f"{args.hosts} compute processes, "
+                f"{args.conductors} conductors, {args.schedulers} schedulers")
+        return
     with tempfile.TemporaryDirectory(prefix="novalite-bench-") as state:
         port = free_port()
         proc = start_cloud(state, port, args.hosts)
         try:
             result = storm(f"http://127.0.0.1:{port}", args.servers, args.concurrency,
-                           args.flavor, proc.pid)
+                           args.flavor, {"all-in-one": functools.partial(_cpu_seconds,
+                                                                         proc.pid)})
         finally:
             proc.terminate()
             proc.wait(timeout=60)
-    print(f"boot storm: {result['active']}/{result['servers']} ACTIVE on {args.hosts} hosts "
+    _report(result, f"{args.hosts} hosts")
+
+
+def _report(result: dict, where: str) -> None:
+    print(f"boot storm: {result['active']}/{result['servers']} ACTIVE on {where} "
           f"in {result['boot_wall_s']} s -> {result['servers_per_s']} servers/s; "
           f"boot latency p50 {result['p50_boot_s']} s, p95 {result['p95_boot_s']} s; "
-          f"deletes {result['deletes_per_s']}/s; all-in-one CPU-s per boot "
+          f"deletes {result['deletes_per_s']}/s; CPU-s per boot "
           f"{result['cpu_s_per_boot']}, per delete {result['cpu_s_per_delete']}")
+    print("CPU ms per boot: " + ", ".join(
+        f"{name} {ms}" for name, ms in result["cpu_ms_per_boot_by_process"].items()))
     print(f"baseline for the 100 servers/s goal: {result['servers_per_s'] / 100:.2f}x")
     print(json.dumps(result))
+
+
+def run_distributed(args: argparse.Namespace) -> dict:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' harness
+    from tests import services
+    from tests.topology import Topology
+
+    with services.temporary_vhost() as transport_url, \
+            services.temporary_database(args.database) as database_url, \
+            tempfile.TemporaryDirectory(prefix="novalite-bench-") as work:
+        topo = Topology(Path(work), transport_url, database_url)
+        with topo.config.open("a") as config:  # the harness logs at DEBUG: not here
+            config.write("[DEFAULT]\ndebug = false\n")
+            config.write(Path(_bench_config(work)).read_text())
+        try:
+            topo.manage("db", "sync")
+            topo.manage("db", "seed")
+            topo.start("api", "novalite-api")
+            topo.wait(lambda: topo.api.get("/flavors").status_code == 200, timeout=120,
+                      what="the API answering")
+            names = [f"conductor{i + 1}" for i in range(args.conductors)] + \
+                [f"scheduler{i + 1}" for i in range(args.schedulers)]
+            for name in names:  # each its own service record, as on its own machine
+                own = Path(work) / f"{name}.conf"
+                own.write_text(f"[DEFAULT]\nhost = {name}\n")
+                topo.start(name, f"novalite-{name.rstrip('0123456789')}", "--config-file",
+                           str(own))
+            hosts = [f"compute{i + 1}" for i in range(args.hosts)]
+            for host in hosts:
+                topo.start(host, "novalite-compute", "--host", host)
+            topo.wait(lambda: len(topo.query("SELECT id FROM inventories")) == 3 * len(hosts)
+                      and set(names) <= {h for (h,) in topo.query("SELECT host FROM services")},
+                      timeout=180, what="every service up, every compute in placement")
+            meters = {name: functools.partial(_cpu_seconds, proc.pid)
+                      for name, proc in topo.procs.items()}
+            meters.update({f"{server} server": functools.partial(_named_cpu_seconds, command)
+                           for server, command in SERVERS[args.database].items()})
+            return storm(f"http://127.0.0.1:{topo.port}", args.servers, args.concurrency,
+                         args.flavor, meters)
+        finally:
+            topo.stop(grace=10)
 
 
 def run_qemu(count: int, flavor: str, timeout: float, network: bool) -> None:
