@@ -73,7 +73,6 @@ def print_status() -> int:
 def run_all_in_one() -> None:
     """Own the state directory, check the port, then start: every refusal comes before
     anything is written."""
-    affinity.pin()
     lock = state_dir.StateDirLock(CONF.state_path)
     lock.acquire()
     try:
@@ -92,6 +91,7 @@ def _serve(lock: state_dir.StateDirLock) -> None:
         raise common.CommandError(
             f"cannot listen on {host}:{port}: {problem}; is another cloud running there? "
             "Stop it, or start with --port N")
+    affinity.pin()
     cloud = AllInOne(CONF.fake_driver.hosts)
     try:
         cloud.prepare()
