@@ -11,6 +11,7 @@ are measured by benchmarks/first_run.py, not here.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -38,6 +39,7 @@ class User:
                     if k not in ("VIRTUAL_ENV", "OS_CLOUD", "OS_CLIENT_CONFIG_FILE")}
         self.env["PATH"] = os.pathsep.join(p for p in self.env["PATH"].split(os.pathsep)
                                            if not p.startswith(str(REPO)))
+        self.started: list[subprocess.Popen] = []  # each `make run`, for the clean-up
 
     def run(self, command: str, timeout: float = 300) -> subprocess.CompletedProcess:
         return subprocess.run(["bash", "-c", command], cwd=self.clone, env=self.env,
@@ -57,6 +59,7 @@ class Running:
             self.proc = subprocess.Popen(["make", "run", f"ARGS={args}"], cwd=user.clone,
                                          env=user.env, stdout=out, stderr=err,
                                          start_new_session=True)
+        user.started.append(self.proc)
         deadline = time.monotonic() + 240
         while BANNER_END not in self.out.read_text():
             assert self.proc.poll() is None, self.output()
@@ -81,7 +84,14 @@ def user() -> Iterator[User]:
     with tempfile.TemporaryDirectory(prefix="novalite-first-hour-") as workdir:
         clone = Path(workdir) / "novalite"
         subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
-        yield User(clone)
+        user = User(clone)
+        try:
+            yield user
+        finally:  # a failed step must not leave its cloud running on the machine
+            for proc in user.started:  # the group outlives make if the cloud does
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=60)
 
 
 def _one_line_exit_2(result: subprocess.CompletedProcess, *says: str) -> None:
