@@ -9,7 +9,8 @@ one gone).
 `--database mysql`): novalite-api, `--conductors` conductors, `--schedulers` schedulers
 and `--hosts` novalite-compute processes, with the integration tests' harness
 (tests/topology.py), each in a vhost and a database of its own. The CPU per boot is
-also printed for each process.
+also printed for each process, and for the database server and the broker (all their
+processes on the machine), which count in its total.
 
 `--driver qemu`: real guests (m1.nano, the default novalite-tiny guest). Prints, per guest,
 seconds from its POST to the guest's own "up" line on its serial console, the CPU-seconds
