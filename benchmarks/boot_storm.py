@@ -235,9 +235,16 @@ def _qemu_pid(instance_dir: str) -> int | None:
         return None
 
 
-def _cpu_seconds(pid: int) -> float:
+def _stat(pid: int | str) -> tuple[str, list[str]]:
+    """The command name in /proc/<pid>/stat and the fields after it (it may hold spaces
+    and parentheses)."""
     with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
+        name, _, rest = stat.read().partition("(")[2].rpartition(")")
+    return name, rest.split()
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = _stat(pid)[1]
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
 
 
@@ -252,12 +259,10 @@ def _named_cpu_seconds(command: str) -> float:
     total = 0
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            with open(f"/proc/{pid}/stat") as stat:
-                name, _, rest = stat.read().partition("(")[2].rpartition(")")
+            name, fields = _stat(pid)
         except OSError:
             continue  # ended meanwhile
         if name == command:
-            fields = rest.split()
             total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
     return total / TICKS
 
