@@ -31,16 +31,6 @@ class Cloud:
         return self.state_dir / "clouds.yaml"
 
 
-def cpus_of(pid: int) -> set[str]:
-    """The CPUs each thread of the process may run on, as the kernel lists them (0-1)."""
-    found = set()
-    for status in Path(f"/proc/{pid}/task").glob("*/status"):
-        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
-            found |= {line.split(":")[1].strip() for line in status.read_text().splitlines()
-                      if line.startswith("Cpus_allowed_list:")}
-    return found
-
-
 def _wait_running(proc: subprocess.Popen, log: Path) -> None:
     """Its output goes to a file, not a pipe nobody drains once the cloud is up."""
     def up() -> bool:

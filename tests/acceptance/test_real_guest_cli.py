@@ -19,9 +19,9 @@ from novalite.virt.qemu.guest_image import (
     NET_MARKER,
     POWEROFF_MARKER,
 )
-from tests import services
+from tests import cpus, services
 from tests.acceptance.cli import Cli
-from tests.acceptance.conftest import all_in_one, cpus_of
+from tests.acceptance.conftest import all_in_one
 from tests.waiting import wait_for
 
 
@@ -71,11 +71,11 @@ def _networked(cloud, demo: Cli) -> None:
 def _runs_on_every_cpu(cloud, server: str) -> None:
     """The all-in-one's Python threads share one CPU ([DEFAULT] interpreter_cpu = auto);
     the guest it started does not."""
-    every = cpus_of(os.getpid())
-    pinned = cpus_of(cloud.pid)
+    every = cpus.of_process(os.getpid())
+    pinned = cpus.of_process(cloud.pid)
     assert len(pinned) == 1 and (len(os.sched_getaffinity(0)) == 1 or pinned != every)
     qemu = int((cloud.state_dir / "instances" / server / "qemu.pid").read_text())
-    assert cpus_of(qemu) == every
+    assert cpus.of_process(qemu) == every
 
 
 def test_openstack_cli_boots_a_real_guest(qemu_cloud):

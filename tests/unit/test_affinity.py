@@ -10,9 +10,13 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
+from tests import cpus
+
+ROOT = Path(__file__).resolve().parents[2]
 CPUS = sorted(os.sched_getaffinity(0))
 needs_two = pytest.mark.skipif(len(CPUS) < 2, reason="pinning needs a choice of CPUs")
 
@@ -23,11 +27,7 @@ _PROBE = textwrap.dedent("""
     import json, os, subprocess, sys, threading
     from novalite import affinity
     from novalite.conf import CONF
-
-    def allowed(status):
-        for line in status.splitlines():
-            if line.startswith("Cpus_allowed_list:"):
-                return line.split(":")[1].strip()
+    from tests.cpus import allowed
 
     def program():
         return allowed(subprocess.run(["cat", "/proc/self/status"], capture_output=True,
@@ -61,15 +61,14 @@ def _probe(choice: str, cpus: list[int] = CPUS) -> dict:
     argv = [sys.executable, "-c", _PROBE, choice]
     if cpus != CPUS:
         argv = ["taskset", "--cpu-list", ",".join(map(str, cpus)), *argv]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=True)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=True,
+                          cwd=ROOT)  # where `tests` is imported from
     return json.loads(done.stdout.splitlines()[-1])
 
 
 def _own() -> str:
-    """The kernel's list of the CPUs this (unpinned) test process may use: 0-1."""
-    with open("/proc/self/status") as status:
-        return next(line.split(":")[1].strip() for line in status
-                    if line.startswith("Cpus_allowed_list:"))
+    """The CPUs this (unpinned) test process may use."""
+    return cpus.allowed(Path("/proc/self/status").read_text())
 
 
 @needs_two
