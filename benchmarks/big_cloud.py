@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import sys
 import tempfile
@@ -28,9 +27,9 @@ import time
 import httpx
 import targets
 from boot_storm import IMAGE_ID, _cpu_seconds, _rss_mb, free_port, start_cloud
+from scheduler_log import phases as scheduler_phases
 
 TARGETS = targets.load("big_cloud")
-LINE = re.compile(r"Scheduled \d+ instance\(s\) among (\d+) hosts: (.*)$")
 
 
 def _family_rss_mb(pid: int) -> float:
@@ -53,18 +52,6 @@ def _boot(api: httpx.Client, name: str, timeout: float) -> str:
             return status
         time.sleep(0.05)
     return "TIMEOUT"
-
-
-def _phases(log_path: str) -> list[dict[str, float]]:
-    """Each request's phases in ms, from the scheduler's log lines, in order."""
-    found = []
-    with open(log_path) as log:
-        for line in log:
-            match = LINE.search(line)
-            if match:
-                found.append({name: float(ms) for name, ms in re.findall(
-                    r"(\w+) ([\d.]+) ms", match.group(2))})
-    return found
 
 
 def _summary(requests: list[dict[str, float]]) -> dict[str, dict[str, float]]:
@@ -95,7 +82,7 @@ def run(hosts: int, boots: int, timeout: float) -> dict:
             print(f"{hosts} hosts serving after {serving_s:.1f} s ({cpu_s:.1f} CPU-s), "
                   f"RSS {rss_mb:.0f} MB", flush=True)
             statuses = [_boot(api, f"big-{i}", timeout=120) for i in range(boots)]
-            phases = _summary(_phases(os.path.join(state, "all-in-one.log")))
+            phases = _summary(scheduler_phases(os.path.join(state, "all-in-one.log")))
         finally:
             proc.terminate()
             proc.wait(timeout=120)

@@ -5,6 +5,13 @@ Fake driver (default): prints servers/s from the first POST to the last ACTIVE, 
 boot latency (POST to first seen ACTIVE), and delete throughput (first DELETE to the last
 one gone).
 
+`--probe-placement` (fake driver, either topology): benchmarks/placement.py's measures against the
+cloud's own placement, first alone once it serves, then again while the storm runs
+(started once a tenth of the servers are posted): Nova's query (limit=1000) timed 30
+times, and 1000 claims from 4 client processes, released after. Also the scheduler's own
+placement phase during the storm, from its log. The targets (placement's, at 10,000
+providers) hold for `--hosts 10000`; fewer hosts mean fewer providers.
+
 `--distributed`: the same storm on separate processes over RabbitMQ and PostgreSQL (or
 `--database mysql`): novalite-api, `--conductors` conductors, `--schedulers` schedulers
 and `--hosts` novalite-compute processes, with the integration tests' harness
@@ -28,9 +35,12 @@ from __future__ import annotations
 import argparse
 import base64
 import concurrent.futures
+import contextlib
 import datetime
 import functools
 import json
+import multiprocessing
+import multiprocessing.pool
 import os
 import socket
 import statistics
@@ -43,7 +53,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import placement
 import targets
+from scheduler_log import phases as scheduler_phases
 
 from novalite.datapath import names, teardown
 
@@ -140,10 +152,13 @@ def watch(api: httpx.Client, count: int, seen: dict, stop: threading.Event) -> N
 
 
 def storm(base: str, count: int, concurrency: int, flavor: str,
-          meters: dict[str, Callable[[], float]]) -> dict:
+          meters: dict[str, Callable[[], float]],
+          alongside: Callable[[], dict] | None = None) -> dict:
     """The CPU-seconds per boot and per delete of the cloud's processes (`meters`: each
     one's CPU-seconds so far, by name) are measured too: unlike servers/s they hardly move
-    with what else the machine runs."""
+    with what else the machine runs. `alongside`, if given, runs on a thread once a tenth
+    of the servers are posted; its result is returned under "alongside", and whether it
+    ended before the last server was ACTIVE (so all of it ran under the storm's load)."""
     api = httpx.Client(base_url=f"{base}/compute/v2.1", timeout=60,
                        limits=httpx.Limits(max_connections=concurrency + 2))
     posted: dict[str, float] = {}
@@ -155,15 +170,29 @@ def storm(base: str, count: int, concurrency: int, flavor: str,
             "name": f"storm-{i}", "flavorRef": flavor, "imageRef": IMAGE_ID}})
         response.raise_for_status()
         posted[response.json()["server"]["id"]] = started
+        if len(posted) >= count // 10:
+            begun.set()
 
+    begun = threading.Event()
+    side: dict = {}
+
+    def run_alongside() -> None:
+        if alongside is not None and begun.wait(timeout=600):
+            side.update(alongside())
+            side["ended"] = time.perf_counter()
+
+    beside = threading.Thread(target=run_alongside)
     stop = threading.Event()
     watcher = threading.Thread(target=watch, args=(api, count, finished, stop))
     cpu0 = {name: meter() for name, meter in meters.items()}
     t0 = time.perf_counter()
     watcher.start()
+    beside.start()
     with concurrent.futures.ThreadPoolExecutor(concurrency) as pool:
         list(pool.map(boot, range(count)))
     watcher.join(timeout=600)
+    begun.set()
+    beside.join()
     active = {i: t for i, (t, status) in finished.items() if status == "ACTIVE"}
     errors = len(finished) - len(active)
     boot_wall = max(active.values(), default=t0) - t0
@@ -178,7 +207,10 @@ def storm(base: str, count: int, concurrency: int, flavor: str,
     delete_wall = time.perf_counter() - t1
     cpu2 = {name: meter() for name, meter in meters.items()}
     stop.set()
+    ended = side.pop("ended", None)
     return {
+        **({"alongside": side, "alongside_inside": ended is not None and ended <= t0 + boot_wall}
+           if alongside is not None else {}),
         "servers": count, "active": len(latencies), "errors": errors,
         "servers_per_s": round(len(latencies) / boot_wall, 1) if boot_wall else 0.0,
         "boot_wall_s": round(boot_wall, 2),
@@ -354,7 +386,8 @@ def main() -> None:
     parser.add_argument("--hosts", type=int, default=4)
     parser.add_argument("--flavor", default=None, help="default: 1 (fake), 42 m1.nano (qemu)")
     parser.add_argument("--timeout", type=float, default=300.0,
-                        help="qemu: seconds to wait for every guest's marker")
+                        help="seconds to wait for every guest's marker (qemu) or for the "
+                        "all-in-one to serve (fake: --hosts 10000 takes minutes)")
     parser.add_argument("--network", action="store_true",
                         help="qemu: guests on private, pinging each other")
     parser.add_argument("--distributed", action="store_true",
@@ -363,26 +396,94 @@ def main() -> None:
                         help="--distributed: the database server")
     parser.add_argument("--conductors", type=int, default=2, help="--distributed")
     parser.add_argument("--schedulers", type=int, default=2, help="--distributed")
+    parser.add_argument("--probe-placement", action="store_true",
+                        help="fake: time placement alone, then under the storm")
     args = parser.parse_args()
     if args.driver == "qemu":
         run_qemu(args.servers or 10, args.flavor or "42", args.timeout, args.network)
         return
     args.servers, args.flavor = args.servers or 200, args.flavor or "1"
-    if args.distributed:
-        _report(run_distributed(args), f"{args.hosts} compute processes, "
-                f"{args.conductors} conductors, {args.schedulers} schedulers")
-        return
+    with contextlib.ExitStack() as stack:
+        pool = None
+        if args.probe_placement:  # spawned: clients apart from the cloud, as schedulers are
+            pool = stack.enter_context(multiprocessing.get_context("spawn").Pool(
+                PROBE_WORKERS))
+        if args.distributed:
+            result = run_distributed(args, pool)
+            where = (f"{args.hosts} compute processes, {args.conductors} conductors, "
+                     f"{args.schedulers} schedulers")
+        else:
+            result, where = run_all_in_one(args, pool), f"{args.hosts} hosts"
+    _report(result, where)
+
+
+def run_all_in_one(args: argparse.Namespace, pool: multiprocessing.pool.Pool | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="novalite-bench-") as state:
         port = free_port()
-        proc = start_cloud(state, port, args.hosts)
+        proc = start_cloud(state, port, args.hosts, timeout=args.timeout)
         try:
-            result = storm(f"http://127.0.0.1:{port}", args.servers, args.concurrency,
-                           args.flavor, {"all-in-one": functools.partial(_cpu_seconds,
-                                                                         proc.pid)})
+            return probed_storm(f"http://127.0.0.1:{port}", args,
+                                {"all-in-one": functools.partial(_cpu_seconds, proc.pid)},
+                                pool, [os.path.join(state, "all-in-one.log")])
         finally:
             proc.terminate()
             proc.wait(timeout=60)
-    _report(result, f"{args.hosts} hosts")
+
+
+def probed_storm(base: str, args: argparse.Namespace, meters: dict[str, Callable[[], float]],
+                 pool: multiprocessing.pool.Pool | None, logs: list[str]) -> dict:
+    """The storm; with a `pool` of probing clients, placement is also measured alone
+    before it and again under it, and the schedulers' `logs` give their placement phase."""
+    if pool is None:
+        return storm(base, args.servers, args.concurrency, args.flavor, meters)
+    probe = functools.partial(probe_placement, pool, f"{base}/placement")
+    alone = probe()
+    result = storm(base, args.servers, args.concurrency, args.flavor, meters,
+                   alongside=probe)
+    result["placement"] = _placement_report(
+        alone, result.pop("alongside"), result.pop("alongside_inside"),
+        [request for log in logs for request in scheduler_phases(log)])
+    return result
+
+
+PROBE_RUNS, PROBE_CLAIMS, PROBE_WORKERS = 30, 1000, 4  # as benchmarks/placement.py's
+PROBE_CLAIMS_EACH = 10  # Nova's query asks for 10 GB of disk: 100 GB a provider
+PLACEMENT_TARGETS = targets.load("placement")
+
+
+def probe_placement(pool: multiprocessing.pool.Pool, url: str) -> dict:
+    """benchmarks/placement.py's measures against the cloud's own placement: Nova's query
+    (a) timed by a client process, then claims/s from several at once, each claim of one
+    of its candidates in turn, at most PROBE_CLAIMS_EACH on each (so that a few hosts'
+    capacity holds them beside the storm's servers); the claims are released after."""
+    times, candidates = pool.apply(placement.time_query, (url, placement.QUERIES["a"],
+                                                          PROBE_RUNS))
+    count = min(PROBE_CLAIMS, PROBE_CLAIMS_EACH * len(candidates))
+    rate, consumers = placement.claims(pool, url, candidates, count, PROBE_WORKERS)
+    with httpx.Client(base_url=url, headers=placement.HEADERS, timeout=120) as client:
+        for consumer in consumers:
+            client.delete(f"/allocations/{consumer}").raise_for_status()
+    return {"candidates": len(candidates),
+            "query_median_ms": round(statistics.median(times) * 1000, 2),
+            "query_p95_ms": round(placement.p95(times) * 1000, 2),
+            "claims": count, "claims_per_s": round(rate, 1)}
+
+
+def _placement_report(alone: dict, under: dict, inside: bool,
+                      scheduled: list[dict[str, float]]) -> dict:
+    """The probe's figures alone and under the storm against placement's targets, and the
+    scheduler's own placement phase during the storm (its query and nothing else)."""
+    own = [request["placement"] for request in scheduled if "placement" in request]
+    report = {
+        "alone": alone, "under_storm": under, "probe_inside_storm": inside,
+        "scheduler_placement_ms": {
+            "median": round(statistics.median(own), 2) if own else None,
+            "p95": round(percentile(own, 95), 2) if own else None},
+    }
+    report["met_under_storm"] = {
+        "query": under["query_median_ms"] <= PLACEMENT_TARGETS["median_ms"]["a"],
+        "claims": under["claims_per_s"] >= PLACEMENT_TARGETS["claims_per_s"]}
+    return report
 
 
 def _report(result: dict, where: str) -> None:
@@ -394,10 +495,24 @@ def _report(result: dict, where: str) -> None:
     print("CPU ms per boot: " + ", ".join(
         f"{name} {ms}" for name, ms in result["cpu_ms_per_boot_by_process"].items()))
     print(f"baseline for the 100 servers/s goal: {result['servers_per_s'] / 100:.2f}x")
+    if "placement" in result:
+        probe = result["placement"]
+        for when in ("alone", "under_storm"):
+            found = probe[when]
+            print(f"placement {when.replace('_', ' ')}: query a median "
+                  f"{found['query_median_ms']} ms, p95 {found['query_p95_ms']} ms "
+                  f"({found['candidates']} candidates); {found['claims']} claims at "
+                  f"{found['claims_per_s']}/s")
+        print(f"the scheduler's placement phase during the storm: median "
+              f"{probe['scheduler_placement_ms']['median']} ms, p95 "
+              f"{probe['scheduler_placement_ms']['p95']} ms; probe inside the storm: "
+              f"{probe['probe_inside_storm']}; targets under the storm "
+              f"({PLACEMENT_TARGETS['median_ms']['a']} ms, "
+              f"{PLACEMENT_TARGETS['claims_per_s']} claims/s): {probe['met_under_storm']}")
     print(json.dumps(result))
 
 
-def run_distributed(args: argparse.Namespace) -> dict:
+def run_distributed(args: argparse.Namespace, pool: multiprocessing.pool.Pool | None) -> dict:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' harness
     from tests import services
     from tests.topology import Topology
@@ -432,8 +547,9 @@ def run_distributed(args: argparse.Namespace) -> dict:
                       for name, proc in topo.procs.items()}
             meters.update({f"{server} server": functools.partial(_named_cpu_seconds, command)
                            for server, command in SERVERS[args.database].items()})
-            return storm(f"http://127.0.0.1:{topo.port}", args.servers, args.concurrency,
-                         args.flavor, meters)
+            return probed_storm(f"http://127.0.0.1:{topo.port}", args, meters, pool,
+                                [str(Path(work) / f"{name}.log") for name in names
+                                 if name.startswith("scheduler")])
         finally:
             topo.stop(grace=10)
 

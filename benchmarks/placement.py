@@ -125,29 +125,33 @@ def time_query(url: str, qs: str, runs: int) -> tuple[list[float], list[dict]]:
     return times, body["allocation_requests"]
 
 
-def _claim_share(url: str, requests: list[dict]) -> tuple[float, float]:
+def _claim_share(url: str, requests: list[dict]) -> tuple[float, float, list[str]]:
     """One scheduler worker: its own keep-alive connection, its claims one after another;
-    returns when it started and ended (CLOCK_MONOTONIC, comparable across processes)."""
+    returns when it started and ended (CLOCK_MONOTONIC, comparable across processes) and
+    the consumers it claimed for."""
+    consumers = [str(uuid.uuid4()) for _ in requests]
     with httpx.Client(base_url=url, headers=HEADERS, timeout=120) as client:
         client.get("/")  # connect before the clock starts
         started = time.monotonic()
-        for cand in requests:
+        for consumer, cand in zip(consumers, requests, strict=True):
             payload = {"allocations": cand["allocations"], "project_id": "p", "user_id": "u",
                        "consumer_generation": None, "consumer_type": "INSTANCE"}
-            response = client.put(f"/allocations/{uuid.uuid4()}", json=payload)
+            response = client.put(f"/allocations/{consumer}", json=payload)
             assert response.status_code == 204, response.text
-        return started, time.monotonic()
+        return started, time.monotonic(), consumers
 
 
 def claims(pool: multiprocessing.pool.Pool, url: str, requests: list[dict], count: int,
-           workers: int) -> float:
-    """Claims/s for up to `count` candidates, shared out among `workers` client
-    processes claiming at once, as a fleet of scheduler workers does (clients in the
-    server's process would take its GIL); from the first claim sent to the last answered."""
-    requests = requests[:count]
+           workers: int) -> tuple[float, list[str]]:
+    """Claims/s for `count` claims on the candidates in turn, shared out among `workers`
+    client processes claiming at once, as a fleet of scheduler workers does (clients in the
+    server's process would take its GIL); from the first claim sent to the last answered.
+    Also returns the consumers claimed for."""
+    requests = [requests[i % len(requests)] for i in range(count)]
     shares = [requests[i::workers] for i in range(workers)]
     spans = pool.starmap(_claim_share, [(url, share) for share in shares])
-    return len(requests) / (max(end for _, end in spans) - min(start for start, _ in spans))
+    rate = len(requests) / (max(end for _, end, _ in spans) - min(start for start, _, _ in spans))
+    return rate, [consumer for _, _, consumers in spans for consumer in consumers]
 
 
 def p95(values: list[float]) -> float:
@@ -173,8 +177,8 @@ def measure(providers: int, runs: int, claim_count: int, seed: int,
                 result[f"{key}_x_faster_than_upstream"] = round(
                     upstream / statistics.median(times), 1)
             _, requests = pool.apply(time_query, (url, QUERIES["a"], 0))
-            result["claims_per_s"] = round(
-                claims(pool, url, requests, claim_count, workers), 1)
+            rate, _ = claims(pool, url, requests, min(claim_count, len(requests)), workers)
+            result["claims_per_s"] = round(rate, 1)
         finally:
             server.should_exit = True
             session.dispose()
