@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import logging
 import threading
 import time
@@ -40,6 +39,7 @@ import kombu
 from oslo_config import cfg
 
 from novalite.conf import CONF
+from novalite.rpc import wire
 from novalite.rpc.amqp_connection import (
     CONNECT_TIMEOUT,
     CONNECTION_ERRORS,
@@ -208,7 +208,7 @@ class _ServerConsumer(ConsumerLoop):
 
     def _parse(self, msg: amqp.Message) -> Message | None:
         try:
-            message: Message = json.loads(msg.body)
+            message: Message = wire.decode(msg.body)
         except ValueError as exc:
             LOG.error("Dropping a message on topic %s that is not JSON: %s",
                       self.target.topic, exc)
@@ -252,7 +252,7 @@ class _ReplyConsumer(ConsumerLoop):
         if future is None or future.done():
             return  # the caller gave up already, or this is a duplicate
         try:
-            future.set_result(json.loads(msg.body))
+            future.set_result(wire.decode(msg.body))
         except ValueError as exc:
             future.set_exception(TransportUnavailable(f"Reply is not JSON: {exc}"))
         except InvalidStateError:
@@ -308,7 +308,7 @@ class AMQPTransport(Transport):
         if timeout is None:
             timeout = float(_option("rpc_response_timeout", 60))
         deadline = time.monotonic() + timeout
-        body = json.dumps(message).encode()
+        body = wire.encode(message)
         declare: Callable[[amqp.Channel], None] | None = None
         if target.fanout:
             exchange, routing_key = f"{target.topic}_fanout", ""
@@ -361,7 +361,7 @@ class AMQPTransport(Transport):
             self._pending.pop(msg_id, None)
 
     def notify(self, topic: str, message: Message) -> None:
-        body = json.dumps(message).encode()
+        body = wire.encode(message)
         with self._lock:
             if self._closed.is_set():
                 LOG.error("Dropped a notification to %s: the transport was cleaned up", topic)
@@ -403,7 +403,7 @@ class AMQPTransport(Transport):
 
         def reply(body: Message) -> None:
             try:
-                self._publish("", reply_to, json.dumps(body).encode(),
+                self._publish("", reply_to, wire.encode(body),
                               time.monotonic() + min(budget, 60), None,
                               delivery_mode=TRANSIENT, correlation_id=msg_id)
             except Exception as exc:  # the server's executor could do no better with it

@@ -14,7 +14,6 @@ nobody in this process could ever ask for it later.
 from __future__ import annotations
 
 import itertools
-import json
 import logging
 import threading
 import time
@@ -24,6 +23,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
+from novalite.rpc import wire
 from novalite.rpc.errors import MessagingTimeout
 from novalite.rpc.target import Target
 from novalite.rpc.transport import IncomingHandler, Listener, Message, Transport
@@ -33,7 +33,7 @@ NotificationCallback = Callable[[Message], None]
 
 
 def _copy(message: Message) -> Message:
-    return json.loads(json.dumps(message))
+    return wire.decode(wire.encode(message))
 
 
 class _InProcessListener(Listener):

@@ -13,7 +13,6 @@ another, or to its successor). Such a method runs at least once and must be idem
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -26,7 +25,7 @@ from novalite import context as ctx_mod
 from novalite import exception
 from novalite.locks import KeyedLocks
 from novalite.objects import codec
-from novalite.rpc import serializer
+from novalite.rpc import serializer, wire
 from novalite.rpc.errors import NoSuchMethod, UnsupportedVersion
 from novalite.rpc.target import Target, version_is_compatible
 from novalite.rpc.transport import Listener, Message, Reply, Transport
@@ -140,7 +139,7 @@ class RPCServer:
         it runs (the broker requeues what is unacked), and may be handed here again
         before the first run ended: the second run waits for the first, and then finds
         the work done, rather than racing it."""
-        with self._late_runs(json.dumps(message, sort_keys=True)):
+        with self._late_runs(wire.identity(message)):
             self._run(message, reply, done, redelivered)
 
     def run_inline(self, message: Message) -> Message:
