@@ -131,6 +131,11 @@ def percentile(values: list[float], pct: float) -> float:
 # How far back each poll looks before the previous one began: more than the clocks' and
 # the stored timestamps' slack.
 WATCH_OVERLAP = datetime.timedelta(seconds=2)
+# Between polls: two lists every ~0.1 s is about what 32 `openstack server create --wait`
+# clients ask (a GET every 2 s each), and a tenth of a second is fine against the 2 s p95
+# target. Polling every 20 ms, as before, cost about 30 ms of the all-in-one's CPU a boot
+# in a 600-server storm (110 ms against 78 ms at 0.2 s): it measured the watcher.
+WATCH_EVERY_S = 0.1
 
 
 def watch(api: httpx.Client, count: int, seen: dict, stop: threading.Event) -> None:
@@ -148,7 +153,7 @@ def watch(api: httpx.Client, count: int, seen: dict, stop: threading.Event) -> N
             for server in servers:
                 seen.setdefault(server["id"], (now, status))
         since = began - WATCH_OVERLAP
-        time.sleep(0.02)
+        time.sleep(WATCH_EVERY_S)
 
 
 def storm(base: str, count: int, concurrency: int, flavor: str,
