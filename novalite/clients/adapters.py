@@ -63,11 +63,12 @@ def local_client(group: str) -> LocalClient | None:
 
 def shared(group: str) -> Any:
     """One adapter per group for the process (its session keeps connections and the
-    token), made again after the group's local endpoint changes."""
+    token), or the all-in-one's local client when the group is its own; made again after
+    the group's local endpoint changes."""
     with _lock:
         found = _shared.get(group)
     if found is None:
-        found = adapter(group)
+        found = local_client(group) or adapter(group)
         with _lock:
             found = _shared.setdefault(group, found)
     return found

@@ -9,6 +9,8 @@ keystoneauth would still have done there: the token of the all-in-one's credenti
 (cached by its plugin, fetched again once on a 401), the microversion, global request id
 and User-Agent headers, and the group's connect and status code retries with the same
 back-off. The answer has the attributes of a requests response that the clients use.
+Neutron's and Cinder's clients call through it too, most often with the user's token in
+their own headers (as Nova calls them), which it then sends instead of the service's.
 """
 
 from __future__ import annotations
@@ -89,32 +91,41 @@ class LocalClient:
 
     def request(self, url: str, method: str, *, microversion: str | None = None,
                 json: Any = None, global_request_id: str | None = None,
-                raise_exc: bool = False, stream: bool = False) -> Response:
+                raise_exc: bool = False, stream: bool = False,
+                headers: dict[str, str] | None = None, authenticated: bool = True,
+                connect_retries: int | None = None) -> Response:
         """As keystoneauth's Adapter.request with raise_exc=False (the only way the
-        clients call it); `stream` changes nothing, the body is read in one read."""
+        clients call it); `stream` changes nothing, the body is read in one read.
+        `authenticated=False`: the caller's own `headers` carry its token (a user's,
+        as Nova calls Neutron and Cinder with); `connect_retries` overrides the group's."""
         if raise_exc:
             raise ValueError("LocalClient answers errors as responses: raise_exc=False")
-        headers = {"Accept": "application/json", "User-Agent": self._user_agent}
+        sent = {"Accept": "application/json", "User-Agent": self._user_agent}
         if microversion:
-            headers["OpenStack-API-Version"] = f"{self._service_type} {microversion}"
+            sent["OpenStack-API-Version"] = f"{self._service_type} {microversion}"
         if global_request_id:
-            headers["X-OpenStack-Request-ID"] = global_request_id
+            sent["X-OpenStack-Request-ID"] = global_request_id
+        sent.update(headers or {})
         body = None
         if json is not None:
             body = orjson.dumps(json)
-            headers["Content-Type"] = "application/json"
-        response = self._send(method, self._prefix + url, body, headers)
-        if response.status_code == 401 and self._auth is not None and \
-                self._auth.invalidate():  # the token expired or was revoked: a new one
-            response = self._send(method, self._prefix + url, body, headers)
+            sent["Content-Type"] = "application/json"
+        auth = self._auth if authenticated else None
+        response = self._send(method, self._prefix + url, body, sent, auth, connect_retries)
+        if response.status_code == 401 and auth is not None and \
+                auth.invalidate():  # the token expired or was revoked: a new one
+            response = self._send(method, self._prefix + url, body, sent, auth,
+                                  connect_retries)
         return response
 
-    def _send(self, method: str, path: str, body: bytes | None,
-              headers: dict[str, str]) -> Response:
-        if self._auth is not None:
-            headers.update(self._auth.get_headers(self._auth_session) or {})
+    def _send(self, method: str, path: str, body: bytes | None, headers: dict[str, str],
+              auth: Any | None, connect_retries: int | None) -> Response:
+        if auth is not None:
+            headers.update(auth.get_headers(self._auth_session) or {})
         opts = self._options
-        connect_retries, status_retries = opts.connect_retries or 0, opts.status_code_retries or 0
+        if connect_retries is None:
+            connect_retries = opts.connect_retries or 0
+        status_retries = opts.status_code_retries or 0
         connect_delays, status_delays = (Delays(opts.connect_retry_delay),
                                          Delays(opts.status_code_retry_delay))
         retried_codes = set(opts.retriable_status_codes or (503,))

@@ -1,7 +1,8 @@
 """The placement client's calls to the all-in-one's own server skip keystoneauth and
 requests, and still send what they would have sent: the microversion, the global request
 id, the service's User-Agent, the token (a new one after a 401), with the group's
-retries, over one kept-alive connection."""
+retries, over one kept-alive connection. Neutron's and Cinder's clients use it with the
+user's token instead."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import socket
 import threading
 
 import pytest
+from keystoneauth1 import exceptions as ks_exc
 
 from novalite.clients import adapters
 from novalite.clients.local_http import LocalClient
@@ -136,3 +138,41 @@ def test_raising_on_errors_is_refused_not_ignored(placement):
     client = LocalClient(placement, None, adapters.CLIENT_NAME, CONF.placement)
     with pytest.raises(ValueError, match="raise_exc"):
         client.request("/allocations/c1", "GET", raise_exc=True)
+
+
+def test_a_users_call_carries_the_users_token_not_the_services(placement):
+    """Nova calls Neutron and Cinder with the user's token: the shared client of such a
+    group is the local one, and a call it is told is not its own to authenticate keeps
+    the caller's headers, and is not retried with the service's token on a 401."""
+    adapters.use_local("neutron", placement, Token())
+    try:
+        client = adapters.shared("neutron")
+        assert isinstance(client, LocalClient)
+        client.request("/v2.0/networks", "GET", headers={"X-Auth-Token": "user-token"},
+                       authenticated=False)
+        Placement.answers = [401]
+        assert client.request("/v2.0/networks", "GET", headers={
+            "X-Auth-Token": "user-token"}, authenticated=False).status_code == 401
+        client.request("/v2.0/networks", "GET")
+        assert [s["x-auth-token"] for s in Placement.seen] == [
+            "user-token", "user-token", "token-1"]
+        assert Placement.seen[0]["path"] == "/placement/v2.0/networks"
+    finally:
+        adapters.forget_local("neutron")
+
+
+def test_a_calls_own_connect_retries_override_the_groups(conf):
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    conf.set_override("connect_retries", 2, group="placement")
+    conf.set_override("connect_retry_delay", 0.01, group="placement")
+    client = LocalClient(f"http://127.0.0.1:{port}", None, "test", CONF.placement)
+    sent = []
+    urlopen = client._pool.urlopen
+    client._pool.urlopen = lambda *args, **kwargs: sent.append(args) or urlopen(*args, **kwargs)
+    for retries, attempts in ((0, 1), (None, 3)):
+        sent.clear()
+        with pytest.raises(ks_exc.ConnectFailure):
+            client.request("/", "GET", connect_retries=retries)
+        assert len(sent) == attempts
