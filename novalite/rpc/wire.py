@@ -31,6 +31,7 @@ def decode(body: bytes | str) -> Any:
     return orjson.loads(body)
 
 
-def identity(message: Any) -> bytes:
-    """The same bytes for equal messages, whatever the order of their keys."""
-    return orjson.dumps(message, default=_refuse, option=_OPTIONS | orjson.OPT_SORT_KEYS)
+def identity(message: Any) -> str:
+    """The same text for equal messages, whatever the order of their keys."""
+    return orjson.dumps(message, default=_refuse,
+                        option=_OPTIONS | orjson.OPT_SORT_KEYS).decode()

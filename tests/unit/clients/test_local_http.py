@@ -111,13 +111,19 @@ def test_a_503_is_retried_as_the_group_says(placement, conf):
         SchedulerReportClient().get_allocations_for_consumer(CTX, "c2")
 
 
-def test_a_refused_connection_is_retried_then_reported(conf):
+@pytest.fixture
+def refused(conf):
+    """The URL of a port nobody listens on; the group retries connecting twice."""
     with socket.socket() as unused:
         unused.bind(("127.0.0.1", 0))
         port = unused.getsockname()[1]
     conf.set_override("connect_retries", 2, group="placement")
     conf.set_override("connect_retry_delay", 0.01, group="placement")
-    adapters.use_local(GROUP, f"http://127.0.0.1:{port}/placement", None)
+    return f"http://127.0.0.1:{port}"
+
+
+def test_a_refused_connection_is_retried_then_reported(refused):
+    adapters.use_local(GROUP, f"{refused}/placement", None)
     try:
         with pytest.raises(PlacementUnavailable, match="Unable to establish connection"):
             SchedulerReportClient().get_allocations_for_consumer(CTX, "c1")
@@ -161,13 +167,8 @@ def test_a_users_call_carries_the_users_token_not_the_services(placement):
         adapters.forget_local("neutron")
 
 
-def test_a_calls_own_connect_retries_override_the_groups(conf):
-    with socket.socket() as unused:
-        unused.bind(("127.0.0.1", 0))
-        port = unused.getsockname()[1]
-    conf.set_override("connect_retries", 2, group="placement")
-    conf.set_override("connect_retry_delay", 0.01, group="placement")
-    client = LocalClient(f"http://127.0.0.1:{port}", None, "test", CONF.placement)
+def test_a_calls_own_connect_retries_override_the_groups(refused):
+    client = LocalClient(refused, None, "test", CONF.placement)
     sent = []
     urlopen = client._pool.urlopen
     client._pool.urlopen = lambda *args, **kwargs: sent.append(args) or urlopen(*args, **kwargs)
