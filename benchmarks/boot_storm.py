@@ -5,12 +5,13 @@ Fake driver (default): prints servers/s from the first POST to the last ACTIVE, 
 boot latency (POST to first seen ACTIVE), and delete throughput (first DELETE to the last
 one gone).
 
-`--probe-placement` (fake driver, either topology): benchmarks/placement.py's measures against the
-cloud's own placement, first alone once it serves, then again while the storm runs
-(started once a tenth of the servers are posted): Nova's query (limit=1000) timed 30
-times, and 1000 claims from 4 client processes, released after. Also the scheduler's own
-placement phase during the storm, from its log. The targets (placement's, at 10,000
-providers) hold for `--hosts 10000`; fewer hosts mean fewer providers.
+`--probe-placement` (fake driver, either topology): benchmarks/placement.py's measures
+against the cloud's own placement, first alone once it serves, then again while the
+storm runs (started once a tenth of the servers are posted): Nova's query (limit=1000)
+timed 30 times, and 1000 claims from 4 client processes (given back after each run).
+Also the scheduler's own placement phase during the storm, from its log. The targets
+(placement's, at 10,000 providers) hold for `--hosts 10000`; fewer hosts mean fewer
+providers.
 
 `--distributed`: the same storm on separate processes over RabbitMQ and PostgreSQL (or
 `--database mysql`): novalite-api, `--conductors` conductors, `--schedulers` schedulers
@@ -441,12 +442,13 @@ def probed_storm(base: str, args: argparse.Namespace, meters: dict[str, Callable
     before it and again under it, and the schedulers' `logs` give their placement phase."""
     if pool is None:
         return storm(base, args.servers, args.concurrency, args.flavor, meters)
-    probe = functools.partial(probe_placement, pool, f"{base}/placement")
-    alone = probe()
+    url = f"{base}/placement"
+    probe = functools.partial(probe_placement, pool, url)
+    alone = _release(url, probe())
     result = storm(base, args.servers, args.concurrency, args.flavor, meters,
-                   alongside=probe)
+                   alongside=probe)  # its claims are given back once the storm is over
     result["placement"] = _placement_report(
-        alone, result.pop("alongside"), result.pop("alongside_inside"),
+        alone, _release(url, result.pop("alongside")), result.pop("alongside_inside"),
         [request for log in logs for request in scheduler_phases(log)])
     return result
 
@@ -460,18 +462,24 @@ def probe_placement(pool: multiprocessing.pool.Pool, url: str) -> dict:
     """benchmarks/placement.py's measures against the cloud's own placement: Nova's query
     (a) timed by a client process, then claims/s from several at once, each claim of one
     of its candidates in turn, at most PROBE_CLAIMS_EACH on each (so that a few hosts'
-    capacity holds them beside the storm's servers); the claims are released after."""
+    capacity holds them beside the storm's servers). The consumers claimed for are
+    returned too, for _release."""
     times, candidates = pool.apply(placement.time_query, (url, placement.QUERIES["a"],
                                                           PROBE_RUNS))
     count = min(PROBE_CLAIMS, PROBE_CLAIMS_EACH * len(candidates))
     rate, consumers = placement.claims(pool, url, candidates, count, PROBE_WORKERS)
-    with httpx.Client(base_url=url, headers=placement.HEADERS, timeout=120) as client:
-        for consumer in consumers:
-            client.delete(f"/allocations/{consumer}").raise_for_status()
     return {"candidates": len(candidates),
             "query_median_ms": round(statistics.median(times) * 1000, 2),
             "query_p95_ms": round(placement.p95(times) * 1000, 2),
-            "claims": count, "claims_per_s": round(rate, 1)}
+            "claims": count, "claims_per_s": round(rate, 1), "consumers": consumers}
+
+
+def _release(url: str, probed: dict) -> dict:
+    """The probe's figures, once its claims are given back."""
+    with httpx.Client(base_url=url, headers=placement.HEADERS, timeout=120) as client:
+        for consumer in probed.pop("consumers"):
+            client.delete(f"/allocations/{consumer}").raise_for_status()
+    return probed
 
 
 def _placement_report(alone: dict, under: dict, inside: bool,
