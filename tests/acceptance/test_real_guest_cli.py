@@ -70,10 +70,12 @@ def _networked(cloud, demo: Cli) -> None:
 
 def _runs_on_every_cpu(cloud, server: str) -> None:
     """The all-in-one's Python threads share one CPU ([DEFAULT] interpreter_cpu = auto);
-    the guest it started does not."""
+    the guest it started does not. A thread starting a program (`ip`, `qemu-img`)
+    has every CPU for that moment, so the check waits for a moment without one."""
     every = cpus.of_process(os.getpid())
-    pinned = cpus.of_process(cloud.pid)
-    assert len(pinned) == 1 and (len(os.sched_getaffinity(0)) == 1 or pinned != every)
+    pinned = wait_for(lambda: found if len(found := cpus.of_process(cloud.pid)) == 1
+                      else None, timeout=30, interval=0.2, what="every thread on one CPU")
+    assert len(os.sched_getaffinity(0)) == 1 or pinned != every
     qemu = int((cloud.state_dir / "instances" / server / "qemu.pid").read_text())
     assert cpus.of_process(qemu) == every
 
