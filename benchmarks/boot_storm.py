@@ -18,7 +18,8 @@ providers.
 and `--hosts` novalite-compute processes, with the integration tests' harness
 (tests/topology.py), each in a vhost and a database of its own. The CPU per boot is
 also printed for each process, and for the database server and the broker (all their
-processes on the machine), which count in its total.
+processes on the machine), which count in its total. `--placement-process`: placement
+served by a novalite-placement process of its own rather than by novalite-api.
 
 `--driver qemu`: real guests (m1.nano, the default novalite-tiny guest). Prints, per guest,
 seconds from its POST to the guest's own "up" line on its serial console, the CPU-seconds
@@ -404,6 +405,9 @@ def main() -> None:
     parser.add_argument("--schedulers", type=int, default=2, help="--distributed")
     parser.add_argument("--probe-placement", action="store_true",
                         help="fake: time placement alone, then under the storm")
+    parser.add_argument("--placement-process", action="store_true",
+                        help="--distributed: placement served by novalite-placement, not "
+                        "by novalite-api")
     args = parser.parse_args()
     if args.driver == "qemu":
         run_qemu(args.servers or 10, args.flavor or "42", args.timeout, args.network)
@@ -417,7 +421,8 @@ def main() -> None:
         if args.distributed:
             result = run_distributed(args, pool)
             where = (f"{args.hosts} compute processes, {args.conductors} conductors, "
-                     f"{args.schedulers} schedulers")
+                     f"{args.schedulers} schedulers"
+                     + (", novalite-placement" if args.placement_process else ""))
         else:
             result, where = run_all_in_one(args, pool), f"{args.hosts} hosts"
     _report(result, where)
@@ -437,12 +442,14 @@ def run_all_in_one(args: argparse.Namespace, pool: multiprocessing.pool.Pool | N
 
 
 def probed_storm(base: str, args: argparse.Namespace, meters: dict[str, Callable[[], float]],
-                 pool: multiprocessing.pool.Pool | None, logs: list[str]) -> dict:
-    """The storm; with a `pool` of probing clients, placement is also measured alone
-    before it and again under it, and the schedulers' `logs` give their placement phase."""
+                 pool: multiprocessing.pool.Pool | None, logs: list[str],
+                 placement_url: str | None = None) -> dict:
+    """The storm; with a `pool` of probing clients, placement (at `placement_url`, else
+    the API's) is also measured alone before it and again under it, and the schedulers'
+    `logs` give their placement phase."""
     if pool is None:
         return storm(base, args.servers, args.concurrency, args.flavor, meters)
-    url = f"{base}/placement"
+    url = placement_url or f"{base}/placement"
     probe = functools.partial(probe_placement, pool, url)
     alone = _release(url, probe())
     result = storm(base, args.servers, args.concurrency, args.flavor, meters,
@@ -540,6 +547,8 @@ def run_distributed(args: argparse.Namespace, pool: multiprocessing.pool.Pool | 
         try:
             topo.manage("db", "sync")
             topo.manage("db", "seed")
+            placement_url = (str(topo.separate_placement().base_url).rstrip("/")
+                             if args.placement_process else None)
             topo.start("api", "novalite-api")
             topo.wait(lambda: topo.api.get("/flavors").status_code == 200, timeout=120,
                       what="the API answering")
@@ -562,7 +571,7 @@ def run_distributed(args: argparse.Namespace, pool: multiprocessing.pool.Pool | 
                            for server, command in SERVERS[args.database].items()})
             return probed_storm(f"http://127.0.0.1:{topo.port}", args, meters, pool,
                                 [str(Path(work) / f"{name}.log") for name in names
-                                 if name.startswith("scheduler")])
+                                 if name.startswith("scheduler")], placement_url)
         finally:
             topo.stop(grace=10)
 

@@ -1,6 +1,6 @@
 """The distributed topology as separate processes over RabbitMQ and a real database:
-novalite-api, -conductor, -scheduler and computes, each with its log, for the
-integration tests and the fault benchmark."""
+novalite-api, -conductor, -scheduler and computes (and novalite-placement, if asked),
+each with its log, for the integration tests and the benchmarks."""
 
 from __future__ import annotations
 
@@ -40,6 +40,19 @@ class Topology:
         self.procs: dict[str, subprocess.Popen] = {}
         self.api = httpx.Client(base_url=f"http://127.0.0.1:{self.port}/compute/v2.1",
                                 timeout=30)
+
+    def separate_placement(self) -> httpx.Client:
+        """novalite-placement on a port of its own, every service pointed at it (started
+        before them): a client of its placement API, as an admin."""
+        port = free_port()
+        config = self.config.read_text().replace(f"{self.port}/placement", f"{port}/placement")
+        self.config.write_text(config + f"[DEFAULT]\nplacement_listen = 127.0.0.1\n"
+                               f"placement_listen_port = {port}\n")
+        self.start("placement", "novalite-placement")
+        client = httpx.Client(base_url=f"http://127.0.0.1:{port}/placement", timeout=30,
+                              headers={"OpenStack-API-Version": "placement 1.39"})
+        self.wait(lambda: client.get("/").status_code == 200, what="the placement API")
+        return client
 
     def log(self, name: str) -> str:
         return (self.workdir / f"{name}.log").read_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -98,13 +99,25 @@ def build_network_app() -> Starlette:
                      exception_handlers={HTTPException: _profile_error(NETWORK)})
 
 
+def _placement() -> list:
+    return _mounted(PLACEMENT_ROUTES, PLACEMENT, placement_errors.http_error,
+                    placement_root_handler)
+
+
+def build_placement_app() -> Starlette:
+    """The placement API alone, as novalite-placement serves it (upstream's placement-api),
+    so that placement's requests do not queue behind the compute API's."""
+    # a handler of HTTPException only; Starlette types handlers for any exception
+    handlers: dict[Any, Any] = {HTTPException: placement_errors.http_error}
+    return Starlette(routes=_placement(), exception_handlers=handlers)
+
+
 def build_app() -> Starlette:
     return Starlette(routes=[
         *_mounted(COMPUTE_ROUTES + compute_unserved(COMPUTE_ROUTES), COMPUTE, _http_error),
         *_mounted(IDENTITY_ROUTES, IDENTITY, _profile_error(IDENTITY), identity_root),
         *_mounted(IMAGE_ROUTES, IMAGE, _profile_error(IMAGE), image_versions.index),
-        *_mounted(PLACEMENT_ROUTES, PLACEMENT, placement_errors.http_error,
-                  placement_root_handler),
+        *_placement(),
         *_mounted(NETWORK_ROUTES, NETWORK, _profile_error(NETWORK), network_versions.root),
         *_mounted(VOLUME_ROUTES, VOLUME, _profile_error(VOLUME), volume_versions.root),
         *_mounted(METADATA_ROUTES, METADATA, _profile_error(METADATA)),

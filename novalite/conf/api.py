@@ -1,4 +1,5 @@
-"""Compute API options: where it listens ([DEFAULT], Nova's names) and how it authenticates."""
+"""Compute API options: where it listens ([DEFAULT], Nova's names) and how it authenticates;
+where novalite-placement listens when placement runs as a process of its own."""
 
 from oslo_config import cfg
 
@@ -9,6 +10,12 @@ default_opts = [
         "osapi_compute_listen", default="0.0.0.0", help="Address the API listens on."
     ),
     cfg.PortOpt("osapi_compute_listen_port", default=8774, help="Port the API listens on."),
+    # Upstream serves placement-api from a web server of the deployer's choosing; these
+    # are novalite-placement's, with devstack's port.
+    cfg.HostAddressOpt("placement_listen", default="0.0.0.0",
+                       help="Address novalite-placement listens on."),
+    cfg.PortOpt("placement_listen_port", default=8778,
+                help="Port novalite-placement listens on."),
 ]
 
 api_opts = [
