@@ -28,23 +28,26 @@ COMPUTES = ("compute1", "compute2", "compute3")
 # restarted scheduler when two storms shared a slow machine (CI in 37 minutes)
 WATCHDOG = 30
 BINARIES = {"api": ("novalite-api",), "conductor": ("novalite-conductor",),
-            "scheduler": ("novalite-scheduler",),
+            "scheduler": ("novalite-scheduler",), "placement": ("novalite-placement",),
             "compute2": ("novalite-compute", "--host", "compute2")}
 FLAVOR_MB = 512  # flavor 1, m1.tiny
 
 Fault = Callable[[], None]
 
 
-def start(topo: Topology, watchdog: int = WATCHDOG) -> None:
+def start(topo: Topology, watchdog: int = WATCHDOG, placement_apart: bool = False) -> None:
     """The cloud with no quota in the way and a build watchdog of `watchdog` seconds,
     which must outlast the wait of the storm's last build in the queues (the watchdog
-    cannot tell a build waiting there from one whose message died with a process)."""
+    cannot tell a build waiting there from one whose message died with a process);
+    `placement_apart`: placement served by novalite-placement, not by the API."""
     with topo.config.open("a") as config:
         config.write(f"[conductor]\nbuild_watchdog_timeout = {watchdog}\n"
                      "build_watchdog_interval = 2\n"
                      "[quota]\ninstances = -1\ncores = -1\nram = -1\n")
     assert migration.head_revision() in topo.manage("db", "sync")
     topo.manage("db", "seed")
+    if placement_apart:
+        topo.separate_placement()
     topo.start("api", *BINARIES["api"])
     topo.wait(lambda: topo.api.get("/flavors").status_code == 200, what="the API answering")
     topo.start("conductor", *BINARIES["conductor"])
@@ -181,11 +184,12 @@ def outcome(topo: Topology, accepted: list[str], over: float, bound: float) -> d
 
 
 def assert_recovers(topo: Topology, fault: Fault, servers: int = CI_SERVERS,
-                    bound: float = RECOVERY) -> dict[str, Any]:
-    """The cloud started, stormed with `fault` in it: every server settled within
-    `bound` seconds of the fault's end, nothing stuck, unaccounted for or leaked. What
-    it left (`outcome`), for the caller's own checks."""
-    start(topo)
+                    bound: float = RECOVERY, placement_apart: bool = False
+                    ) -> dict[str, Any]:
+    """The cloud started (see `start`), stormed with `fault` in it: every server settled
+    within `bound` seconds of the fault's end, nothing stuck, unaccounted for or leaked.
+    What it left (`outcome`), for the caller's own checks."""
+    start(topo, placement_apart=placement_apart)
     accepted, over = storm(topo, servers, fault)
     assert accepted
     found = outcome(topo, accepted, over, bound)
