@@ -125,8 +125,9 @@ def test_a_nic_the_guest_was_made_with_leaves_it_while_it_runs(two_qemu_hosts):
     assert made.status_code == 202, made.text
     server_id = made.json()["server"]["id"]
     wait_settled(cloud, server_id, "ACTIVE", 1)
-    out = wait_console(cloud, server_id, "BOOTNIC-MAC")
     port, = net.get("/ports", params={"device_id": server_id}).json()["ports"]
+    # the whole line: the serial console is read while the guest may still be writing it
+    out = wait_console(cloud, server_id, f"BOOTNIC-MAC {port['mac_address']}")
     assert f"BOOTNIC-MAC {port['mac_address']}" in out, out
     instances_dir = cloud.compute(cloud.server(server_id)["OS-EXT-SRV-ATTR:host"]
                                   ).driver._root()
