@@ -25,6 +25,13 @@ _BY_IDS = select(m.VolumeType).where(m.VolumeType.id.in_(bindparam("ids", expand
 # its type, most often the default one by name.
 _BY_ID = select(m.VolumeType).where(m.VolumeType.id == bindparam("id"))
 _BY_NAME = select(m.VolumeType).where(m.VolumeType.name == bindparam("name"))
+# A type and its specs in one read, for each volume shown (the specs say multiattach).
+_WITH_SPECS = (select(m.VolumeType.id, m.VolumeType.name, m.VolumeType.description,
+                      m.VolumeType.is_public, m.VolumeType.created_at,
+                      m.VolumeTypeExtraSpec.key, m.VolumeTypeExtraSpec.value)
+               .outerjoin(m.VolumeTypeExtraSpec,
+                          m.VolumeTypeExtraSpec.volume_type_id == m.VolumeType.id)
+               .where(m.VolumeType.id == bindparam("id")))
 
 
 def records(s: Session, rows: Iterable[m.VolumeType]) -> list[VolumeType]:
@@ -49,6 +56,17 @@ def by_id(s: Session, type_ids: Iterable[str]) -> dict[str, VolumeType]:
     if not wanted:
         return {}
     return {found.id: found for found in records(s, s.scalars(_BY_IDS, {"ids": wanted}))}
+
+
+def one(s: Session, type_id: str) -> VolumeType | None:
+    """The type of `type_id`, if it exists."""
+    rows = s.execute(_WITH_SPECS, {"id": type_id}).all()
+    if not rows:
+        return None
+    first = rows[0]
+    specs = {row.key: row.value for row in rows if row.key is not None}
+    return VolumeType(first.id, first.name, first.description, first.is_public, specs,
+                      first.created_at)
 
 
 def get_row(s: Session, type_id: str) -> m.VolumeType:

@@ -22,16 +22,16 @@ def record(s: Session, row: m.Volume, attached: list[Attachment] | None = None,
     """The volume with its attachments and type (`attached`, `types`: already read, for
     a list)."""
     if attached is None:
-        attached = attachments.of_volumes(s, [row.id]).get(row.id, [])
-    if types is None:
-        types = volume_types.by_id(s, [row.volume_type_id])
-    if row.volume_type_id not in types:
+        attached = attachments.of_volume(s, row.id)
+    volume_type = (volume_types.one(s, row.volume_type_id) if types is None
+                   else types.get(row.volume_type_id))
+    if volume_type is None:
         raise errors.VolumeTypeNotFound(volume_type_id=row.volume_type_id)
     return Volume(
         id=row.id, project_id=row.project_id, user_id=row.user_id, name=row.display_name,
         description=row.display_description, size=row.size, status=row.status,
         availability_zone=row.availability_zone, host=row.host,
-        volume_type=types[row.volume_type_id],
+        volume_type=volume_type,
         snapshot_id=row.snapshot_id, source_volid=row.source_volid, image_id=row.image_id,
         bootable=row.bootable, metadata=dict(row.volume_metadata or {}),
         created_at=row.created_at, updated_at=row.updated_at, attachments=attached)

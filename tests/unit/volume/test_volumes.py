@@ -40,3 +40,18 @@ def test_one_volume_reads_with_its_type_and_specs(db):
                                                                     {"a": "1", "b": "2"})
     assert {t.name: t.extra_specs for t in listed} == {
         volume_types.DEFAULT_TYPE_NAME: {}, "fast": {"a": "1", "b": "2"}}
+
+
+def test_one_volume_is_three_reads_whatever_its_specs(db):
+    """The volume, its attachments, its type with its specs: a show polled by clients
+    (every step of an attach is waited for that way) costs no more."""
+    with session.writer() as s:
+        fast = volume_types.create(s, "fast", None, True, {"a": "1", "b": "2"})
+    plain, typed = make_volume(states.AVAILABLE), make_volume(states.AVAILABLE)
+    with session.writer() as s:
+        volumes.get_row(s, typed, None).volume_type_id = fast.id
+    for volume_id, specs in ((plain, {}), (typed, {"a": "1", "b": "2"})):
+        with session.reader() as s, statements() as seen:
+            found = volumes.get(s, volume_id, None)
+        assert found.volume_type.extra_specs == specs
+        assert len([q for q in seen if not q.startswith("BEGIN")]) == 3
