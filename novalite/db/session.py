@@ -208,11 +208,14 @@ def retry_on_deadlock(func: Callable[..., T]) -> Callable[..., T]:
 
 @contextlib.contextmanager
 def reader() -> Iterator[Session]:
+    """A read transaction, ended by closing the session (the pool rolls its connection
+    back). A session rollback first would also expire every object it read, 7 % of the
+    Python calls of a one-volume read, to no use: a closed session's objects are not
+    read again through it."""
     get_engine()
     assert _factory is not None
     with _factory() as session:
         yield session
-        session.rollback()
 
 
 @contextlib.contextmanager
