@@ -31,6 +31,16 @@ scheduler_opts = [
         help="Most allocation candidates asked of placement per request (its `limit`); "
         "only these hosts are filtered and weighed.",
     ),
+    cfg.IntOpt(
+        "periodic_task_interval",
+        default=60,
+        deprecated_name="scheduler_driver_task_period",
+        deprecated_group="DEFAULT",
+        help="Seconds between the scheduler's periodic tasks: a refresh of its cached "
+        "host states, also run as it starts, so that a request reads only what changed "
+        "since (a first request in a cloud of 10,000 hosts read all of them). 0 uses "
+        "the default interval (60 seconds); a negative value disables periodic tasks.",
+    ),
     cfg.BoolOpt(
         "query_placement_for_availability_zone",
         default=True,

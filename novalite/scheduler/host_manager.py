@@ -36,8 +36,9 @@ CLOCK_MARGIN = datetime.timedelta(seconds=2)
 # Aggregates are re-read at least this often even when their marker did not move (two
 # edits of one row within a second leave the marker unchanged on MariaDB).
 AGGREGATES_MAX_AGE = 60.0
-# A first refresh of this many hosts or more freezes what the process holds then (see
-# novalite.collector.freeze): the host table is the bulk of a scheduler's heap for life.
+# A refresh that first finds this many hosts or more freezes what the process holds then
+# (see novalite.collector.freeze): the host table is the bulk of a scheduler's heap for
+# life.
 FREEZE_AT = 1000
 
 
@@ -50,6 +51,7 @@ class HostManager:
         self._lapses: list[tuple[datetime.datetime, str]] = []  # (up until, host) heap
         self._lapse_of: dict[str, datetime.datetime] = {}  # host -> its latest up until
         self._last_refresh: datetime.datetime | None = None
+        self._frozen = False
         self._by_host: dict[str, list[Aggregate]] = {}
         self._aggregates_marker: tuple | None = None
         self._aggregates_read = 0.0
@@ -63,11 +65,18 @@ class HostManager:
 
     def refresh(self) -> HostTable:
         with collector.paused():
-            first = self._last_refresh is None
             table = self._refresh(utcnow())
-            if first and len(table) >= FREEZE_AT:
+            if not self._frozen and len(table) >= FREEZE_AT:
                 collector.freeze()
+                self._frozen = True
             return table
+
+    def warm(self) -> None:
+        """Refresh between requests (at start and periodically), as Nova's host manager
+        reads the cloud when it starts: the next request reads only what changed since,
+        not every host (at 10,000 hosts, 0.3 s of a first boot)."""
+        with self._lock:
+            self.refresh()
 
     def _refresh(self, now: datetime.datetime) -> HostTable:
         if self._last_refresh is None:

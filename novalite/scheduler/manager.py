@@ -7,11 +7,18 @@ from novalite.context import RequestContext
 from novalite.notifications import events
 from novalite.notifications.objects.request_spec import RequestSpecPayload
 from novalite.objects.request_spec import RequestSpec, Selection
+from novalite.periodic import periodic_task
 from novalite.rpc import Target, ack_when_done
 from novalite.scheduler.driver import load_scheduler
 from novalite.service.manager import Manager
 
 SCHEDULER = "novalite-scheduler"
+DEFAULT_PERIODIC_INTERVAL = 60
+
+
+def _periodic_interval() -> float:
+    """[scheduler] periodic_task_interval as Nova reads it: 0 means the default."""
+    return CONF.scheduler.periodic_task_interval or DEFAULT_PERIODIC_INTERVAL
 
 
 class SchedulerManager(Manager):
@@ -40,6 +47,13 @@ class SchedulerManager(Manager):
                               SCHEDULER, ctx, self.host, wrap_exception=False):
             return self.driver.select_destinations(ctx, request_spec, instance_uuids,
                                                    return_alternates)
+
+    @periodic_task(_periodic_interval, run_immediately=True)
+    def _refresh_host_states(self, ctx: RequestContext) -> None:
+        self.warm_host_states()
+
+    def warm_host_states(self) -> None:
+        self.driver.host_manager.warm()
 
     def update_instance_info(self, ctx: RequestContext, host_name: str,
                              instance_uuids: list[str]) -> None:

@@ -101,3 +101,13 @@ def test_hosts_instances_reach_the_scheduler_from_the_computes(hinted_cloud, mon
     late = cloud.api.post("/servers", json=body).json()["server"]["id"]
     fault = cloud.wait_status(late, "ERROR")["fault"]["message"]
     assert "SameHostFilter removed 3" in fault  # the delete reached the scheduler too
+
+
+def test_the_scheduler_holds_every_host_before_the_first_boot(cloud_factory):
+    """The all-in-one warms its scheduler once its computes registered: the first boot
+    reads what changed since, not every host (Nova's host manager reads the cloud as it
+    starts too)."""
+    cloud = cloud_factory(hosts=3)
+    table = cloud.aio.scheduler.manager.driver.host_manager.table
+    assert sorted(state.host for state in table.states) == ["compute1", "compute2",
+                                                             "compute3"]

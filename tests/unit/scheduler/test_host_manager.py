@@ -29,18 +29,35 @@ def test_states_carry_service_status_aggregates_and_zone(db):
     assert manager.availability_zone(states["h2"]) == "nova"
 
 
-def test_only_a_first_refresh_of_many_hosts_freezes_the_heap(db, monkeypatch):
+def test_the_first_refresh_that_finds_many_hosts_freezes_the_heap_once(db, monkeypatch):
+    """Also when an earlier refresh (a scheduler warmed before its computes registered)
+    found fewer."""
     frozen = []
     monkeypatch.setattr(host_manager.collector, "freeze", lambda: frozen.append(True))
     monkeypatch.setattr(host_manager, "FREEZE_AT", 2)
     compute_nodes.compute_node_save(builders.node("h1"))
-    HostManager().refresh()
+    manager = HostManager()
+    manager.refresh()
     assert not frozen  # one host: below FREEZE_AT
     compute_nodes.compute_node_save(builders.node("h2"))
-    manager = HostManager()
     manager.refresh()
     manager.refresh()
     assert frozen == [True]
+
+
+def test_a_warmed_manager_reads_every_node_once_then_what_changed(db, monkeypatch):
+    for host in ("h1", "h2"):
+        compute_nodes.compute_node_save(builders.node(host))
+    full_reads = []
+    read_all = compute_nodes.compute_node_get_all
+    monkeypatch.setattr(host_manager.compute_nodes, "compute_node_get_all",
+                        lambda: full_reads.append(True) or read_all())
+    manager = HostManager()
+    manager.warm()
+    compute_nodes.compute_node_save(builders.node("h2", memory_mb_used=1024))
+    states = _states(manager)
+    assert full_reads == [True]  # the warm-up's, none by the request
+    assert states["h2"].free_ram_mb == 65536 - 512 - 1024
 
 
 def test_cached_state_survives_until_the_node_reports_again(db):
