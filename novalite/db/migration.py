@@ -120,8 +120,7 @@ def _check_sqlite_foreign_keys(connection: Connection) -> None:
 
 def _migrate(engine: Engine, upgrade: bool, version: str) -> None:
     _ensure_sqlite_directory(engine.url)
-    # novalite_writer: BEGIN IMMEDIATE on SQLite, i.e. one migrating connection at a time.
-    with _in_process, engine.execution_options(novalite_writer=True).connect() as connection, \
+    with _in_process, engine.connect() as connection, session.begins_immediate(connection), \
             _exclusive(connection), _sqlite_foreign_keys_off(connection), connection.begin():
         config = alembic_config(connection)
         if upgrade:

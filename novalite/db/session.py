@@ -26,7 +26,9 @@ from typing import Any, TypeVar, cast
 
 import orjson
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import CursorResult, Engine, make_url
+from sqlalchemy.dialects import registry
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
+from sqlalchemy.engine import URL, Connection, CursorResult, Engine, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql import Executable
@@ -40,8 +42,8 @@ _lock = threading.Lock()
 _sqlite_writer = threading.Lock()
 _engine: Engine | None = None
 _factory: sessionmaker | None = None
-# The engine with writer options, made once: a new one per transaction would defeat the
-# caches keyed on the bind (consumer type ids).
+# What writers run on (on SQLite, an engine of its own: _writer_engine), made once: a new
+# one per transaction would defeat the caches keyed on the bind (consumer type ids).
 _writer_bind: Engine | None = None
 
 
@@ -67,9 +69,30 @@ def _set_wal(cursor: Any, busy_timeout: int) -> None:
             time.sleep(0.01)
 
 
-def _sqlite_setup(engine: Engine, busy_timeout: int) -> None:
+# In a SQLite connection's info: the statement its transactions begin with, if not BEGIN.
+_BEGIN = "novalite_begin"
+BEGIN_IMMEDIATE = "BEGIN IMMEDIATE"
+
+
+class SQLiteDialect(SQLiteDialect_pysqlite):
+    """pysqlite, with each transaction begun here (the driver, left in autocommit mode,
+    begins none; in its own mode it begins only before a write), by `BEGIN IMMEDIATE` on
+    a connection that writes. In the dialect rather than in a "begin" event, SQLAlchemy's
+    recipe: an engine with any connection event dispatches events around every
+    statement, a quarter of the Python calls of a one-row read or write."""
+
+    supports_statement_cache = True
+
+    def do_begin(self, dbapi_connection: Any) -> None:
+        dbapi_connection.execute(dbapi_connection.info.get(_BEGIN, "BEGIN"))
+
+
+registry.register("sqlite.novalite", __name__, "SQLiteDialect")
+
+
+def _sqlite_setup(engine: Engine, busy_timeout: int, begin: str | None) -> None:
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn: Any, _record: Any) -> None:
+    def _connect(dbapi_conn: Any, record: Any) -> None:
         dbapi_conn.isolation_level = None  # we emit BEGIN ourselves
         cursor = dbapi_conn.cursor()
         _set_wal(cursor, busy_timeout)
@@ -77,11 +100,24 @@ def _sqlite_setup(engine: Engine, busy_timeout: int) -> None:
         cursor.execute(f"PRAGMA busy_timeout={busy_timeout * 1000}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
+        if begin is not None:
+            record.info[_BEGIN] = begin
 
-    @event.listens_for(engine, "begin")
-    def _begin(conn: Any) -> None:
-        immediate = conn.get_execution_options().get("novalite_writer")
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+@contextlib.contextmanager
+def begins_immediate(connection: Connection) -> Iterator[None]:
+    """On SQLite, the transactions `connection` begins meanwhile take the write lock at
+    once (a migration: one migrating connection at a time)."""
+    info = connection.connection.info
+    before = info.get(_BEGIN)
+    info[_BEGIN] = BEGIN_IMMEDIATE
+    try:
+        yield
+    finally:
+        if before is None:
+            info.pop(_BEGIN, None)
+        else:
+            info[_BEGIN] = before
 
 
 def _create_private(url: str) -> None:
@@ -104,19 +140,20 @@ def json_loads(text: str | bytes) -> Any:
         return json.loads(text)
 
 
-def make_engine(url: str, pool_size: int | None = None, max_overflow: int | None = None
-                ) -> Engine:
+def make_engine(url: str, pool_size: int | None = None, max_overflow: int | None = None,
+                begin: str | None = None) -> Engine:
+    """`begin`: on SQLite, what the engine's transactions begin with, if not BEGIN."""
     if url.startswith("sqlite"):
         _create_private(url)
         engine = create_engine(
-            url,
+            _novalite_sqlite(url),
             json_deserializer=json_loads,
             connect_args={"check_same_thread": False, "timeout": CONF.database.sqlite_busy_timeout},
             pool_size=CONF.database.max_pool_size if pool_size is None else pool_size,
             max_overflow=CONF.database.max_overflow if max_overflow is None else max_overflow,
             echo=CONF.database.connection_debug,
         )
-        _sqlite_setup(engine, CONF.database.sqlite_busy_timeout)
+        _sqlite_setup(engine, CONF.database.sqlite_busy_timeout, begin)
         return engine
     return create_engine(
         url,
@@ -129,6 +166,14 @@ def make_engine(url: str, pool_size: int | None = None, max_overflow: int | None
     )
 
 
+def _novalite_sqlite(url: str) -> URL:
+    """The URL with novalite's SQLite dialect (`sqlite+novalite`) for pysqlite's."""
+    parsed = make_url(url)
+    if parsed.drivername in ("sqlite", "sqlite+pysqlite"):
+        parsed = parsed.set(drivername="sqlite+novalite")
+    return parsed
+
+
 def _writer_engine(url: str, engine: Engine) -> Engine:
     """On SQLite, this process's writes (one at a time: `writer`) go through one
     connection of their own. A connection's page cache stays valid only while no other
@@ -137,7 +182,7 @@ def _writer_engine(url: str, engine: Engine) -> Engine:
     clients than with one)."""
     if engine.dialect.name != "sqlite":
         return engine
-    return make_engine(url, pool_size=1, max_overflow=0)
+    return make_engine(url, pool_size=1, max_overflow=0, begin=BEGIN_IMMEDIATE)
 
 
 def get_engine() -> Engine:
@@ -147,8 +192,7 @@ def get_engine() -> Engine:
             url = connection_url()
             _engine = make_engine(url)
             _factory = sessionmaker(bind=_engine, expire_on_commit=False)
-            _writer_bind = _writer_engine(url, _engine).execution_options(
-                novalite_writer=True)
+            _writer_bind = _writer_engine(url, _engine)
         return _engine
 
 

@@ -1,5 +1,7 @@
-"""SQLite under concurrent writers: no error ever escapes, no update is lost."""
+"""SQLite under concurrent writers: no error ever escapes, no update is lost; reads are
+snapshots, writes hold the write lock from their start."""
 
+import sqlite3
 import threading
 import time
 
@@ -113,3 +115,52 @@ def test_a_json_column_reads_back_what_only_the_standard_parser_takes(db):
     with reader() as s:
         spec = s.scalar(select(models.RequestSpec.spec))
     assert spec["big"] == 123456789012345678901234567890 and spec["nan"] != spec["nan"]
+
+
+def _locked_by_another() -> bool:
+    """Whether a second connection (not waiting) finds the write lock taken."""
+    other = sqlite3.connect(session.get_engine().url.database, timeout=0,
+                            isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError as exc:
+        assert "locked" in str(exc)
+        return True
+    finally:
+        other.close()
+
+
+def test_a_writer_holds_the_write_lock_from_its_first_statement(db):
+    """BEGIN IMMEDIATE: what it read before its own write still holds when it commits."""
+    _service()
+    with writer() as s:
+        s.scalar(select(models.Service.host))
+        assert _locked_by_another()
+    assert not _locked_by_another()
+
+
+def test_a_read_sees_one_snapshot_throughout(db):
+    """Each read transaction begins with BEGIN: the driver, left to itself, would run
+    each statement on its own."""
+    _service()
+    with reader() as r:
+        assert r.scalar(select(models.Service.host)) == "h"
+        assert not _locked_by_another()  # a reader takes no write lock
+        with writer() as s:
+            s.execute(update(models.Service).values(host="moved"))
+        assert r.scalar(select(models.Service.host)) == "h"
+    with reader() as r:
+        assert r.scalar(select(models.Service.host)) == "moved"
+
+
+def test_a_connection_begins_immediate_only_while_asked(db):
+    """As a migration's transaction does, on a connection of the shared pool."""
+    with session.get_engine().connect() as connection:
+        with session.begins_immediate(connection), connection.begin():
+            connection.execute(select(models.Service.id))
+            assert _locked_by_another()
+        with connection.begin():
+            connection.execute(select(models.Service.id))
+            assert not _locked_by_another()
