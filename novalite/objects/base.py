@@ -14,6 +14,16 @@ T = TypeVar("T")
 Obj = TypeVar("Obj", bound="NovaliteObject")
 
 _registry: dict[str, type[NovaliteObject]] = {}
+_field_names: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The dataclass's field names, read once per class: dataclasses.fields builds its
+    tuple on each call, and RPC's codec asks for every object it encodes or decodes."""
+    names = _field_names.get(cls)
+    if names is None:
+        names = _field_names[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 @dataclass_transform()
@@ -37,9 +47,8 @@ class NovaliteObject:
     VERSION: ClassVar[str] = "1.0"
 
     def fields(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        return {name: getattr(self, name) for name in field_names(type(self))}
 
     @classmethod
     def from_fields(cls: type[T], data: dict[str, Any]) -> T:
-        known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return cls(**{name: data[name] for name in field_names(cls) if name in data})

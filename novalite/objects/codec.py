@@ -8,7 +8,6 @@ the objects rather than in either of them.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 from typing import Any
 
@@ -27,7 +26,8 @@ def serialize(value: Any) -> Any:
     if isinstance(value, datetime.datetime):
         return {_DT: value.isoformat()}
     if isinstance(value, base.NovaliteObject):
-        data = {f.name: serialize(getattr(value, f.name)) for f in dataclasses.fields(value)}  # type: ignore[arg-type]
+        data = {name: serialize(getattr(value, name))
+                for name in base.field_names(type(value))}
         return {_OBJ: type(value).__name__, _VER: value.VERSION, _DATA: data}
     raise TypeError(f"Cannot encode {type(value).__name__} as JSON: {value!r}")
 

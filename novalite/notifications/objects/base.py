@@ -17,6 +17,8 @@ import dataclasses
 import datetime
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
+from novalite.objects.base import field_names
+
 NAMESPACE = "nova"
 P = TypeVar("P", bound="Payload")
 
@@ -35,8 +37,7 @@ class Payload:
     VERSION: ClassVar[str]
 
     def to_primitive(self) -> dict[str, Any]:
-        data = {f.name: _primitive(getattr(self, f.name))
-                for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        data = {name: _primitive(getattr(self, name)) for name in field_names(type(self))}
         return {"nova_object.name": self.NAME, "nova_object.namespace": NAMESPACE,
                 "nova_object.version": self.VERSION, "nova_object.data": data}
 
