@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import and_, exists, false, not_, or_, select
@@ -87,9 +88,9 @@ def _order(sort: list[tuple[str, str]]) -> list[Any]:
             for k, d in sort]
 
 
-def _matches(row: Any, patterns: dict[str, re.Pattern]) -> bool:
+def _matches(values: Sequence[Any], patterns: dict[str, re.Pattern]) -> bool:
     return all(value is not None and pattern.search(str(value))
-               for (column, pattern), value in zip(patterns.items(), row[1:], strict=True))
+               for (column, pattern), value in zip(patterns.items(), values, strict=True))
 
 
 def _marker_after(s: Any, marker: str, filters: ServerFilters) -> Any:
@@ -123,27 +124,30 @@ def _with_addresses(s: Any, uuids: list[str], wanted: dict[int, str]) -> list[st
         for version, address in addresses.get(u, []))]
 
 
-def _page_ids(s: Any, filters: ServerFilters, sort: list[tuple[str, str]],
-              limit: int | None, marker: str | None) -> list[str]:
-    """The page's uuids in order. Only SQL (the cost follows the page) unless a regular
-    expression or an address filters or a marker meets a custom order: then every id
-    is walked."""
+def _page_rows(s: Any, filters: ServerFilters, sort: list[tuple[str, str]],
+               limit: int | None, marker: str | None, shown: tuple[Any, ...] = ()
+               ) -> list[Sequence[Any]]:
+    """The page's rows in order: each its uuid, then the `shown` columns. Only SQL (the
+    cost follows the page) unless a regular expression or an address filters or a
+    marker meets a custom order: then every id is walked."""
     patterns = {c: re.compile(p) for c, p in filters.regex.items()}
-    query = select(_I.uuid, *[getattr(_I, c) for c in patterns]).where(
+    query = select(_I.uuid, *shown, *[getattr(_I, c) for c in patterns]).where(
         *_conditions(filters)).order_by(*_order(sort))
     if not patterns and not filters.addresses and (marker is None or not sort):
         if marker is not None:
             query = query.where(_marker_after(s, marker, filters))
-        return list(s.scalars(query.limit(limit)))
-    uuids = [row[0] for row in s.execute(query) if _matches(row, patterns)]
+        return list(s.execute(query.limit(limit)))
+    rows = [row for row in s.execute(query) if _matches(row[1 + len(shown):], patterns)]
     if filters.addresses:
-        uuids = _with_addresses(s, uuids, filters.addresses)
+        kept = set(_with_addresses(s, [row[0] for row in rows], filters.addresses))
+        rows = [row for row in rows if row[0] in kept]
     start = 0
     if marker is not None:
+        uuids = [row[0] for row in rows]
         if marker not in uuids:
             raise exception.MarkerNotFound(marker=marker)
         start = uuids.index(marker) + 1
-    return uuids[start:start + limit if limit is not None else None]
+    return rows[start:start + limit if limit is not None else None]
 
 
 def instance_list(filters: ServerFilters, sort: list[tuple[str, str]],
@@ -152,20 +156,19 @@ def instance_list(filters: ServerFilters, sort: list[tuple[str, str]],
     """One page of servers as views; a marker that is not in the list is MarkerNotFound."""
     with reader() as s:
         conn = s.connection()  # Core results: the session's ORM result layer cost more
-        return _views(conn, _page_ids(conn, filters, sort, limit, marker), filters)
+        page = [row[0] for row in _page_rows(conn, filters, sort, limit, marker)]
+        return _views(conn, page, filters)
 
 
 def instance_names(filters: ServerFilters, sort: list[tuple[str, str]],
                    limit: int | None = None, marker: str | None = None
                    ) -> list[dict[str, Any]]:
     """One page of servers as `uuid` and `display_name` only: all the short index shows,
-    without the views' five queries over every column, network info and volume (a
-    client watching a boot polls this)."""
+    read by the page's own query, without the views' five over every column, network
+    info and volume (a client watching a boot polls this)."""
     with reader() as s:
-        page = _page_ids(s, filters, sort, limit, marker)
-        rows = s.execute(select(_I.uuid, _I.display_name).where(_I.uuid.in_(page)))
-        names: dict[str, str | None] = {uuid: name for uuid, name in rows}
-        return [{"uuid": u, "display_name": names[u]} for u in page if u in names]
+        rows = _page_rows(s.connection(), filters, sort, limit, marker, (_I.display_name,))
+        return [{"uuid": row[0], "display_name": row[1]} for row in rows]
 
 
 def _views(s: Any, page: list[str], filters: ServerFilters) -> list[dict[str, Any]]:

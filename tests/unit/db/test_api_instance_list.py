@@ -6,6 +6,7 @@ from novalite import exception
 from novalite.db.api import instance_details, instances
 from novalite.db.api.instance_list import ServerFilters, instance_list, instance_names
 from tests import builders
+from tests.statements import statements
 
 
 def _create(name, tags=(), **values):
@@ -74,3 +75,15 @@ def test_default_order_pages_by_keyset(db):
     assert _names(limit=5, marker=first[0]["uuid"]) == ["mid", "old"]
     assert _names(ServerFilters(regex={"display_name": "[eo]"}), limit=1,
                   marker=first[0]["uuid"]) == ["old"]
+
+
+def test_the_names_page_is_one_query_however_many_servers(db):
+    """What a client watching its boots polls; with a regular expression too."""
+    for i in range(5):
+        _create(f"vm-{i}")
+    for filters in (ServerFilters(), ServerFilters(regex={"display_name": "-[13]$"})):
+        with statements() as seen:
+            names = instance_names(filters, [("display_name", "asc")])
+        assert len(seen) == 1  # the BEGIN is the dialect's own
+        assert [r["display_name"] for r in names] == (
+            [f"vm-{i}" for i in range(5)] if not filters.regex else ["vm-1", "vm-3"])
