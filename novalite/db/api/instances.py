@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import product
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select, update
+from sqlalchemy import and_, bindparam, func, or_, select, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session, joinedload, lazyload
 
@@ -24,7 +24,10 @@ from novalite.objects.instance import Instance
 ANY = object()
 
 
-def _to_obj(row: models.Instance) -> Instance:
+def _instance(row: Any, metadata: dict[str, str], cached_network: list | None,
+              tags: list[str]) -> Instance:
+    """The instance from its row (an ORM object or a Core row: both have the columns as
+    attributes) and what other tables hold of it."""
     flavor = (row.flavor or {}).get("cur")
     return Instance(
         uuid=row.uuid, display_name=row.display_name, project_id=row.project_id,
@@ -36,14 +39,18 @@ def _to_obj(row: models.Instance) -> Instance:
         created_at=row.created_at, updated_at=row.updated_at, deleted=bool(row.deleted),
         deleted_at=row.deleted_at,
         locked=bool(row.locked), system_metadata=dict(row.system_metadata or {}),
-        metadata={m.key: m.value or "" for m in row.metadata_items},
-        network_info=network_info.from_json(row.info_cache.network_info
-                                            if row.info_cache else None),
+        metadata=metadata, network_info=network_info.from_json(cached_network),
         hostname=row.hostname, key_data=row.key_data, user_data=row.user_data,
         config_drive=row.config_drive or "",
         device_metadata=device_metadata.from_json(row.device_metadata),
-        tags=[] if "tags" in sa_inspect(row).unloaded else [t.tag for t in row.tags],
+        tags=tags,
     )
+
+
+def _to_obj(row: models.Instance) -> Instance:
+    return _instance(row, {m.key: m.value or "" for m in row.metadata_items},
+                     row.info_cache.network_info if row.info_cache else None,
+                     [] if "tags" in sa_inspect(row).unloaded else [t.tag for t in row.tags])
 
 
 def to_view(row: models.Instance) -> dict[str, Any]:
@@ -84,14 +91,14 @@ def instance_create(values: dict[str, Any], metadata: dict[str, str] | None = No
         return _to_obj(row)
 
 
-def _row_query(with_tags: bool, read_deleted: bool, by_project: bool) -> Any:
-    """The instance by uuid (a bound parameter), built once per shape: building a
-    statement and its cache key cost more than running it. Its metadata and network info
-    come joined to the row, in the one statement, rather than by a query each."""
+def _row_query(read_deleted: bool, by_project: bool) -> Any:
+    """The instance's ORM row by uuid (a bound parameter), built once per shape: building
+    a statement and its cache key cost more than running it. Its metadata and network
+    info come joined to the row, in the one statement, rather than by a query each; its
+    tags only if read."""
     query = select(models.Instance).where(models.Instance.uuid == bindparam("uuid")).options(
-        joinedload(models.Instance.metadata_items), joinedload(models.Instance.info_cache))
-    if not with_tags:
-        query = query.options(lazyload(models.Instance.tags))
+        joinedload(models.Instance.metadata_items), joinedload(models.Instance.info_cache),
+        lazyload(models.Instance.tags))
     if not read_deleted:
         query = query.where(models.Instance.deleted == 0)
     if by_project:
@@ -99,14 +106,51 @@ def _row_query(with_tags: bool, read_deleted: bool, by_project: bool) -> Any:
     return query.order_by(models.Instance.deleted)
 
 
-_ROW_QUERIES = {shape: _row_query(*shape) for shape in product((False, True), repeat=3)}
+_ROW_QUERIES = {shape: _row_query(*shape) for shape in product((False, True), repeat=2)}
+_INFO, _META = models.info_cache.InstanceInfoCache, models.InstanceMetadata
 
 
-def _get_row(s: Any, uuid: str, project_id: str | None, read_deleted: bool,
-             with_tags: bool = False) -> models.Instance:
-    """The row, its tags loaded only if asked for: only API views and notifications show
-    them, while every state change of a build reads its instance back."""
-    query = _ROW_QUERIES[with_tags, read_deleted, project_id is not None]
+def _read_query(read_deleted: bool, by_project: bool) -> Any:
+    """The instance by uuid with its network info and its metadata, a row per item."""
+    query = (select(models.Instance.__table__, _INFO.network_info.label("info_network"),
+                    _META.key.label("meta_key"), _META.value.label("meta_value"))
+             .outerjoin(_INFO, _INFO.instance_uuid == models.Instance.uuid)
+             .outerjoin(_META, and_(_META.instance_uuid == models.Instance.uuid,
+                                    _META.deleted == 0))
+             .where(models.Instance.uuid == bindparam("uuid")))
+    if not read_deleted:
+        query = query.where(models.Instance.deleted == 0)
+    if by_project:
+        query = query.where(models.Instance.project_id == bindparam("project_id"))
+    return query.order_by(models.Instance.deleted, _META.id)
+
+
+_READ_QUERIES = {shape: _read_query(*shape) for shape in product((False, True), repeat=2)}
+_TAGS_OF = select(models.Tag.tag).where(models.Tag.resource_id == bindparam("uuid")
+                                        ).order_by(models.Tag.tag)
+
+
+def _read(s: Session, uuid: str, project_id: str | None, read_deleted: bool,
+          with_tags: bool = False) -> Instance:
+    """The instance as the services pass it around, read as Core rows: an ORM object
+    and its loaded relationships cost twice the reading, and every state change of a
+    build reads its instance back (the tags only if asked for)."""
+    connection = s.connection()
+    rows = connection.execute(_READ_QUERIES[read_deleted, project_id is not None],
+                              {"uuid": uuid, "project_id": project_id}).all()
+    if not rows:
+        raise exception.InstanceNotFound(instance_id=uuid)
+    first = rows[0]
+    metadata = {row.meta_key: row.meta_value or "" for row in rows
+                if row.id == first.id and row.meta_key is not None}
+    tags = list(connection.scalars(_TAGS_OF, {"uuid": uuid})) if with_tags else []
+    return _instance(first, metadata, first.info_network, tags)
+
+
+def _get_row(s: Any, uuid: str, project_id: str | None, read_deleted: bool
+             ) -> models.Instance:
+    """The row to change or to show whole (its columns for an API view)."""
+    query = _ROW_QUERIES[read_deleted, project_id is not None]
     rows = s.scalars(query, {"uuid": uuid, "project_id": project_id}).unique().all()
     if not rows:
         raise exception.InstanceNotFound(instance_id=uuid)
@@ -117,7 +161,7 @@ def _get_row(s: Any, uuid: str, project_id: str | None, read_deleted: bool,
 def instance_get(uuid: str, project_id: str | None = None,
                  read_deleted: bool = False) -> Instance:
     with reader() as s:
-        return _to_obj(_get_row(s, uuid, project_id, read_deleted))
+        return _read(s, uuid, project_id, read_deleted)
 
 
 def instance_get_view(uuid: str, project_id: str | None = None) -> dict[str, Any]:
@@ -236,7 +280,7 @@ def instance_update(
                         actual=row.task_state)
         if along is not None:
             along(s)
-        return _to_obj(_get_row(s, uuid, None, read_deleted=False, with_tags=with_tags))
+        return _read(s, uuid, None, read_deleted=False, with_tags=with_tags)
 
 
 @retry_on_deadlock

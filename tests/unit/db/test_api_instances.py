@@ -119,3 +119,17 @@ def test_the_deleted_among_some_servers(db):
     instances.instance_destroy(gone.uuid)
     found = instances.instance_get_deleted([live.uuid, gone.uuid, soft.uuid, "unknown"])
     assert [i.uuid for i in found] == [gone.uuid] and found[0].deleted_at is not None
+
+
+def test_an_instance_reads_every_live_metadata_item_and_its_tags_when_asked(db):
+    inst = builders.instance()
+    instances.instance_create({"uuid": inst.uuid, "display_name": "vm", "project_id": "p1",
+                               "user_id": "u1", "flavor": builders.flavor(),
+                               "vm_state": "active"}, {"b": "2", "a": "1", "c": ""},
+                              ["t2", "t1"])
+    got = instances.instance_get(inst.uuid)
+    assert got.metadata == {"b": "2", "a": "1", "c": ""} and got.tags == []
+    assert instances.instance_update(inst.uuid, {"host": "h1"}, with_tags=True
+                                     ).tags == ["t1", "t2"]
+    instances.instance_destroy(inst.uuid)  # its metadata is soft-deleted with it
+    assert instances.instance_get(inst.uuid, read_deleted=True).metadata == {}
