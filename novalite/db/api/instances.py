@@ -219,24 +219,41 @@ def instance_get_all_by_hosts(hosts: Sequence[str]) -> dict[str, list[Instance]]
 _COLUMN_NAMES = frozenset(models.Instance.__table__.c.keys())
 
 
+def _one_of(column: Any, name: str, count: int) -> Any:
+    """`column = :name` for one value, else an expanding IN: that is rendered again on
+    each run, and most guards name one state."""
+    return column == bindparam(name) if count == 1 else column.in_(
+        bindparam(name, expanding=True))
+
+
 @functools.cache
-def _guarded_update(tasks: bool, or_no_task: bool, vm_states: bool, host: str) -> Any:
+def _guarded_update(tasks: int | None, or_no_task: bool, vm_states: int | None,
+                    host: str) -> Any:
     """instance_update's UPDATE for one shape of guard, built once: what it sets comes
-    with its parameters (the columns named), the guard's values as `b_` parameters."""
+    with its parameters (the columns named), the guard's values as `b_` parameters.
+    `tasks` and `vm_states`: None for no guard, else how many values (1, or 2 for
+    any other number)."""
     table = models.Instance.__table__
     stmt = update(table).where(table.c.uuid == bindparam("b_uuid"), table.c.deleted == 0)
-    if tasks:
-        clauses = [table.c.task_state.in_(bindparam("b_tasks", expanding=True))]
+    if tasks is not None:
+        clauses = [_one_of(table.c.task_state, "b_tasks", tasks)]
         if or_no_task:
             clauses.append(table.c.task_state.is_(None))
         stmt = stmt.where(or_(*clauses))
-    if vm_states:
-        stmt = stmt.where(table.c.vm_state.in_(bindparam("b_vm_states", expanding=True)))
+    if vm_states is not None:
+        stmt = stmt.where(_one_of(table.c.vm_state, "b_vm_states", vm_states))
     if host == "null":
         stmt = stmt.where(table.c.host.is_(None))
     elif host == "value":
         stmt = stmt.where(table.c.host == bindparam("b_host"))
     return stmt
+
+
+def _guard_values(values: list[Any] | None) -> tuple[int | None, Any]:
+    """A guard's shape (see _guarded_update) and its parameter."""
+    if values is None:
+        return None, None
+    return (1, values[0]) if len(values) == 1 else (2, values)
 
 
 @retry_on_deadlock
@@ -263,13 +280,15 @@ def instance_update(
     allowed = (ANY if expected_task_state is ANY
                else list(expected_task_state) if isinstance(expected_task_state, list | tuple)
                else [expected_task_state])
+    tasks, b_tasks = _guard_values(
+        None if allowed is ANY else [t for t in allowed if t is not None])
+    vm_states, b_vm_states = _guard_values(
+        None if expected_vm_state is None else list(expected_vm_state))
     stmt = _guarded_update(
-        allowed is not ANY, allowed is not ANY and None in allowed,
-        expected_vm_state is not None,
+        tasks, allowed is not ANY and None in allowed, vm_states,
         "any" if expected_host is ANY else "null" if expected_host is None else "value")
     params = {**values, "updated_at": timeutils.utcnow(), "b_uuid": uuid,
-              "b_tasks": [t for t in allowed if t is not None] if allowed is not ANY else None,
-              "b_vm_states": list(expected_vm_state or ()), "b_host": expected_host}
+              "b_tasks": b_tasks, "b_vm_states": b_vm_states, "b_host": expected_host}
     with writer() as s:
         result = run_dml(s, stmt, params)
         if not result.rowcount:

@@ -88,6 +88,10 @@ def test_guarded_updates_on_each_backend(backend_db):
                   {"expected_task_state": [None]}, {"expected_vm_state": ["building"]}):
         with pytest.raises(exception.UnexpectedTaskStateError):
             guarded(inst.uuid, {"vm_state": "error"}, **guard)
+    with pytest.raises(exception.UnexpectedTaskStateError):  # several values: an IN
+        guarded(inst.uuid, {"vm_state": "error"}, expected_task_state=["x", "y"])
+    assert guarded(inst.uuid, {"task_state": None}, expected_task_state=["x", "spawning"],
+                   expected_vm_state=["building", "active"]).task_state is None
     assert instances.instance_get(inst.uuid).vm_state == "active"
     with pytest.raises(ValueError, match="metadata"):
         guarded(inst.uuid, {"metadata": {}})
