@@ -22,13 +22,6 @@ COLUMNS = {"name", "admin_state_up", "shared", "mtu", "port_security_enabled",
            "availability_zone_hints", "dns_domain", "description", "is_default"}
 
 
-def visible_clause(scope: Scope) -> Any:
-    if scope.is_admin:
-        return True
-    return or_(m.Network.project_id == scope.project_id, m.Network.shared,
-               m.Network.external)
-
-
 def get(s: Session, scope: Scope, network_id: str) -> m.Network:
     row = s.get(m.Network, network_id)
     if row is None or not _visible(scope, row):
@@ -81,19 +74,27 @@ def record(s: Session, row: m.Network) -> Record:
 # Built once: every boot without a named network lists the project's networks twice.
 _SUBNETS_OF = select(m.Subnet.id, m.Subnet.network_id).where(
     m.Subnet.network_id.in_(bindparam("ids", expanding=True)))
-_SEGMENTS_OF = select(m.NetworkSegment).where(
+_SEGMENTS_OF = select(m.NetworkSegment.__table__).where(
     m.NetworkSegment.network_id.in_(bindparam("ids", expanding=True)))
+# What a caller sees, built once (Nova lists the networks twice a boot): an admin's
+# every network, anyone's their own, the shared and the external ones.
+_ALL = select(m.Network.__table__)
+_VISIBLE = _ALL.where(or_(m.Network.project_id == bindparam("project_id"), m.Network.shared,
+                          m.Network.external))
 
 
 def list_records(s: Session, scope: Scope) -> list[Record]:
-    rows = list(s.scalars(select(m.Network).where(visible_clause(scope))))
+    """Read as Core rows (the records need the columns only, not ORM objects)."""
+    connection = s.connection()
+    rows = connection.execute(_ALL if scope.is_admin else _VISIBLE,
+                              {"project_id": scope.project_id}).all()
     if not rows:
         return []
     ids = [r.id for r in rows]
     subnets: dict[str, list[str]] = {i: [] for i in ids}
-    for sid, nid in s.execute(_SUBNETS_OF, {"ids": ids}):
+    for sid, nid in connection.execute(_SUBNETS_OF, {"ids": ids}):
         subnets[nid].append(sid)
-    segs = {seg.network_id: seg for seg in s.scalars(_SEGMENTS_OF, {"ids": ids})}
+    segs = {seg.network_id: seg for seg in connection.execute(_SEGMENTS_OF, {"ids": ids})}
     return [records.network(r, subnets[r.id], segs.get(r.id)) for r in rows]
 
 

@@ -23,8 +23,8 @@ def standard(row: Any) -> Record:
             "tenant_id": row.project_id}
 
 
-def network(row: m.Network, subnet_ids: list[str], segment: m.NetworkSegment | None
-            ) -> Record:
+def network(row: Any, subnet_ids: list[str], segment: Any | None) -> Record:
+    """`row`, `segment`: ORM objects or Core rows of networks and networksegments."""
     return {"id": row.id, "name": row.name, "status": row.status,
             "admin_state_up": row.admin_state_up, "shared": row.shared,
             "router:external": row.external, "is_default": row.is_default,

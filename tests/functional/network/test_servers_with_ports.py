@@ -118,6 +118,8 @@ def test_shared_and_external_networks_and_their_subnets_are_everyones_to_read(cl
         subnet = shown.json()["network"]["subnets"][0]
         assert network.get(f"/subnets/{subnet}").status_code == 200
     assert network.get(f"/networks/{own}").status_code == 404
+    listed = {n["id"] for n in network.get("/networks").json()["networks"]}
+    assert {public["id"], shared} <= listed and own not in listed
     refused = network.put(f"/networks/{shared}", json={"network": {"name": "mine"}})
     assert refused.status_code in (403, 404), refused.text
 
