@@ -126,7 +126,7 @@ def delete(ctx: RequestContext, project_id: str | None, attachment_id: str
     with session.writer() as s:
         attachments.remove(s, attachment_id)
         attachments.settle(s, volume_id)
-        return attachments.of_volumes(s, [volume_id]).get(volume_id, [])
+        return attachments.of_volume(s, volume_id)
 
 
 def _forget(attachment_id: str) -> None:

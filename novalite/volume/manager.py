@@ -183,8 +183,8 @@ class VolumeManager(Manager):
     @staticmethod
     def _others(s: Session, row: Any) -> list[Any]:
         """The volume's attachments but `row`."""
-        return [other for other in attachments.of_volumes(s, [row.volume_id]).get(
-            row.volume_id, []) if other.id != row.id]
+        return [other for other in attachments.of_volume(s, row.volume_id)
+                if other.id != row.id]
 
     def _capacity(self, s: Session) -> capacity.Capacity:
         return capacity.of_pool(s, self.backend_host)

@@ -91,6 +91,16 @@ def instance_create(values: dict[str, Any], metadata: dict[str, str] | None = No
         return _to_obj(row)
 
 
+def _scoped(query: Any, read_deleted: bool, by_project: bool) -> Any:
+    """`query` of the instance by uuid, live only unless `read_deleted`, in the bound
+    project if `by_project`; a live row first."""
+    if not read_deleted:
+        query = query.where(models.Instance.deleted == 0)
+    if by_project:
+        query = query.where(models.Instance.project_id == bindparam("project_id"))
+    return query.order_by(models.Instance.deleted)
+
+
 def _row_query(read_deleted: bool, by_project: bool) -> Any:
     """The instance's ORM row by uuid (a bound parameter), built once per shape: building
     a statement and its cache key cost more than running it. Its metadata and network
@@ -99,11 +109,7 @@ def _row_query(read_deleted: bool, by_project: bool) -> Any:
     query = select(models.Instance).where(models.Instance.uuid == bindparam("uuid")).options(
         joinedload(models.Instance.metadata_items), joinedload(models.Instance.info_cache),
         lazyload(models.Instance.tags))
-    if not read_deleted:
-        query = query.where(models.Instance.deleted == 0)
-    if by_project:
-        query = query.where(models.Instance.project_id == bindparam("project_id"))
-    return query.order_by(models.Instance.deleted)
+    return _scoped(query, read_deleted, by_project)
 
 
 _ROW_QUERIES = {shape: _row_query(*shape) for shape in product((False, True), repeat=2)}
@@ -118,11 +124,7 @@ def _read_query(read_deleted: bool, by_project: bool) -> Any:
              .outerjoin(_META, and_(_META.instance_uuid == models.Instance.uuid,
                                     _META.deleted == 0))
              .where(models.Instance.uuid == bindparam("uuid")))
-    if not read_deleted:
-        query = query.where(models.Instance.deleted == 0)
-    if by_project:
-        query = query.where(models.Instance.project_id == bindparam("project_id"))
-    return query.order_by(models.Instance.deleted, _META.id)
+    return _scoped(query, read_deleted, by_project).order_by(_META.id)
 
 
 _READ_QUERIES = {shape: _read_query(*shape) for shape in product((False, True), repeat=2)}
