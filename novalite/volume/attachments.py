@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
+from typing import Any
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
@@ -29,41 +30,64 @@ DETACHING = "detaching"
 _VOLUME_STATUS = {ATTACHED: states.IN_USE}
 
 
-def record(row: m.VolumeAttachment, project_id: str) -> Attachment:
-    return Attachment(id=row.id, volume_id=row.volume_id, project_id=project_id,
-                      instance_uuid=row.instance_uuid, status=row.attach_status,
-                      attached_host=row.attached_host, mountpoint=row.mountpoint,
-                      attach_mode=row.attach_mode, attach_time=row.attach_time,
-                      connector=row.connector, connection_info=row.connection_info,
-                      created_at=row.created_at)
+_TABLE = m.VolumeAttachment.__table__
+# An attachment's columns under names of their own, so that a volume's read can join
+# them to its own row (novalite.volume.volumes); its services read records, not ORM rows.
+COLUMNS = tuple(column.label(f"attachment_{column.name}") for column in _TABLE.c)
 
 
-_WITH_PROJECT = select(m.VolumeAttachment, m.Volume.project_id).join(
-    m.Volume, m.Volume.id == m.VolumeAttachment.volume_id)
+def from_row(row: Any, project_id: str) -> Attachment:
+    """The attachment in a row of COLUMNS."""
+    return Attachment(id=row.attachment_id, volume_id=row.attachment_volume_id,
+                      project_id=project_id, instance_uuid=row.attachment_instance_uuid,
+                      status=row.attachment_attach_status,
+                      attached_host=row.attachment_attached_host,
+                      mountpoint=row.attachment_mountpoint,
+                      attach_mode=row.attachment_attach_mode,
+                      attach_time=row.attachment_attach_time,
+                      connector=row.attachment_connector,
+                      connection_info=row.attachment_connection_info,
+                      created_at=row.attachment_created_at)
+
+
+_ON_VOLUME = m.Volume.id == m.VolumeAttachment.volume_id
+_WITH_PROJECT = select(*COLUMNS, m.Volume.project_id).join(m.Volume, _ON_VOLUME)
 # Built once: every volume shown, and every step of an attachment, reads with these.
+_ROW_BY_ID = select(m.VolumeAttachment, m.Volume.project_id).join(
+    m.Volume, _ON_VOLUME).where(m.VolumeAttachment.id == bindparam("id"))
 _BY_ID = _WITH_PROJECT.where(m.VolumeAttachment.id == bindparam("id"))
-_OLDEST_FIRST = (m.VolumeAttachment.created_at, m.VolumeAttachment.id)
+OLDEST_FIRST = (m.VolumeAttachment.created_at, m.VolumeAttachment.id)
 _OF_VOLUMES = (_WITH_PROJECT
                .where(m.VolumeAttachment.volume_id.in_(bindparam("ids", expanding=True)))
-               .order_by(*_OLDEST_FIRST))
+               .order_by(*OLDEST_FIRST))
 # One volume's: an expanding IN is rendered again on each call, a fifth of a volume show.
 _OF_VOLUME = (_WITH_PROJECT.where(m.VolumeAttachment.volume_id == bindparam("id"))
-              .order_by(*_OLDEST_FIRST))
+              .order_by(*OLDEST_FIRST))
 _STATUSES = select(m.VolumeAttachment.attach_status).where(
     m.VolumeAttachment.volume_id == bindparam("volume_id"))
+_SET_STATUS = update(m.Volume).where(m.Volume.id == bindparam("volume_id")).values(
+    status=bindparam("status"))
+
+
+def _not_found(attachment_id: str) -> errors.VolumeAttachmentNotFound:
+    return errors.VolumeAttachmentNotFound(filter=f"attachment_id = {attachment_id}")
 
 
 def get_row(s: Session, attachment_id: str, project_id: str | None
             ) -> tuple[m.VolumeAttachment, str]:
-    """The attachment and its volume's project, if `project_id` (None: any) owns it."""
-    found = s.execute(_BY_ID, {"id": attachment_id}).first()
+    """The attachment to change and its volume's project, if `project_id` (None: any)
+    owns it."""
+    found = s.execute(_ROW_BY_ID, {"id": attachment_id}).first()
     if found is None or (project_id is not None and found[1] != project_id):
-        raise errors.VolumeAttachmentNotFound(filter=f"attachment_id = {attachment_id}")
+        raise _not_found(attachment_id)
     return found[0], found[1]
 
 
 def get(s: Session, attachment_id: str, project_id: str | None) -> Attachment:
-    return record(*get_row(s, attachment_id, project_id))
+    found = s.connection().execute(_BY_ID, {"id": attachment_id}).first()
+    if found is None or (project_id is not None and found.project_id != project_id):
+        raise _not_found(attachment_id)
+    return from_row(found, found.project_id)
 
 
 def list_attachments(s: Session, project_id: str | None) -> list[Attachment]:
@@ -71,20 +95,21 @@ def list_attachments(s: Session, project_id: str | None) -> list[Attachment]:
     query = _WITH_PROJECT
     if project_id is not None:
         query = query.where(m.Volume.project_id == project_id)
-    return [record(row, project) for row, project in s.execute(query)]
+    return [from_row(row, row.project_id) for row in s.connection().execute(query)]
 
 
 def of_volumes(s: Session, volume_ids: Iterable[str]) -> dict[str, list[Attachment]]:
     """The attachments of each of `volume_ids`, oldest first."""
     found: dict[str, list[Attachment]] = {}
-    for row, project in s.execute(_OF_VOLUMES, {"ids": list(volume_ids)}):
-        found.setdefault(row.volume_id, []).append(record(row, project))
+    for row in s.connection().execute(_OF_VOLUMES, {"ids": list(volume_ids)}):
+        found.setdefault(row.attachment_volume_id, []).append(from_row(row, row.project_id))
     return found
 
 
 def of_volume(s: Session, volume_id: str) -> list[Attachment]:
     """The volume's attachments, oldest first."""
-    return [record(row, project) for row, project in s.execute(_OF_VOLUME, {"id": volume_id})]
+    return [from_row(row, row.project_id)
+            for row in s.connection().execute(_OF_VOLUME, {"id": volume_id})]
 
 
 def create(s: Session, volume_id: str, instance_uuid: str | None, mode: str) -> str:
@@ -111,7 +136,5 @@ def settle(s: Session, volume_id: str) -> str:
     """Give the volume the status its attachments make (Cinder's rule, see above)."""
     statuses = sorted(s.scalars(_STATUSES, {"volume_id": volume_id}))
     status = _VOLUME_STATUS.get(statuses[0], statuses[0]) if statuses else states.AVAILABLE
-    volume = s.get(m.Volume, volume_id)
-    if volume is not None:
-        volume.status = status
+    s.execute(_SET_STATUS, {"volume_id": volume_id, "status": status})
     return status

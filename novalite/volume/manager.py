@@ -41,7 +41,7 @@ from novalite.volume import (
 )
 from novalite.volume.backend import FileBackend
 from novalite.volume.exports import Export, Exports
-from novalite.volume.records import Volume
+from novalite.volume.records import Attachment, Volume
 
 LOG = logging.getLogger(__name__)
 
@@ -116,14 +116,13 @@ class VolumeManager(Manager):
         whether to start it."""
         with self._volume_locks(volume_id):
             with session.reader() as s:
-                row, _ = attachments.get_row(s, attachment_id, None)
-                mode = row.attach_mode if row.attach_mode != "null" else connector.get(
-                    "mode") or "rw"
-                served = next((other.connection_info
-                               for other in [row, *self._others(s, row)]
-                               if other.connection_info and self.exports.running(other.id)),
-                              None)
                 volume = volumes.get(s, volume_id, None)
+            this, others = _split(volume.attachments, attachment_id)
+            mode = this.attach_mode if this.attach_mode != "null" else connector.get(
+                "mode") or "rw"
+            served = next((other.connection_info for other in [this, *others]
+                           if other.connection_info and self.exports.running(other.id)),
+                          None)
             data = {key: value for key, value in (served or {}).items()
                     if key not in ("driver_volume_type", "attachment_id")}
             if not data:
@@ -168,23 +167,17 @@ class VolumeManager(Manager):
         """Stop the attachment's export (the API then removes the attachment), unless
         another attachment of the volume shares it: that one keeps it."""
         with session.reader() as s:
-            volume_id = attachments.get_row(s, attachment_id, None)[0].volume_id
+            volume_id = attachments.get(s, attachment_id, None).volume_id
         with self._volume_locks(volume_id):
             with session.reader() as s:
-                row, _ = attachments.get_row(s, attachment_id, None)
-                sharing = [other.id for other in self._others(s, row)
-                           if other.connection_info and _export_of(other.connection_info)
-                           == _export_of(row.connection_info or {})]
+                this, others = _split(attachments.of_volume(s, volume_id), attachment_id)
+            sharing = [other.id for other in others
+                       if other.connection_info and _export_of(other.connection_info)
+                       == _export_of(this.connection_info or {})]
             if sharing:
                 self.exports.hand_over(attachment_id, sharing[0])
             else:
                 self.exports.stop(attachment_id)
-
-    @staticmethod
-    def _others(s: Session, row: Any) -> list[Any]:
-        """The volume's attachments but `row`."""
-        return [other for other in attachments.of_volume(s, row.volume_id)
-                if other.id != row.id]
 
     def _capacity(self, s: Session) -> capacity.Capacity:
         return capacity.of_pool(s, self.backend_host)
@@ -370,3 +363,11 @@ def _export_of(connection: dict[str, Any]) -> tuple[Any, Any]:
     """Where an attachment's consumer reads the volume (attachments sharing an export
     read it at the same place)."""
     return connection.get("host"), connection.get("port")
+
+
+def _split(attached: list[Attachment], attachment_id: str) -> tuple[Attachment, list[Attachment]]:
+    """The attachment `attachment_id` of a volume's, and the volume's others."""
+    this = next((a for a in attached if a.id == attachment_id), None)
+    if this is None:
+        raise errors.VolumeAttachmentNotFound(filter=f"attachment_id = {attachment_id}")
+    return this, [other for other in attached if other.id != attachment_id]

@@ -25,6 +25,11 @@ def record(s: Session, row: m.Volume, attached: list[Attachment] | None = None,
         attached = attachments.of_volume(s, row.id)
     volume_type = (volume_types.one(s, row.volume_type_id) if types is None
                    else types.get(row.volume_type_id))
+    return _volume(row, volume_type, attached)
+
+
+def _volume(row: Any, volume_type: VolumeType | None, attached: list[Attachment]) -> Volume:
+    """`row`: an ORM row or a Core row of the volumes table's columns."""
     if volume_type is None:
         raise errors.VolumeTypeNotFound(volume_type_id=row.volume_type_id)
     return Volume(
@@ -37,13 +42,28 @@ def record(s: Session, row: m.Volume, attached: list[Attachment] | None = None,
         created_at=row.created_at, updated_at=row.updated_at, attachments=attached)
 
 
-# Built once (Session.get builds its select on each call): every show and every step of
-# an attachment reads its volume.
+# Built once (Session.get builds its select on each call): every step of an attachment
+# changes its volume.
 _BY_ID = select(m.Volume).where(m.Volume.id == bindparam("id"))
+_TYPES, _SPECS = m.VolumeType.__table__, m.VolumeTypeExtraSpec.__table__
+# A volume whole in one statement, a row per extra spec of its type and attachment: each
+# show a client polls, and each step of an attachment, reads it.
+_WHOLE = (select(m.Volume.__table__, _TYPES.c.name.label("type_name"),
+                 _TYPES.c.description.label("type_description"),
+                 _TYPES.c.is_public.label("type_is_public"),
+                 _TYPES.c.created_at.label("type_created_at"),
+                 _SPECS.c.key.label("spec_key"), _SPECS.c.value.label("spec_value"),
+                 *attachments.COLUMNS)
+          .outerjoin(_TYPES, _TYPES.c.id == m.Volume.volume_type_id)
+          .outerjoin(_SPECS, _SPECS.c.volume_type_id == _TYPES.c.id)
+          .outerjoin(m.VolumeAttachment, m.VolumeAttachment.volume_id == m.Volume.id)
+          .where(m.Volume.id == bindparam("id"))
+          .order_by(*attachments.OLDEST_FIRST))
 
 
 def get_row(s: Session, volume_id: str, project_id: str | None) -> m.Volume:
-    """The volume, if `project_id` (None: any project, an admin's view) owns it."""
+    """The volume to change, if `project_id` (None: any project, an admin's view) owns
+    it."""
     row = s.scalar(_BY_ID, {"id": volume_id})
     if row is None or (project_id is not None and row.project_id != project_id):
         raise errors.VolumeNotFound(volume_id=volume_id)
@@ -51,7 +71,20 @@ def get_row(s: Session, volume_id: str, project_id: str | None) -> m.Volume:
 
 
 def get(s: Session, volume_id: str, project_id: str | None) -> Volume:
-    return record(s, get_row(s, volume_id, project_id))
+    """The volume, if `project_id` (None: any project, an admin's view) owns it."""
+    rows = s.connection().execute(_WHOLE, {"id": volume_id}).all()
+    if not rows or (project_id is not None and rows[0].project_id != project_id):
+        raise errors.VolumeNotFound(volume_id=volume_id)
+    first = rows[0]
+    volume_type = None
+    if first.type_name is not None:
+        specs = {row.spec_key: row.spec_value for row in rows if row.spec_key is not None}
+        volume_type = VolumeType(first.volume_type_id, first.type_name,
+                                 first.type_description, first.type_is_public, specs,
+                                 first.type_created_at)
+    attached = {row.attachment_id: attachments.from_row(row, first.project_id)
+                for row in rows if row.attachment_id is not None}
+    return _volume(first, volume_type, list(attached.values()))
 
 
 def list_volumes(s: Session, project_id: str | None) -> list[Volume]:

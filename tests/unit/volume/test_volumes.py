@@ -2,7 +2,7 @@
 statements however many volumes it holds."""
 
 from novalite.db import session
-from novalite.volume import states, volume_types, volumes
+from novalite.volume import attachments, states, volume_types, volumes
 from novalite.volume.records import MULTIATTACH
 from tests.statements import statements
 from tests.unit.volume.builders import make_volume
@@ -42,16 +42,20 @@ def test_one_volume_reads_with_its_type_and_specs(db):
         volume_types.DEFAULT_TYPE_NAME: {}, "fast": {"a": "1", "b": "2"}}
 
 
-def test_one_volume_is_three_reads_whatever_its_specs(db):
+def test_one_volume_is_one_read_whatever_its_specs_and_attachments(db):
     """The volume, its attachments, its type with its specs: a show polled by clients
-    (every step of an attach is waited for that way) costs no more."""
+    (every step of an attach is waited for that way) costs one statement, each
+    attachment and spec once in the volume however many of the other it has."""
     with session.writer() as s:
         fast = volume_types.create(s, "fast", None, True, {"a": "1", "b": "2"})
     plain, typed = make_volume(states.AVAILABLE), make_volume(states.AVAILABLE)
     with session.writer() as s:
         volumes.get_row(s, typed, None).volume_type_id = fast.id
-    for volume_id, specs in ((plain, {}), (typed, {"a": "1", "b": "2"})):
+        made = [attachments.create(s, typed, f"server-{i}", "rw") for i in range(3)]
+    for volume_id, specs, attached in ((plain, {}, []), (typed, {"a": "1", "b": "2"}, made)):
         with session.reader() as s, statements() as seen:
             found = volumes.get(s, volume_id, None)
         assert found.volume_type.extra_specs == specs
-        assert len([q for q in seen if not q.startswith("BEGIN")]) == 3
+        assert [a.id for a in found.attachments] == attached
+        assert {a.project_id for a in found.attachments} <= {found.project_id}
+        assert len([q for q in seen if not q.startswith("BEGIN")]) == 1
