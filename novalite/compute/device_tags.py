@@ -34,18 +34,18 @@ class DeviceTagSteps:
     _locks: KeyedLocks
 
     def _tagged_devices(self, ctx: RequestContext, instance: Instance,
-                        volumes: list[virt_driver.VolumeDevice] | None = None
+                        volume_tags: dict[str, str | None] | None = None
                         ) -> list[dict[str, Any]] | None:
-        """The guest's tagged devices as the instance keeps them (its `volumes` as the
-        build connected them, else as its mappings say); None if the driver or the
-        conductor could not say (the caller keeps what was there)."""
+        """The guest's tagged devices as the instance keeps them (`volume_tags`: the tag
+        of each of its volumes if the caller knows them, else as its mappings say);
+        None if the driver or the conductor could not say (the caller keeps what was
+        there)."""
         try:
-            if volumes is None:
+            tags = volume_tags
+            if tags is None:
                 tags = {bdm.volume_id: bdm.tag for bdm in
                         self.conductor.block_device_mapping_get_all_by_instance(
                             ctx, instance.uuid) if bdm.volume_id}
-            else:
-                tags = {device.serial: device.tag for device in volumes}
             nic_tags = instance.nic_tags()
             found = device_metadata.tagged(
                 self.driver.guest_devices(instance), nic_tags, tags
@@ -56,10 +56,11 @@ class DeviceTagSteps:
         instance.device_metadata = found
         return device_metadata.to_json(found)
 
-    def _save_device_metadata(self, ctx: RequestContext, instance: Instance) -> None:
+    def _save_device_metadata(self, ctx: RequestContext, instance: Instance,
+                              volume_tags: dict[str, str | None] | None = None) -> None:
         """Saved when the list changed (an untagged server's stays empty: no write)."""
         before = device_metadata.to_json(instance.device_metadata or [])
-        found = self._tagged_devices(ctx, instance)
+        found = self._tagged_devices(ctx, instance, volume_tags)
         if found is None or found == before:
             return
         try:

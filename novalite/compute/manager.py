@@ -377,7 +377,8 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
             spawned = True
             self._update(ctx, instance, [states.SPAWNING], self.host, vm_state=states.ACTIVE,
                          task_state=None, power_state=states.RUNNING, launched_at=utcnow(),
-                         device_metadata=self._tagged_devices(ctx, instance, devices))
+                         device_metadata=self._tagged_devices(
+                             ctx, instance, {device.serial: device.tag for device in devices}))
         except _GONE:
             self._undo(ctx, instance, spawned)
             return BuildResult.ABORTED

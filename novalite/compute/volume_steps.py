@@ -87,23 +87,26 @@ class VolumeSteps:
     conductor: ConductorAPI
     _locks: KeyedLocks
     _record_failure: Callable[..., None]  # what `tracked` needs of its host
-    _save_device_metadata: Callable[[RequestContext, Instance], None]  # DeviceTagSteps
+    _save_device_metadata: Callable[..., None]  # DeviceTagSteps
 
     def _mapping(self, ctx: RequestContext, bdm: BlockDeviceMapping
-                 ) -> BlockDeviceMapping | None:
-        """The mapping as it is now, if it is still the one the API sent."""
-        for found in self.conductor.block_device_mapping_get_all_by_instance(
-                ctx, bdm.instance_uuid):
+                 ) -> tuple[BlockDeviceMapping | None, dict[str, str | None]]:
+        """The mapping as it is now, if it is still the one the API sent, and the tag of
+        each volume the instance maps (what its device metadata says of its volumes)."""
+        mappings = self.conductor.block_device_mapping_get_all_by_instance(
+            ctx, bdm.instance_uuid)
+        tags = {found.volume_id: found.tag for found in mappings if found.volume_id}
+        for found in mappings:
             if found.uuid == bdm.uuid and found.attachment_id == bdm.attachment_id:
-                return found
+                return found, tags
         LOG.info("Volume %s of instance %s: its mapping is gone or changed; nothing to do",
                  bdm.volume_id, bdm.instance_uuid)
-        return None
+        return None, tags
 
     @tracked(ATTACH_VOLUME_EVENT, notify="volume_attach")
     def attach_volume(self, ctx: RequestContext, instance: Instance,
                       bdm: BlockDeviceMapping) -> None:
-        found = self._mapping(ctx, bdm)
+        found, tags = self._mapping(ctx, bdm)
         if found is None:
             return
         volumes = cinder.Client(ctx, admin=True)
@@ -116,7 +119,8 @@ class VolumeSteps:
             connected = connection
             self.conductor.block_device_mapping_update(ctx, found.uuid,
                                                        {"connection_info": connection})
-            self._save_device_metadata(ctx, instance)  # before the volume shows in-use
+            # before the volume shows in-use
+            self._save_device_metadata(ctx, instance, tags)
             volumes.attachment_complete(attachment_id)
         except Exception:
             self._remove_volume(ctx, instance, found, connected)
@@ -159,7 +163,7 @@ class VolumeSteps:
     @tracked(DETACH_VOLUME_EVENT, notify="volume_detach")
     def detach_volume(self, ctx: RequestContext, instance: Instance,
                       bdm: BlockDeviceMapping) -> None:
-        found = self._mapping(ctx, bdm)
+        found, tags = self._mapping(ctx, bdm)
         if found is None:
             return
         try:
@@ -169,7 +173,8 @@ class VolumeSteps:
                 cinder.Client(ctx, admin=True).roll_detaching(found.volume_id or "")
             raise
         self._forget(ctx, found)
-        self._save_device_metadata(ctx, instance)
+        tags.pop(found.volume_id or "", None)
+        self._save_device_metadata(ctx, instance, tags)
         LOG.info("Detached volume %s from instance %s", found.volume_id, instance.uuid)
 
     @tracked(EXTEND_VOLUME_EVENT)

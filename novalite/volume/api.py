@@ -131,11 +131,12 @@ def create(ctx: RequestContext, requested_size: int | None, fields: dict[str, An
             "availability_zone": _availability_zone(fields.get("availability_zone")),
             "volume_metadata": fields.get("metadata") or {},
             "bootable": bool(fields.get("bootable", False)), **copied}
+        volume_type = None
         if fields.get("volume_type") or "volume_type_id" not in values:
-            values["volume_type_id"] = (volume_types.find(s, fields["volume_type"])
-                                        if fields.get("volume_type")
-                                        else volume_types.default(s)).id
-        volume = volumes.create(s, values)
+            volume_type = (volume_types.find(s, fields["volume_type"])
+                           if fields.get("volume_type") else volume_types.default(s))
+            values["volume_type_id"] = volume_type.id
+        volume = volumes.create(s, values, volume_type)
         if volume.multiattach:
             authorize("volume:multiattach")  # a refusal rolls the volume back
     _recheck(project_id, lambda s: volumes.remove(s, volume.id), volumes=1, gigabytes=size)

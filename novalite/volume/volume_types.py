@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import bindparam, case, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from novalite.conf import CONF
@@ -21,17 +22,19 @@ _SPECS = select(m.VolumeTypeExtraSpec.volume_type_id, m.VolumeTypeExtraSpec.key,
                 m.VolumeTypeExtraSpec.value).where(
     m.VolumeTypeExtraSpec.volume_type_id.in_(bindparam("ids", expanding=True)))
 _BY_IDS = select(m.VolumeType).where(m.VolumeType.id.in_(bindparam("ids", expanding=True)))
-# Built once (Session.get builds its select on each call): every volume created finds
-# its type, most often the default one by name.
+# Built once (Session.get builds its select on each call).
 _BY_ID = select(m.VolumeType).where(m.VolumeType.id == bindparam("id"))
-_BY_NAME = select(m.VolumeType).where(m.VolumeType.name == bindparam("name"))
 # A type and its specs in one read, for each volume shown (the specs say multiattach).
 _WITH_SPECS = (select(m.VolumeType.id, m.VolumeType.name, m.VolumeType.description,
                       m.VolumeType.is_public, m.VolumeType.created_at,
                       m.VolumeTypeExtraSpec.key, m.VolumeTypeExtraSpec.value)
                .outerjoin(m.VolumeTypeExtraSpec,
-                          m.VolumeTypeExtraSpec.volume_type_id == m.VolumeType.id)
-               .where(m.VolumeType.id == bindparam("id")))
+                          m.VolumeTypeExtraSpec.volume_type_id == m.VolumeType.id))
+_ONE = _WITH_SPECS.where(m.VolumeType.id == bindparam("id"))
+# A type by id, else by name (a name may be another type's id): the one by id first.
+_BY_ID_OR_NAME = (_WITH_SPECS.where(or_(m.VolumeType.id == bindparam("key"),
+                                        m.VolumeType.name == bindparam("key")))
+                  .order_by(case((m.VolumeType.id == bindparam("key"), 0), else_=1)))
 
 
 def records(s: Session, rows: Iterable[m.VolumeType]) -> list[VolumeType]:
@@ -60,11 +63,15 @@ def by_id(s: Session, type_ids: Iterable[str]) -> dict[str, VolumeType]:
 
 def one(s: Session, type_id: str) -> VolumeType | None:
     """The type of `type_id`, if it exists."""
-    rows = s.execute(_WITH_SPECS, {"id": type_id}).all()
+    return _first(s.execute(_ONE, {"id": type_id}).all())
+
+
+def _first(rows: Sequence[Any]) -> VolumeType | None:
+    """The type of the first of `rows` of _WITH_SPECS, with its specs."""
     if not rows:
         return None
     first = rows[0]
-    specs = {row.key: row.value for row in rows if row.key is not None}
+    specs = {row.key: row.value for row in rows if row.id == first.id and row.key is not None}
     return VolumeType(first.id, first.name, first.description, first.is_public, specs,
                       first.created_at)
 
@@ -78,11 +85,10 @@ def get_row(s: Session, type_id: str) -> m.VolumeType:
 
 def find(s: Session, id_or_name: str) -> VolumeType:
     """By id, else by name, as a volume create's `volume_type` may name it."""
-    row = (s.scalar(_BY_ID, {"id": id_or_name})
-           or s.scalar(_BY_NAME, {"name": id_or_name}))
-    if row is None:
+    found = _first(s.execute(_BY_ID_OR_NAME, {"key": id_or_name}).all())
+    if found is None:
         raise errors.VolumeTypeNotFoundByName(volume_type_name=id_or_name)
-    return record(s, row)
+    return found
 
 
 def default(s: Session) -> VolumeType:

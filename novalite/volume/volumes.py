@@ -98,11 +98,13 @@ def list_volumes(s: Session, project_id: str | None) -> list[Volume]:
     return [record(s, row, attached.get(row.id, []), types) for row in rows]
 
 
-def create(s: Session, values: dict[str, Any]) -> Volume:
+def create(s: Session, values: dict[str, Any], volume_type: VolumeType | None = None
+           ) -> Volume:
+    """`volume_type`: the volume's, if the caller read it already."""
     row = m.Volume(**values)
     s.add(row)
     s.flush()
-    return record(s, row)
+    return record(s, row, [], None if volume_type is None else {volume_type.id: volume_type})
 
 
 def update_fields(s: Session, row: m.Volume, values: dict[str, Any]) -> Volume:
