@@ -7,21 +7,20 @@ import contextlib
 from collections.abc import Iterator
 
 from sqlalchemy import event
-
-from novalite.db import session
+from sqlalchemy.engine import Engine
 
 
 @contextlib.contextmanager
 def statements() -> Iterator[list[str]]:
-    """The statements the engine runs while the block runs, in order."""
+    """The statements the engines run while the block runs, in order: reads' and, on
+    SQLite, writes' (one engine of their own)."""
     seen: list[str] = []
 
     def count(_conn, _cursor, statement, *_args) -> None:
         seen.append(statement)
 
-    engine = session.get_engine()
-    event.listen(engine, "before_cursor_execute", count)
+    event.listen(Engine, "before_cursor_execute", count)
     try:
         yield seen
     finally:
-        event.remove(engine, "before_cursor_execute", count)
+        event.remove(Engine, "before_cursor_execute", count)

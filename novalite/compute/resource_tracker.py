@@ -170,7 +170,9 @@ class ResourceTracker:
         if writes is not None:
             writes.append(NodeWrite(self, nodename, node, self.service_id, written))
             return
-        self.conductor.compute_node_save(ctx, node, self.service_id)
+        # its id, once known, spares the next save a lookup
+        node.id = written[0]["id"] = self.conductor.compute_node_save(
+            ctx, node, self.service_id).id
         self._written[nodename] = written
 
     def node_written(self, write: NodeWrite) -> None:

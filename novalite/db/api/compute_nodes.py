@@ -81,7 +81,8 @@ _TABLE = models.ComputeNode.__table__
 _IDS_BY_UUID = select(_TABLE.c.uuid, _TABLE.c.id).where(
     _TABLE.c.uuid.in_(bindparam("b_uuids", expanding=True)))
 _INSERT = insert(_TABLE)
-_UPDATE = update(_TABLE).where(_TABLE.c.id == bindparam("b_id"))
+_UPDATE = update(_TABLE).where(_TABLE.c.id == bindparam("b_id"),
+                               _TABLE.c.uuid == bindparam("b_uuid"))
 
 
 def compute_node_save(node: ComputeNode, service_id: int | None = None) -> ComputeNode:
@@ -95,28 +96,29 @@ def compute_node_save_many(saves: Sequence[tuple[ComputeNode, int | None]]
                            ) -> list[ComputeNode]:
     """compute_node_save of each (node, service_id) in one transaction (nodes of distinct
     uuids): a compute process starting thousands of simulated hosts writes them
-    together."""
+    together. A node that carries its id (the compute learnt it from a save) is updated
+    without looking its id up first."""
     saved = []
     with writer() as s:
         conn = s.connection()
         now = timeutils.utcnow()  # with the write lock held: the stamp precedes the commit
         # by the statements only (the schedulers re-read CLOCK_MARGIN of the past)
-        ids: dict[str, int] = {}
-        for chunk in in_chunks([node.uuid for node, _ in saves]):
+        ids = {node.uuid: node.id for node, _ in saves if node.id is not None}
+        for chunk in in_chunks([node.uuid for node, _ in saves if node.id is None]):
             ids.update(conn.execute(_IDS_BY_UUID, {"b_uuids": chunk}).all())
         for node, service_id in saves:
             values: dict[str, Any] = {f: getattr(node, f) for f in _FIELDS}
             values["free_ram_mb"] = node.memory_mb - node.memory_mb_used
             values["free_disk_gb"] = node.local_gb - node.local_gb_used
             node_id = ids.get(node.uuid)
-            if node_id is None:
+            update_values = {**values, "b_id": node_id, "b_uuid": node.uuid,
+                             "updated_at": now, "deleted": 0, "deleted_at": None}
+            if service_id is not None:
+                update_values["service_id"] = service_id
+            # a row gone since the node learnt its id (purged) is made again
+            if node_id is None or not conn.execute(_UPDATE, update_values).rowcount:
                 node_id = insert_id(s, _INSERT, {**values, "service_id": service_id,
                                                  "created_at": now})
-            else:
-                if service_id is not None:
-                    values["service_id"] = service_id
-                conn.execute(_UPDATE, {**values, "b_id": node_id, "updated_at": now,
-                                       "deleted": 0, "deleted_at": None})
             saved.append(_written(values, now, node_id))
     return saved
 

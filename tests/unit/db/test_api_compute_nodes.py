@@ -3,12 +3,13 @@ decoded in Python) give back what was saved, empty collections for empty columns
 
 import datetime
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from novalite.db import models, session
 from novalite.db.api import compute_nodes
 from novalite.db.session import reader
 from novalite.objects.compute_node import ComputeNode
+from tests.statements import statements
 
 
 def _node(name: str, **fields) -> ComputeNode:
@@ -93,3 +94,18 @@ def test_many_nodes_are_saved_in_one_call_new_and_known_alike(backend_db, monkey
         service_ids = dict(s.execute(select(models.ComputeNode.host,
                                             models.ComputeNode.service_id)).all())
     assert service_ids == {"h1": 1, "h2": 2, "h3": 3}
+
+
+def test_a_node_that_knows_its_id_is_updated_without_a_lookup(backend_db):
+    """What a compute saves on each claim carries the id its first save gave it; a row
+    purged since is made again."""
+    created = compute_nodes.compute_node_save(_node("h1"), service_id=7)
+    with statements() as seen:
+        compute_nodes.compute_node_save(_node("h1", vcpus_used=2, id=created.id))
+    assert [q.split()[0] for q in seen if not q.startswith("BEGIN")] == ["UPDATE"]
+    assert compute_nodes.compute_node_get(created.id).vcpus_used == 2
+    with session.writer() as s:
+        s.execute(delete(models.ComputeNode))
+    again = compute_nodes.compute_node_save(_node("h1", vcpus_used=3, id=created.id))
+    assert [(n.id, n.vcpus_used) for n in compute_nodes.compute_node_get_all()] == [
+        (again.id, 3)]

@@ -1,4 +1,7 @@
+import collections
 import datetime
+import enum
+import json
 
 import pytest
 
@@ -77,3 +80,13 @@ def test_orm_rows_and_other_objects_cannot_be_sent():
 
 def test_registered_objects_are_dataclasses_with_versions():
     assert base.lookup("RequestSpec").VERSION == "1.4"
+
+
+def test_subclasses_of_plain_values_travel_as_their_base():
+    class Kind(enum.StrEnum):
+        A = "a"
+
+    sent = {"kind": Kind.A, "counts": collections.Counter(x=2), "pair": (1, 2.5),
+            "flags": frozenset({True})}
+    assert json.loads(json.dumps(codec.serialize(sent))) == {
+        "kind": "a", "counts": {"x": 2}, "pair": [1, 2.5], "flags": [True]}
