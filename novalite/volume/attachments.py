@@ -65,8 +65,9 @@ _OF_VOLUME = (_WITH_PROJECT.where(m.VolumeAttachment.volume_id == bindparam("id"
               .order_by(*OLDEST_FIRST))
 _STATUSES = select(m.VolumeAttachment.attach_status).where(
     m.VolumeAttachment.volume_id == bindparam("volume_id"))
-_SET_STATUS = update(m.Volume).where(m.Volume.id == bindparam("volume_id")).values(
+_SET_STATUS = update(m.Volume.__table__).where(m.Volume.id == bindparam("volume_id")).values(
     status=bindparam("status"))
+_REMOVE = delete(_TABLE).where(_TABLE.c.id == bindparam("id"))
 
 
 def _not_found(attachment_id: str) -> errors.VolumeAttachmentNotFound:
@@ -122,7 +123,7 @@ def create(s: Session, volume_id: str, instance_uuid: str | None, mode: str) -> 
 
 
 def remove(s: Session, attachment_id: str) -> None:
-    s.execute(delete(m.VolumeAttachment).where(m.VolumeAttachment.id == attachment_id))
+    s.connection().execute(_REMOVE, {"id": attachment_id})
 
 
 def on_backend(s: Session, backend_host: str) -> list[m.VolumeAttachment]:
@@ -133,8 +134,12 @@ def on_backend(s: Session, backend_host: str) -> list[m.VolumeAttachment]:
 
 
 def settle(s: Session, volume_id: str) -> str:
-    """Give the volume the status its attachments make (Cinder's rule, see above)."""
-    statuses = sorted(s.scalars(_STATUSES, {"volume_id": volume_id}))
+    """Give the volume the status its attachments make (Cinder's rule, see above), with
+    the caller's changes to them written first. The caller's volume rows of the session
+    keep the status they had."""
+    s.flush()
+    conn = s.connection()
+    statuses = sorted(conn.scalars(_STATUSES, {"volume_id": volume_id}))
     status = _VOLUME_STATUS.get(statuses[0], statuses[0]) if statuses else states.AVAILABLE
-    s.execute(_SET_STATUS, {"volume_id": volume_id, "status": status})
+    conn.execute(_SET_STATUS, {"volume_id": volume_id, "status": status})
     return status

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
@@ -114,19 +114,25 @@ def update_fields(s: Session, row: m.Volume, values: dict[str, Any]) -> Volume:
     return record(s, row)
 
 
+# Built once, run on the session's connection (an ORM update evaluates its criteria
+# against the session's objects too): their SET clause is the values of each run.
+_SWAP = update(m.Volume.__table__).where(
+    m.Volume.id == bindparam("b_id"), m.Volume.status.in_(bindparam("b_expected",
+                                                                    expanding=True)))
+_REMOVE = delete(m.Volume.__table__).where(m.Volume.id == bindparam("b_id"))
+
+
 def swap_status(s: Session, volume_id: str, expected: Iterable[str],
                 values: dict[str, Any]) -> bool:
-    """Set `values` if the volume's status is one of `expected`; whether it was."""
-    result = s.execute(update(m.Volume).where(m.Volume.id == volume_id,
-                                              m.Volume.status.in_(tuple(expected)))
-                       .values(**values))
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    """Set `values` if the volume's status is one of `expected`; whether it was. The
+    caller's volume rows of the session keep the values they had."""
+    result = s.connection().execute(_SWAP, {**values, "b_id": volume_id,
+                                            "b_expected": list(expected)})
+    return bool(result.rowcount)
 
 
 def remove(s: Session, volume_id: str) -> None:
-    row = s.get(m.Volume, volume_id)
-    if row is not None:
-        s.delete(row)
+    s.connection().execute(_REMOVE, {"b_id": volume_id})
 
 
 def allocated_gb(s: Session, host: str) -> int:

@@ -10,7 +10,7 @@ import uuid as uuidlib
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -20,13 +20,20 @@ from novalite.db.session import in_chunks, reader, retry_on_deadlock, writer
 from novalite.objects.block_device import BlockDeviceMapping
 
 _B = models.BlockDeviceMapping
-# Built once: every boot, attach, detach and delete of a server reads or removes its
+_T = _B.__table__
+# Built once, and read as Core rows (an ORM object per mapping cost more than the
+# reading): every boot, attach, detach and delete of a server reads or removes its
 # mappings, and every server view reads which volumes it has.
-_BY_UUID = select(_B).where(_B.uuid == bindparam("uuid"))
-_BY_VOLUME_AND_INSTANCE = select(_B).where(_B.volume_id == bindparam("volume_id"),
-                                           _B.instance_uuid == bindparam("instance_uuid"))
-_OF_INSTANCE = select(_B).where(_B.instance_uuid == bindparam("instance_uuid")).order_by(_B.id)
-_OF_VOLUME = select(_B).where(_B.volume_id == bindparam("volume_id"))
+_BY_ID = select(_T).where(_T.c.id == bindparam("id"))
+_BY_UUID = select(_T).where(_T.c.uuid == bindparam("uuid"))
+_BY_VOLUME_AND_INSTANCE = select(_T).where(_T.c.volume_id == bindparam("volume_id"),
+                                           _T.c.instance_uuid == bindparam("instance_uuid"))
+_OF_INSTANCE = select(_T).where(_T.c.instance_uuid == bindparam("instance_uuid")
+                                ).order_by(_T.c.id)
+_OF_VOLUME = select(_T).where(_T.c.volume_id == bindparam("volume_id"))
+_INSERT = insert(_T)
+# its SET clause is the values given with each run
+_UPDATE = update(_T).where(_T.c.uuid == bindparam("b_uuid"))
 _DESTROY = delete(_B).where(_B.uuid == bindparam("uuid"))
 _DESTROY_ALL_OF = delete(_B).where(_B.instance_uuid == bindparam("instance_uuid"))
 _ATTACHED = (select(_B.instance_uuid, _B.volume_id, _B.delete_on_termination)
@@ -35,7 +42,8 @@ _ATTACHED = (select(_B.instance_uuid, _B.volume_id, _B.delete_on_termination)
              .order_by(_B.id))
 
 
-def _to_obj(row: models.BlockDeviceMapping) -> BlockDeviceMapping:
+def _to_obj(row: Any) -> BlockDeviceMapping:
+    """`row`: a row of the mappings table."""
     return BlockDeviceMapping(
         uuid=row.uuid, instance_uuid=row.instance_uuid, source_type=row.source_type,
         destination_type=row.destination_type, volume_id=row.volume_id,
@@ -52,27 +60,21 @@ def bdm_create(values: dict[str, Any]) -> BlockDeviceMapping:
     """A new mapping; a volume the instance already has is Nova's 400."""
     try:
         with writer() as s:
-            row = _B(uuid=str(uuidlib.uuid4()), **values)
-            s.add(row)
-            s.flush()
-            return _to_obj(row)
+            conn = s.connection()
+            key = conn.execute(_INSERT, {"uuid": str(uuidlib.uuid4()), **values}
+                               ).inserted_primary_key
+            assert key is not None  # a single-row insert
+            return _to_obj(conn.execute(_BY_ID, {"id": key[0]}).one())
     except IntegrityError:
         raise exception.InvalidVolume(
             reason=f"volume {values.get('volume_id')} already attached") from None
 
 
-def _get_row(s: Session, bdm_uuid: str) -> models.BlockDeviceMapping:
-    row = s.scalar(_BY_UUID, {"uuid": bdm_uuid})
-    if row is None:
-        raise exception.VolumeBDMNotFound(volume_id=bdm_uuid)
-    return row
-
-
 def bdm_get_by_volume_and_instance(volume_id: str, instance_uuid: str
                                    ) -> BlockDeviceMapping:
     with reader() as s:
-        row = s.scalar(_BY_VOLUME_AND_INSTANCE, {"volume_id": volume_id,
-                                                 "instance_uuid": instance_uuid})
+        row = s.connection().execute(_BY_VOLUME_AND_INSTANCE, {
+            "volume_id": volume_id, "instance_uuid": instance_uuid}).first()
         if row is None:
             raise exception.VolumeBDMNotFound(volume_id=volume_id)
         return _to_obj(row)
@@ -81,22 +83,25 @@ def bdm_get_by_volume_and_instance(volume_id: str, instance_uuid: str
 def bdm_get_all_by_instance(instance_uuid: str) -> list[BlockDeviceMapping]:
     """Oldest first, the order the volumes were attached in."""
     with reader() as s:
-        return [_to_obj(row) for row in s.scalars(_OF_INSTANCE,
-                                                  {"instance_uuid": instance_uuid})]
+        return [_to_obj(row) for row in s.connection().execute(
+            _OF_INSTANCE, {"instance_uuid": instance_uuid})]
 
 
 def bdm_get_by_volume(volume_id: str) -> list[BlockDeviceMapping]:
     with reader() as s:
-        return [_to_obj(row) for row in s.scalars(_OF_VOLUME, {"volume_id": volume_id})]
+        return [_to_obj(row) for row in s.connection().execute(
+            _OF_VOLUME, {"volume_id": volume_id})]
 
 
 @retry_on_deadlock
 def bdm_update(bdm_uuid: str, values: dict[str, Any]) -> BlockDeviceMapping:
     with writer() as s:
-        row = _get_row(s, bdm_uuid)
-        for key, value in values.items():
-            setattr(row, key, value)
-        s.flush()
+        conn = s.connection()
+        if values:
+            conn.execute(_UPDATE, {**values, "b_uuid": bdm_uuid})
+        row = conn.execute(_BY_UUID, {"uuid": bdm_uuid}).first()
+        if row is None:
+            raise exception.VolumeBDMNotFound(volume_id=bdm_uuid)
         return _to_obj(row)
 
 

@@ -46,3 +46,18 @@ def test_views_list_volumes_and_a_destroy_takes_them(db):
         ("v1", False), ("v2", True)]
     instances.instance_destroy(instance.uuid)
     assert block_devices.bdm_get_all_by_instance(instance.uuid) == []
+
+
+def test_a_mapping_reads_back_what_was_written_on_each_backend(backend_db):
+    """Created with its defaults filled in, updated in place, JSON kept as JSON."""
+    made = _mapping("i1", "v1", device_name="/dev/vdb")
+    assert (made.delete_on_termination, made.boot_index, made.created_at is not None) == (
+        False, None, True)
+    updated = block_devices.bdm_update(made.uuid, {
+        "attachment_id": "a1", "connection_info": {"driver_volume_type": "nbd",
+                                                   "data": {"port": 10809}}})
+    assert (updated.id, updated.attachment_id, updated.connection_info["data"]) == (
+        made.id, "a1", {"port": 10809})
+    assert block_devices.bdm_get_all_by_instance("i1") == [updated]
+    with pytest.raises(exception.VolumeBDMNotFound):
+        block_devices.bdm_update("no-such-mapping", {"attachment_id": "a2"})

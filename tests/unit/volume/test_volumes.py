@@ -1,8 +1,10 @@
 """Volume rows read back as records: each with its own type, a list in a fixed number of
 statements however many volumes it holds."""
 
+import pytest
+
 from novalite.db import session
-from novalite.volume import attachments, states, volume_types, volumes
+from novalite.volume import attachments, errors, states, volume_types, volumes
 from novalite.volume.records import MULTIATTACH
 from tests.statements import statements
 from tests.unit.volume.builders import make_volume
@@ -59,3 +61,26 @@ def test_one_volume_is_one_read_whatever_its_specs_and_attachments(db):
         assert [a.id for a in found.attachments] == attached
         assert {a.project_id for a in found.attachments} <= {found.project_id}
         assert len([q for q in seen if not q.startswith("BEGIN")]) == 1
+
+
+def test_status_swaps_settles_and_removals_on_each_backend(backend_db):
+    """Compare-and-swap of a status among several expected ones, the status a volume
+    takes from its attachments, and a removal, as each database runs them."""
+    volume_id = make_volume(states.AVAILABLE, host="host1@file#file")
+    with session.writer() as s:
+        assert not volumes.swap_status(s, volume_id, [states.IN_USE, states.ERROR],
+                                       {"status": states.DELETING})
+        assert volumes.swap_status(s, volume_id, [states.IN_USE, states.AVAILABLE],
+                                   {"status": states.RESERVED})
+        attachment_id = attachments.create(s, volume_id, "server-1", "rw")
+        row, _ = attachments.get_row(s, attachment_id, None)
+        row.attach_status = attachments.ATTACHED
+        assert attachments.settle(s, volume_id) == states.IN_USE
+    with session.reader() as s:
+        assert volumes.get(s, volume_id, None).status == states.IN_USE
+    with session.writer() as s:
+        attachments.remove(s, attachment_id)
+        assert attachments.settle(s, volume_id) == states.AVAILABLE
+        volumes.remove(s, volume_id)
+    with pytest.raises(errors.VolumeNotFound), session.reader() as s:
+        volumes.get(s, volume_id, None)
