@@ -14,16 +14,18 @@ from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, writer
 
+_ADD_ACTION = insert(models.InstanceAction.__table__)
+
 
 def add_action(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str,
                action: str) -> None:
     """Record the start of `action` inside the caller's transaction; `updated_at` moves
     with every event: what 2.58's changes-since filters on."""
     now = timeutils.utcnow()
-    s.add(models.InstanceAction(
-        action=action, instance_uuid=instance_uuid, request_id=ctx.request_id,
-        user_id=ctx.user_id, project_id=ctx.project_id, start_time=now, updated_at=now,
-    ))
+    s.connection().execute(_ADD_ACTION, {
+        "action": action, "instance_uuid": instance_uuid, "request_id": ctx.request_id,
+        "user_id": ctx.user_id, "project_id": ctx.project_id, "start_time": now,
+        "updated_at": now})
 
 
 @retry_on_deadlock

@@ -12,17 +12,20 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 
-from sqlalchemy import bindparam, delete, exists, select
+from sqlalchemy import bindparam, delete, exists, insert, select
 from sqlalchemy.orm import Session
 
 from novalite.db import models
 from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
 from novalite.objects import states
 
+_ADD = insert(models.BuildOutbox.__table__)
+
 
 def add(s: Session, instance_uuids: Iterable[str], host: str) -> None:
     """In the caller's transaction: the builds of `instance_uuids` await a conductor."""
-    s.add_all(models.BuildOutbox(instance_uuid=uuid, host=host) for uuid in instance_uuids)
+    s.connection().execute(_ADD, [{"instance_uuid": uuid, "host": host}
+                                  for uuid in instance_uuids])
 
 
 # Built once: every build a conductor takes runs it.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from novalite import exception
@@ -11,10 +11,13 @@ from novalite.db.session import reader, writer
 from novalite.objects import codec
 from novalite.objects.request_spec import RequestSpec
 
+_ADD = insert(models.RequestSpec.__table__)
+
 
 def add_request_spec(s: Session, spec: RequestSpec) -> None:
     """Keep `spec` inside the caller's transaction."""
-    s.add(models.RequestSpec(instance_uuid=spec.instance_uuid, spec=codec.serialize(spec)))
+    s.connection().execute(_ADD, {"instance_uuid": spec.instance_uuid,
+                                  "spec": codec.serialize(spec)})
 
 
 def request_spec_get(instance_uuid: str) -> RequestSpec:
