@@ -74,6 +74,15 @@ def _not_found(attachment_id: str) -> errors.VolumeAttachmentNotFound:
     return errors.VolumeAttachmentNotFound(filter=f"attachment_id = {attachment_id}")
 
 
+def split(attached: list[Attachment], attachment_id: str
+          ) -> tuple[Attachment, list[Attachment]]:
+    """The attachment `attachment_id` among a volume's `attached`, and the others."""
+    this = next((a for a in attached if a.id == attachment_id), None)
+    if this is None:
+        raise _not_found(attachment_id)
+    return this, [other for other in attached if other.id != attachment_id]
+
+
 def get_row(s: Session, attachment_id: str, project_id: str | None
             ) -> tuple[m.VolumeAttachment, str]:
     """The attachment to change and its volume's project, if `project_id` (None: any)

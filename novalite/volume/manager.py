@@ -41,7 +41,7 @@ from novalite.volume import (
 )
 from novalite.volume.backend import FileBackend
 from novalite.volume.exports import Export, Exports
-from novalite.volume.records import Attachment, Volume
+from novalite.volume.records import Volume
 
 LOG = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ class VolumeManager(Manager):
         with self._volume_locks(volume_id):
             with session.reader() as s:
                 volume = volumes.get(s, volume_id, None)
-            this, others = _split(volume.attachments, attachment_id)
+            this, others = attachments.split(volume.attachments, attachment_id)
             mode = this.attach_mode if this.attach_mode != "null" else connector.get(
                 "mode") or "rw"
             served = next((other.connection_info for other in [this, *others]
@@ -170,7 +170,8 @@ class VolumeManager(Manager):
             volume_id = attachments.get(s, attachment_id, None).volume_id
         with self._volume_locks(volume_id):
             with session.reader() as s:
-                this, others = _split(attachments.of_volume(s, volume_id), attachment_id)
+                this, others = attachments.split(attachments.of_volume(s, volume_id),
+                                                 attachment_id)
             sharing = [other.id for other in others
                        if other.connection_info and _export_of(other.connection_info)
                        == _export_of(this.connection_info or {})]
@@ -363,11 +364,3 @@ def _export_of(connection: dict[str, Any]) -> tuple[Any, Any]:
     """Where an attachment's consumer reads the volume (attachments sharing an export
     read it at the same place)."""
     return connection.get("host"), connection.get("port")
-
-
-def _split(attached: list[Attachment], attachment_id: str) -> tuple[Attachment, list[Attachment]]:
-    """The attachment `attachment_id` of a volume's, and the volume's others."""
-    this = next((a for a in attached if a.id == attachment_id), None)
-    if this is None:
-        raise errors.VolumeAttachmentNotFound(filter=f"attachment_id = {attachment_id}")
-    return this, [other for other in attached if other.id != attachment_id]

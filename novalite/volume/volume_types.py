@@ -24,12 +24,16 @@ _SPECS = select(m.VolumeTypeExtraSpec.volume_type_id, m.VolumeTypeExtraSpec.key,
 _BY_IDS = select(m.VolumeType).where(m.VolumeType.id.in_(bindparam("ids", expanding=True)))
 # Built once (Session.get builds its select on each call).
 _BY_ID = select(m.VolumeType).where(m.VolumeType.id == bindparam("id"))
+_TYPES, _SPECS_OF = m.VolumeType.__table__, m.VolumeTypeExtraSpec.__table__
+# A type's columns and its specs' under names of their own, so that a volume's read can
+# join them to its own row (novalite.volume.volumes).
+COLUMNS = (_TYPES.c.id.label("type_id"), _TYPES.c.name.label("type_name"),
+           _TYPES.c.description.label("type_description"),
+           _TYPES.c.is_public.label("type_is_public"),
+           _TYPES.c.created_at.label("type_created_at"),
+           _SPECS_OF.c.key.label("spec_key"), _SPECS_OF.c.value.label("spec_value"))
 # A type and its specs in one read, for each volume shown (the specs say multiattach).
-_WITH_SPECS = (select(m.VolumeType.id, m.VolumeType.name, m.VolumeType.description,
-                      m.VolumeType.is_public, m.VolumeType.created_at,
-                      m.VolumeTypeExtraSpec.key, m.VolumeTypeExtraSpec.value)
-               .outerjoin(m.VolumeTypeExtraSpec,
-                          m.VolumeTypeExtraSpec.volume_type_id == m.VolumeType.id))
+_WITH_SPECS = select(*COLUMNS).outerjoin(_SPECS_OF, _SPECS_OF.c.volume_type_id == _TYPES.c.id)
 _ONE = _WITH_SPECS.where(m.VolumeType.id == bindparam("id"))
 # A type by id, else by name (a name may be another type's id): the one by id first.
 _BY_ID_OR_NAME = (_WITH_SPECS.where(or_(m.VolumeType.id == bindparam("key"),
@@ -63,17 +67,19 @@ def by_id(s: Session, type_ids: Iterable[str]) -> dict[str, VolumeType]:
 
 def one(s: Session, type_id: str) -> VolumeType | None:
     """The type of `type_id`, if it exists."""
-    return _first(s.execute(_ONE, {"id": type_id}).all())
+    return from_rows(s.execute(_ONE, {"id": type_id}).all())
 
 
-def _first(rows: Sequence[Any]) -> VolumeType | None:
-    """The type of the first of `rows` of _WITH_SPECS, with its specs."""
-    if not rows:
+def from_rows(rows: Sequence[Any]) -> VolumeType | None:
+    """The type of the first of `rows` of COLUMNS, with its specs (None: no row, or a
+    row of no type)."""
+    if not rows or rows[0].type_id is None:
         return None
     first = rows[0]
-    specs = {row.key: row.value for row in rows if row.id == first.id and row.key is not None}
-    return VolumeType(first.id, first.name, first.description, first.is_public, specs,
-                      first.created_at)
+    specs = {row.spec_key: row.spec_value for row in rows
+             if row.type_id == first.type_id and row.spec_key is not None}
+    return VolumeType(first.type_id, first.type_name, first.type_description,
+                      first.type_is_public, specs, first.type_created_at)
 
 
 def get_row(s: Session, type_id: str) -> m.VolumeType:
@@ -85,7 +91,7 @@ def get_row(s: Session, type_id: str) -> m.VolumeType:
 
 def find(s: Session, id_or_name: str) -> VolumeType:
     """By id, else by name, as a volume create's `volume_type` may name it."""
-    found = _first(s.execute(_BY_ID_OR_NAME, {"key": id_or_name}).all())
+    found = from_rows(s.execute(_BY_ID_OR_NAME, {"key": id_or_name}).all())
     if found is None:
         raise errors.VolumeTypeNotFoundByName(volume_type_name=id_or_name)
     return found

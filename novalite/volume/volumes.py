@@ -45,17 +45,12 @@ def _volume(row: Any, volume_type: VolumeType | None, attached: list[Attachment]
 # Built once (Session.get builds its select on each call): every step of an attachment
 # changes its volume.
 _BY_ID = select(m.Volume).where(m.Volume.id == bindparam("id"))
-_TYPES, _SPECS = m.VolumeType.__table__, m.VolumeTypeExtraSpec.__table__
 # A volume whole in one statement, a row per extra spec of its type and attachment: each
 # show a client polls, and each step of an attachment, reads it.
-_WHOLE = (select(m.Volume.__table__, _TYPES.c.name.label("type_name"),
-                 _TYPES.c.description.label("type_description"),
-                 _TYPES.c.is_public.label("type_is_public"),
-                 _TYPES.c.created_at.label("type_created_at"),
-                 _SPECS.c.key.label("spec_key"), _SPECS.c.value.label("spec_value"),
-                 *attachments.COLUMNS)
-          .outerjoin(_TYPES, _TYPES.c.id == m.Volume.volume_type_id)
-          .outerjoin(_SPECS, _SPECS.c.volume_type_id == _TYPES.c.id)
+_WHOLE = (select(m.Volume.__table__, *volume_types.COLUMNS, *attachments.COLUMNS)
+          .outerjoin(m.VolumeType, m.VolumeType.id == m.Volume.volume_type_id)
+          .outerjoin(m.VolumeTypeExtraSpec,
+                     m.VolumeTypeExtraSpec.volume_type_id == m.VolumeType.id)
           .outerjoin(m.VolumeAttachment, m.VolumeAttachment.volume_id == m.Volume.id)
           .where(m.Volume.id == bindparam("id"))
           .order_by(*attachments.OLDEST_FIRST))
@@ -76,15 +71,9 @@ def get(s: Session, volume_id: str, project_id: str | None) -> Volume:
     if not rows or (project_id is not None and rows[0].project_id != project_id):
         raise errors.VolumeNotFound(volume_id=volume_id)
     first = rows[0]
-    volume_type = None
-    if first.type_name is not None:
-        specs = {row.spec_key: row.spec_value for row in rows if row.spec_key is not None}
-        volume_type = VolumeType(first.volume_type_id, first.type_name,
-                                 first.type_description, first.type_is_public, specs,
-                                 first.type_created_at)
     attached = {row.attachment_id: attachments.from_row(row, first.project_id)
                 for row in rows if row.attachment_id is not None}
-    return _volume(first, volume_type, list(attached.values()))
+    return _volume(first, volume_types.from_rows(rows), list(attached.values()))
 
 
 def list_volumes(s: Session, project_id: str | None) -> list[Volume]:

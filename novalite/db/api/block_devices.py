@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from novalite import exception
 from novalite.db import models
-from novalite.db.session import in_chunks, reader, retry_on_deadlock, writer
+from novalite.db.session import in_chunks, insert_id, reader, retry_on_deadlock, writer
 from novalite.objects.block_device import BlockDeviceMapping
 
 _B = models.BlockDeviceMapping
@@ -60,11 +60,8 @@ def bdm_create(values: dict[str, Any]) -> BlockDeviceMapping:
     """A new mapping; a volume the instance already has is Nova's 400."""
     try:
         with writer() as s:
-            conn = s.connection()
-            key = conn.execute(_INSERT, {"uuid": str(uuidlib.uuid4()), **values}
-                               ).inserted_primary_key
-            assert key is not None  # a single-row insert
-            return _to_obj(conn.execute(_BY_ID, {"id": key[0]}).one())
+            bdm_id = insert_id(s, _INSERT, {"uuid": str(uuidlib.uuid4()), **values})
+            return _to_obj(s.connection().execute(_BY_ID, {"id": bdm_id}).one())
     except IntegrityError:
         raise exception.InvalidVolume(
             reason=f"volume {values.get('volume_id')} already attached") from None
