@@ -35,7 +35,7 @@ _INSERT = insert(_T)
 # its SET clause is the values given with each run
 _UPDATE = update(_T).where(_T.c.uuid == bindparam("b_uuid"))
 _DESTROY = delete(_B).where(_B.uuid == bindparam("uuid"))
-_DESTROY_ALL_OF = delete(_B).where(_B.instance_uuid == bindparam("instance_uuid"))
+_DESTROY_ALL_OF = delete(_T).where(_T.c.instance_uuid == bindparam("instance_uuid"))
 _ATTACHED = (select(_B.instance_uuid, _B.volume_id, _B.delete_on_termination)
              .where(_B.instance_uuid.in_(bindparam("uuids", expanding=True)),
                     _B.volume_id.is_not(None))
@@ -111,7 +111,7 @@ def bdm_destroy(bdm_uuid: str) -> None:
 
 def destroy_all_of(s: Session, instance_uuid: str) -> None:
     """The instance's mappings, in the transaction that destroys it."""
-    s.execute(_DESTROY_ALL_OF, {"instance_uuid": instance_uuid})
+    s.connection().execute(_DESTROY_ALL_OF, {"instance_uuid": instance_uuid})
 
 
 def volumes_attached(s: Session, instance_uuids: Iterable[str]

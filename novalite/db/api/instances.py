@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 from collections.abc import Callable, Iterable, Sequence
@@ -326,26 +327,36 @@ def system_metadata_update(uuid: str,
         return True
 
 
+# Built once, run on the connection (each server delete runs them): the live row and its
+# metadata soft-deleted, `deleted` taking each row's id.
+_I, _M = models.Instance.__table__, models.InstanceMetadata.__table__
+_SOFT_DELETE = (update(_I).where(_I.c.uuid == bindparam("b_uuid"), _I.c.deleted == 0)
+                .values(vm_state=states.DELETED, task_state=None, power_state=states.NOSTATE,
+                        terminated_at=func.coalesce(_I.c.terminated_at, bindparam("b_now")),
+                        deleted=_I.c.id, deleted_at=bindparam("b_now"),
+                        updated_at=bindparam("b_now")))
+_SOFT_DELETE_METADATA = (update(_M).where(_M.c.instance_uuid == bindparam("b_uuid"),
+                                          _M.c.deleted == 0)
+                         .values(deleted=_M.c.id, deleted_at=bindparam("b_now"),
+                                 updated_at=bindparam("b_now")))
+
+
 @retry_on_deadlock
 def instance_destroy(uuid: str) -> Instance:
     """Soft-delete as Nova does: the row stays, `deleted` takes the row id; its block
-    device mappings and share mappings go with it."""
+    device mappings and share mappings go with it. The instance as it was, deleted."""
     now = timeutils.utcnow()
     with writer() as s:
-        row = _get_row(s, uuid, None, read_deleted=False)
-        row.vm_state, row.task_state = states.DELETED, None
-        row.power_state = states.NOSTATE
-        row.terminated_at = row.terminated_at or now
-        row.deleted, row.deleted_at = row.id, now
-        s.execute(update(models.InstanceMetadata)
-                  .where(models.InstanceMetadata.instance_uuid == uuid,
-                         models.InstanceMetadata.deleted == 0)
-                  .values(deleted=models.InstanceMetadata.id, deleted_at=now))
+        instance = _read(s, uuid, None, read_deleted=False)
+        conn = s.connection()
+        conn.execute(_SOFT_DELETE, {"b_uuid": uuid, "b_now": now})
+        conn.execute(_SOFT_DELETE_METADATA, {"b_uuid": uuid, "b_now": now})
         server_groups.group_remove_members(s, [uuid])
         block_devices.destroy_all_of(s, uuid)
         share_mappings.destroy_all_of(s, uuid)
-        s.flush()
-        return _to_obj(row)
+    return dataclasses.replace(instance, vm_state=states.DELETED, task_state=None,
+                               power_state=states.NOSTATE, updated_at=now, deleted=True,
+                               deleted_at=now)
 
 
 def image_properties_by_instance(uuids: Iterable[str]) -> dict[str, dict[str, Any]]:

@@ -12,7 +12,7 @@ import datetime
 import uuid as uuidlib
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 
 from novalite import exception
 from novalite.db import models
@@ -99,10 +99,13 @@ def group_add_members(uuid: str, instance_uuids: list[str],
         return members + new
 
 
+_REMOVE_MEMBERS = delete(Member.__table__).where(
+    Member.instance_uuid.in_(bindparam("uuids", expanding=True)))
+
+
 def group_remove_members(s: Any, instance_uuids: list[str]) -> None:
     """Within the caller's transaction (instance delete): the instances leave their group."""
-    s.execute(delete(Member).where(Member.instance_uuid.in_(instance_uuids))
-              .execution_options(synchronize_session=False))
+    s.connection().execute(_REMOVE_MEMBERS, {"uuids": list(instance_uuids)})
 
 
 def group_uuids_of_instance(instance_uuid: str) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.orm import Session
 
 from novalite.db import models
@@ -59,6 +59,9 @@ def share_mapping_destroy(instance_uuid: str, share_id: str) -> bool:
         return gone.rowcount > 0
 
 
+_DESTROY_ALL_OF = delete(_M.__table__).where(_M.instance_uuid == bindparam("instance_uuid"))
+
+
 def destroy_all_of(s: Session, instance_uuid: str) -> None:
     """The server's mappings, in the transaction that destroys it."""
-    s.execute(delete(_M).where(_M.instance_uuid == instance_uuid))
+    s.connection().execute(_DESTROY_ALL_OF, {"instance_uuid": instance_uuid})

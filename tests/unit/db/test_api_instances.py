@@ -137,3 +137,18 @@ def test_an_instance_reads_every_live_metadata_item_and_its_tags_when_asked(db):
                                      ).tags == ["t1", "t2"]
     instances.instance_destroy(inst.uuid)  # its metadata is soft-deleted with it
     assert instances.instance_get(inst.uuid, read_deleted=True).metadata == {}
+
+
+def test_a_soft_delete_on_each_backend(backend_db):
+    """The row keeps its id in `deleted`, its metadata goes with it, a termination time
+    already set stays, and the uuid may live again (Nova's unique uuid and deleted)."""
+    inst = _create(terminated_at=None)
+    gone = instances.instance_destroy(inst.uuid)
+    assert (gone.vm_state, gone.task_state, gone.deleted, gone.metadata) == (
+        "deleted", None, True, {"role": "web"})
+    read = instances.instance_get(inst.uuid, read_deleted=True)
+    assert (read.vm_state, read.deleted, read.metadata) == ("deleted", True, {})
+    again = instances.instance_create({"uuid": inst.uuid, "display_name": "vm",
+                                       "project_id": "p1", "user_id": "u1",
+                                       "flavor": builders.flavor(), "vm_state": "active"})
+    assert (again.deleted, instances.instance_get(inst.uuid).vm_state) == (False, "active")
