@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from sqlalchemy import and_, bindparam, insert, or_, select, update
+from sqlalchemy import Connection, and_, bindparam, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from novalite import context as ctx_mod
@@ -35,19 +35,21 @@ def action_start(ctx: ctx_mod.RequestContext, instance_uuid: str, action: str) -
 
 
 # The request's latest action on the instance, by id: every step of a build starts or
-# ends one of its events, so these statements are built once. The lookup selects a
-# mapped column, so the session flushes an action added earlier in the same transaction
-# before it runs.
-_ACTION_ID = (select(models.InstanceAction.id)
-              .where(models.InstanceAction.instance_uuid == bindparam("uuid"),
-                     models.InstanceAction.request_id == bindparam("request_id"))
-              .order_by(models.InstanceAction.id.desc()).limit(1))
+# ends one of its events, so these statements are built once, and run on the session's
+# connection (actions are added there too).
 _ACTIONS = models.InstanceAction.__table__
 _EVENTS = models.InstanceActionEvent.__table__
-_OPEN_EVENT = (select(_EVENTS.c.id)
-               .where(_EVENTS.c.action_id == bindparam("action_id"),
-                      _EVENTS.c.event == bindparam("event"), _EVENTS.c.finish_time.is_(None))
-               .order_by(_EVENTS.c.id.desc()).limit(1))
+_OF_REQUEST = (_ACTIONS.c.instance_uuid == bindparam("uuid"),
+               _ACTIONS.c.request_id == bindparam("request_id"))
+_ACTION_ID = select(_ACTIONS.c.id).where(*_OF_REQUEST).order_by(_ACTIONS.c.id.desc()).limit(1)
+# That action and its latest open `event`, in one read (no such event: a null event id;
+# an action with one has no such row).
+_OPEN_EVENT = (select(_ACTIONS.c.id, _EVENTS.c.id.label("event_id"))
+               .select_from(_ACTIONS.outerjoin(_EVENTS, and_(
+                   _EVENTS.c.action_id == _ACTIONS.c.id, _EVENTS.c.event == bindparam("event"),
+                   _EVENTS.c.finish_time.is_(None))))
+               .where(*_OF_REQUEST).order_by(_ACTIONS.c.id.desc(), _EVENTS.c.id.desc())
+               .limit(1))
 _ADD_EVENT = insert(_EVENTS)
 _FINISH_EVENT = (update(_EVENTS).where(_EVENTS.c.id == bindparam("event_id"))
                  .values(finish_time=bindparam("now"), result=bindparam("result"),
@@ -59,10 +61,19 @@ _FINISH_ACTION = (update(_ACTIONS).where(_ACTIONS.c.id == bindparam("action_id")
 _FAIL_ACTION = _FINISH_ACTION.values(message="Error")
 
 
-def _action_id(s: Any, ctx: ctx_mod.RequestContext, instance_uuid: str) -> int | None:
-    found: int | None = s.scalar(_ACTION_ID, {"uuid": instance_uuid,
-                                              "request_id": ctx.request_id})
+def _action_id(conn: Connection, ctx: ctx_mod.RequestContext, instance_uuid: str
+               ) -> int | None:
+    found: int | None = conn.scalar(_ACTION_ID, {"uuid": instance_uuid,
+                                                 "request_id": ctx.request_id})
     return found
+
+
+def _open_event(conn: Connection, ctx: ctx_mod.RequestContext, instance_uuid: str,
+                event: str) -> tuple[int | None, int | None]:
+    """(The request's latest action, its latest open `event`) on the instance."""
+    found = conn.execute(_OPEN_EVENT, {"uuid": instance_uuid, "request_id": ctx.request_id,
+                                       "event": event}).first()
+    return (None, None) if found is None else (found[0], found[1])
 
 
 @retry_on_deadlock
@@ -76,22 +87,21 @@ def add_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event
               host: str | None = None) -> None:
     """Start `event` of the request's action on the instance, in the caller's
     transaction."""
-    action_id = _action_id(s, ctx, instance_uuid)
+    conn = s.connection()
+    action_id = _action_id(conn, ctx, instance_uuid)
     if action_id is None:  # an event outside any recorded action: nothing to attach to
         return
     now = timeutils.utcnow()
-    s.execute(_ADD_EVENT, {"event": event, "action_id": action_id, "host": host,
-                           "start_time": now})
-    s.execute(_TOUCH_ACTION, {"action_id": action_id, "now": now})
+    conn.execute(_ADD_EVENT, {"event": event, "action_id": action_id, "host": host,
+                              "start_time": now})
+    conn.execute(_TOUCH_ACTION, {"action_id": action_id, "now": now})
 
 
 def event_open(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str) -> bool:
     """Whether `event` of the request's action on the instance was started and not yet
     finished."""
     with reader() as s:
-        action_id = _action_id(s, ctx, instance_uuid)
-        return action_id is not None and s.scalar(
-            _OPEN_EVENT, {"action_id": action_id, "event": event}) is not None
+        return _open_event(s.connection(), ctx, instance_uuid, event)[1] is not None
 
 
 def event_finish_times(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str
@@ -99,7 +109,7 @@ def event_finish_times(ctx: ctx_mod.RequestContext, instance_uuid: str, event: s
     """When each `event` of the request's action on the instance finished (None: still
     open); empty when it never started."""
     with reader() as s:
-        action_id = _action_id(s, ctx, instance_uuid)
+        action_id = _action_id(s.connection(), ctx, instance_uuid)
         if action_id is None:
             return []
         return list(s.scalars(select(models.InstanceActionEvent.finish_time)
@@ -132,19 +142,19 @@ def finish_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, ev
                  details: str | None = None) -> None:
     """Record the end of `event` inside the caller's transaction (its latest start; one
     never started is recorded as starting now)."""
-    action_id = _action_id(s, ctx, instance_uuid)
+    conn = s.connection()
+    action_id, event_id = _open_event(conn, ctx, instance_uuid, event)
     if action_id is None:
         return
     now = timeutils.utcnow()
-    event_id = s.scalar(_OPEN_EVENT, {"action_id": action_id, "event": event})
     ended = {"result": result, "traceback": traceback, "details": details}
     if event_id is None:
-        s.execute(_ADD_EVENT, {"event": event, "action_id": action_id, "start_time": now,
-                               "finish_time": now, **ended})
+        conn.execute(_ADD_EVENT, {"event": event, "action_id": action_id, "start_time": now,
+                                  "finish_time": now, **ended})
     else:
-        s.execute(_FINISH_EVENT, {"event_id": event_id, "now": now, **ended})
-    s.execute(_FAIL_ACTION if result.lower() == "error" else _FINISH_ACTION,
-              {"action_id": action_id, "now": now})
+        conn.execute(_FINISH_EVENT, {"event_id": event_id, "now": now, **ended})
+    conn.execute(_FAIL_ACTION if result.lower() == "error" else _FINISH_ACTION,
+                 {"action_id": action_id, "now": now})
 
 
 @retry_on_deadlock

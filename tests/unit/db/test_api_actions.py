@@ -67,3 +67,23 @@ def test_events_outside_any_action_are_ignored(backend_db):
     assert actions.actions_get(UUID) == []
     assert not actions.event_open(ctx, UUID, "compute_stop_instance")
     assert actions.event_finish_times(ctx, UUID, "compute_stop_instance") == []
+
+
+def test_the_latest_open_event_of_the_latest_action_ends_first(backend_db):
+    """A request's second action takes its events; an event started twice ends its
+    later start first, whatever order the database returns open and ended ones in."""
+    ctx = _ctx("req-6")
+    actions.action_start(ctx, UUID, "resize")
+    actions.action_start(ctx, UUID, "confirmResize")
+    for _ in range(2):
+        actions.action_event_start(ctx, UUID, "compute_resize_instance", "host1")
+    actions.action_event_finish(ctx, UUID, "compute_resize_instance")
+    assert actions.event_open(ctx, UUID, "compute_resize_instance")
+    first, second = sorted(
+        (a for a in actions.actions_get(UUID) if a["request_id"] == "req-6"),
+        key=lambda a: a["action"] != "resize")
+    assert first["events"] == []
+    started = sorted(second["events"], key=lambda e: e["start_time"])
+    assert [e["finish_time"] is None for e in started] == [True, False]
+    actions.action_event_finish(ctx, UUID, "compute_resize_instance")
+    assert not actions.event_open(ctx, UUID, "compute_resize_instance")
