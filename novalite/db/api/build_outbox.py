@@ -16,7 +16,7 @@ from sqlalchemy import bindparam, delete, exists, insert, select
 from sqlalchemy.orm import Session
 
 from novalite.db import models
-from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
+from novalite.db.session import reader, retry_on_deadlock, writer
 from novalite.objects import states
 
 _ADD = insert(models.BuildOutbox.__table__)
@@ -35,7 +35,7 @@ _TAKE = delete(models.BuildOutbox).where(
 
 def take(s: Session, instance_uuids: Iterable[str]) -> None:
     """In the caller's transaction: a conductor took these builds."""
-    run_dml(s, _TAKE, {"uuids": list(instance_uuids)})
+    s.connection().execute(_TAKE, {"uuids": list(instance_uuids)})
 
 
 @retry_on_deadlock

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from novalite import context as ctx_mod
 from novalite.db import models
 from novalite.db.api import actions, build_outbox
-from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
+from novalite.db.session import reader, retry_on_deadlock, writer
 from novalite.objects import states
 from novalite.timeutils import utcnow
 
@@ -64,11 +64,11 @@ _PROGRESS = select(*_COLUMNS).where(models.Instance.uuid.in_(bindparam("uuids", 
 
 def _touch_scheduling(s: Session, uuids: list[str]) -> None:
     """The builds among `uuids` still being scheduled changed now (for the watchdog)."""
-    run_dml(s, _TOUCH, {"uuids": list(uuids), "now": utcnow()})
+    s.connection().execute(_TOUCH, {"uuids": list(uuids), "now": utcnow()})
 
 
 def _read(s: Session, uuids: list[str]) -> dict[str, BuildProgress]:
-    rows = s.execute(_PROGRESS, {"uuids": list(uuids)})
+    rows = s.connection().execute(_PROGRESS, {"uuids": list(uuids)})
     return {row.uuid: BuildProgress(row.vm_state, row.task_state, row.host, row.node,
                                     row.scheduled_at, row.launched_on) for row in rows}
 

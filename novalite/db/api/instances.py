@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, joinedload, lazyload
 from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.api import block_devices, server_groups, share_mappings
-from novalite.db.session import in_chunks, reader, retry_on_deadlock, run_dml, writer
+from novalite.db.session import in_chunks, reader, retry_on_deadlock, writer
 from novalite.objects import device_metadata, network_info, states
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
@@ -299,7 +299,7 @@ def instance_update(
     params = {**values, "updated_at": timeutils.utcnow(), "b_uuid": uuid,
               "b_tasks": b_tasks, "b_vm_states": b_vm_states, "b_host": expected_host}
     with writer() as s:
-        result = run_dml(s, stmt, params)
+        result = s.connection().execute(stmt, params)
         if not result.rowcount:
             row = _get_row(s, uuid, None, read_deleted=False)  # raises InstanceNotFound
             error = (exception.UnexpectedDeletingTaskStateError
