@@ -110,6 +110,8 @@ def check_instances(project_id: str, flavor: Flavor, min_count: int, max_count: 
     deltas = _deltas(flavor, max_count)
     found = limits(project_id)
     quotas = {r: found[r] for r in deltas}
+    if all(limit < 0 for limit in quotas.values()):
+        return max_count  # unlimited: nothing to count against
     usage = instances.instance_usage(project_id)
     overs = [r for r in deltas if quotas[r] >= 0 and usage[r] + deltas[r] > quotas[r]]
     if not overs:
@@ -133,6 +135,8 @@ def recheck_instances(project_id: str, flavor: Flavor, count: int) -> None:
     as the usage."""
     found = limits(project_id)
     quotas = {r: found[r] for r in ("instances", "cores", "ram")}
+    if all(limit < 0 for limit in quotas.values()):
+        return  # unlimited: nothing to count against
     usage = instances.instance_usage(project_id)
     overs = [r for r in quotas if 0 <= quotas[r] < usage[r]]
     if overs:

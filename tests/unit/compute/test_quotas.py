@@ -92,6 +92,21 @@ def test_recheck_after_concurrent_creates(conf, db):
         "Quota exceeded for instances: Requested 1, but already used 1 of 1 instances")
 
 
+def test_unlimited_instances_cores_and_ram_count_nothing(conf, db, monkeypatch):
+    """A project without limits (as an admin's often is) boots without its usage being
+    counted, on the check and the recheck."""
+    for resource in ("instances", "cores", "ram"):
+        conf.set_override(resource, -1, group="quota")
+    _instance()
+
+    def counted(*_args):
+        raise AssertionError("usage counted")
+
+    monkeypatch.setattr(instances, "instance_usage", counted)
+    assert quotas.check_instances("p1", FLAVOR, 1, 50) == 50
+    quotas.recheck_instances("p1", FLAVOR, 50)
+
+
 def test_metadata_items(db, conf):
     conf.set_override("metadata_items", 1, group="quota")
     quotas.check_metadata({"a": "1"})
