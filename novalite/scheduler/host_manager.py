@@ -15,6 +15,7 @@ import heapq
 import logging
 import threading
 import time
+from typing import Any
 
 from novalite import collector, exception
 from novalite.conf import CONF
@@ -47,6 +48,7 @@ class HostManager:
         self._lock = threading.Lock()
         self.table = HostTable()
         self._seen: dict[str, ComputeNode] = {}
+        self._rows: dict[str, tuple[Any, ...]] = {}  # each node's row as last read
         self._services: dict[str, Service] = {}
         self._lapses: list[tuple[datetime.datetime, str]] = []  # (up until, host) heap
         self._lapse_of: dict[str, datetime.datetime] = {}  # host -> its latest up until
@@ -84,7 +86,7 @@ class HostManager:
             changed_services = services.service_get_all(binary=BINARY)
         else:
             since = self._last_refresh - CLOCK_MARGIN
-            nodes, gone = compute_nodes.compute_node_get_changed(since)
+            nodes, gone = compute_nodes.compute_node_get_changed(since, self._rows)
             changed_services = services.service_get_all(binary=BINARY, changed_since=since)
         self._last_refresh = now
         self._refresh_aggregates()

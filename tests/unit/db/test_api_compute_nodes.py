@@ -3,7 +3,7 @@ decoded in Python) give back what was saved, empty collections for empty columns
 
 import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 
 from novalite.db import models, session
 from novalite.db.api import compute_nodes
@@ -109,3 +109,24 @@ def test_a_node_that_knows_its_id_is_updated_without_a_lookup(backend_db):
     again = compute_nodes.compute_node_save(_node("h1", vcpus_used=3, id=created.id))
     assert [(n.id, n.vcpus_used) for n in compute_nodes.compute_node_get_all()] == [
         (again.id, 3)]
+
+
+def test_a_changed_read_leaves_out_the_rows_already_read(backend_db):
+    """The scheduler re-reads a margin of the past: rows it read before, unchanged, are
+    not decoded again; a row written since is, and a deleted node is forgotten."""
+    first = compute_nodes.compute_node_save(_node("h1"))
+    compute_nodes.compute_node_save(_node("h2"))
+    since = first.updated_at.replace(microsecond=0) - datetime.timedelta(seconds=1)
+    known: dict = {}
+    changed, _ = compute_nodes.compute_node_get_changed(since, known)
+    assert sorted(n.host for n in changed) == ["h1", "h2"] and set(known) == {
+        "uuid-h1", "uuid-h2"}
+    assert compute_nodes.compute_node_get_changed(since, known) == ([], [])
+    compute_nodes.compute_node_save(_node("h2", vcpus_used=4))
+    changed, _ = compute_nodes.compute_node_get_changed(since, known)
+    assert [(n.host, n.vcpus_used) for n in changed] == [("h2", 4)]
+    with session.writer() as s:
+        s.execute(update(models.ComputeNode).where(models.ComputeNode.host == "h1")
+                  .values(deleted=models.ComputeNode.id, deleted_at=first.updated_at))
+    assert compute_nodes.compute_node_get_changed(since, known) == ([], ["uuid-h1"])
+    assert set(known) == {"uuid-h2"}
