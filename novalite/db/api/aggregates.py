@@ -214,4 +214,4 @@ def aggregates_marker() -> tuple:
     newest id and the newest timestamps of the three tables): the scheduler re-reads
     aggregates only when this differs from its last look."""
     with reader() as s:
-        return tuple(s.execute(_MARKER).one())
+        return tuple(s.connection().execute(_MARKER).one())
