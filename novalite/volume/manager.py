@@ -192,7 +192,7 @@ class VolumeManager(Manager):
                 LOG.info("No valid backend was found for volume %s of %d GB", volume_id,
                          volume.size)
                 return
-            volumes.get_row(s, volume_id, None).host = self.backend_host
+            volumes.place(s, volume_id, self.backend_host)
         action = (messages.COPY_IMAGE_TO_VOLUME if volume.image_id
                   else messages.CREATE_VOLUME_FROM_BACKEND)
         self._run(ctx, volume, self._maker(ctx, volume), action,

@@ -93,8 +93,4 @@ def interrupted_on(s: Session, volume_host: str) -> list[m.Snapshot]:
                                  m.Snapshot.status.in_(tuple(INTERRUPTED)))))
 
 
-def allocated_gb(s: Session, volume_host: str) -> int:
-    """Gigabytes of the snapshots of the volumes on `volume_host` (each a full copy)."""
-    return int(s.scalar(select(func.coalesce(func.sum(m.Snapshot.volume_size), 0))
-                        .join(m.Volume, m.Volume.id == m.Snapshot.volume_id)
-                        .where(m.Volume.host == volume_host)) or 0)
+

@@ -45,6 +45,8 @@ def _volume(row: Any, volume_type: VolumeType | None, attached: list[Attachment]
 # Built once (Session.get builds its select on each call): every step of an attachment
 # changes its volume.
 _BY_ID = select(m.Volume).where(m.Volume.id == bindparam("id"))
+_PLACE = update(m.Volume.__table__).where(m.Volume.id == bindparam("b_id")).values(
+    host=bindparam("b_host"))
 # A volume whole in one statement, a row per extra spec of its type and attachment: each
 # show a client polls, and each step of an attachment, reads it.
 _WHOLE = (select(m.Volume.__table__, *volume_types.COLUMNS, *attachments.COLUMNS)
@@ -120,14 +122,13 @@ def swap_status(s: Session, volume_id: str, expected: Iterable[str],
     return bool(result.rowcount)
 
 
+def place(s: Session, volume_id: str, host: str) -> None:
+    """The volume is on backend `host` from now on."""
+    s.connection().execute(_PLACE, {"b_id": volume_id, "b_host": host})
+
+
 def remove(s: Session, volume_id: str) -> None:
     s.connection().execute(_REMOVE, {"b_id": volume_id})
-
-
-def allocated_gb(s: Session, host: str) -> int:
-    """Gigabytes the volumes on `host` hold or are about to hold."""
-    rows = s.scalars(select(m.Volume.size).where(m.Volume.host == host))
-    return sum(rows)
 
 
 def on_host(s: Session, host: str, statuses: Iterable[str]) -> list[m.Volume]:
