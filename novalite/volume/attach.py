@@ -99,9 +99,9 @@ def complete(project_id: str | None, attachment_id: str) -> None:
     """The consumer uses the volume now: the attachment is `attached`, the volume
     `in-use`."""
     with session.writer() as s:
-        row, _ = attachments.get_row(s, attachment_id, project_id)
-        row.attach_status = attachments.ATTACHED
-        attachments.settle(s, row.volume_id)
+        volume_id = attachments.get(s, attachment_id, project_id).volume_id
+        attachments.change(s, attachment_id, {"attach_status": attachments.ATTACHED})
+        attachments.settle(s, volume_id)
 
 
 def delete(ctx: RequestContext, project_id: str | None, attachment_id: str
@@ -111,13 +111,13 @@ def delete(ctx: RequestContext, project_id: str | None, attachment_id: str
     may not delete what a server uses (only the compute service, an admin, may);
     the volume's remaining attachments are returned."""
     with session.writer() as s:
-        row, _ = attachments.get_row(s, attachment_id, project_id)
-        if not ctx.is_admin and row.instance_uuid and row.connection_info:
-            raise errors.ConflictNovaUsingAttachment(instance_id=row.instance_uuid)
-        volume_id, connected = row.volume_id, bool(row.connection_info)
-        row.attach_status = attachments.DETACHING
+        found = attachments.get(s, attachment_id, project_id)
+        if not ctx.is_admin and found.instance_uuid and found.connection_info:
+            raise errors.ConflictNovaUsingAttachment(instance_id=found.instance_uuid)
+        volume_id, connected = found.volume_id, bool(found.connection_info)
+        attachments.change(s, attachment_id, {"attach_status": attachments.DETACHING})
         attachments.settle(s, volume_id)
-        host = volumes.get_row(s, volume_id, None).host
+        host = volumes.get(s, volume_id, None).host
     if connected and host is not None:
         try:
             VolumeAPI().attachment_delete(ctx, host, attachment_id)
@@ -132,8 +132,7 @@ def delete(ctx: RequestContext, project_id: str | None, attachment_id: str
 def _forget(attachment_id: str) -> None:
     """Undo a reservation whose connection failed."""
     with session.writer() as s:
-        row, _ = attachments.get_row(s, attachment_id, None)
-        volume_id = row.volume_id
+        volume_id = attachments.get(s, attachment_id, None).volume_id
         attachments.remove(s, attachment_id)
         attachments.settle(s, volume_id)
 

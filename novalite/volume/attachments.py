@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
@@ -53,9 +53,10 @@ def from_row(row: Any, project_id: str) -> Attachment:
 _ON_VOLUME = m.Volume.id == m.VolumeAttachment.volume_id
 _WITH_PROJECT = select(*COLUMNS, m.Volume.project_id).join(m.Volume, _ON_VOLUME)
 # Built once: every volume shown, and every step of an attachment, reads with these.
-_ROW_BY_ID = select(m.VolumeAttachment, m.Volume.project_id).join(
-    m.Volume, _ON_VOLUME).where(m.VolumeAttachment.id == bindparam("id"))
 _BY_ID = _WITH_PROJECT.where(m.VolumeAttachment.id == bindparam("id"))
+_INSERT = insert(_TABLE)
+# its SET clause is the values given with each run
+_CHANGE = update(_TABLE).where(_TABLE.c.id == bindparam("b_id"))
 OLDEST_FIRST = (m.VolumeAttachment.created_at, m.VolumeAttachment.id)
 _OF_VOLUMES = (_WITH_PROJECT
                .where(m.VolumeAttachment.volume_id.in_(bindparam("ids", expanding=True)))
@@ -81,16 +82,6 @@ def split(attached: list[Attachment], attachment_id: str
     if this is None:
         raise _not_found(attachment_id)
     return this, [other for other in attached if other.id != attachment_id]
-
-
-def get_row(s: Session, attachment_id: str, project_id: str | None
-            ) -> tuple[m.VolumeAttachment, str]:
-    """The attachment to change and its volume's project, if `project_id` (None: any)
-    owns it."""
-    found = s.execute(_ROW_BY_ID, {"id": attachment_id}).first()
-    if found is None or (project_id is not None and found[1] != project_id):
-        raise _not_found(attachment_id)
-    return found[0], found[1]
 
 
 def get(s: Session, attachment_id: str, project_id: str | None) -> Attachment:
@@ -123,12 +114,17 @@ def of_volume(s: Session, volume_id: str) -> list[Attachment]:
 
 
 def create(s: Session, volume_id: str, instance_uuid: str | None, mode: str) -> str:
-    row = m.VolumeAttachment(id=str(uuid.uuid4()), volume_id=volume_id,
-                             instance_uuid=instance_uuid, attach_status=RESERVED,
-                             attach_mode=mode)
-    s.add(row)
-    s.flush()
-    return row.id
+    attachment_id = str(uuid.uuid4())
+    s.connection().execute(_INSERT, {"id": attachment_id, "volume_id": volume_id,
+                                     "instance_uuid": instance_uuid,
+                                     "attach_status": RESERVED, "attach_mode": mode})
+    return attachment_id
+
+
+def change(s: Session, attachment_id: str, values: dict[str, Any]) -> None:
+    """Set the attachment's `values` (columns by name)."""
+    if not s.connection().execute(_CHANGE, {**values, "b_id": attachment_id}).rowcount:
+        raise _not_found(attachment_id)
 
 
 def remove(s: Session, attachment_id: str) -> None:

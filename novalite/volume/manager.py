@@ -140,14 +140,14 @@ class VolumeManager(Manager):
         exported stops the export it started."""
         try:
             with session.writer() as s:
-                row, _ = attachments.get_row(s, attachment_id, None)
-                row.connector = connector
-                row.connection_info = {"driver_volume_type": "nbd", **data,
-                                       "attachment_id": attachment_id}
-                row.attach_status = attachments.ATTACHING
-                row.attached_host, row.mountpoint = connector.get("host"), connector.get(
-                    "mountpoint")
-                row.attach_mode, row.attach_time = mode, utcnow()
+                attachments.change(s, attachment_id, {
+                    "connector": connector,
+                    "connection_info": {"driver_volume_type": "nbd", **data,
+                                        "attachment_id": attachment_id},
+                    "attach_status": attachments.ATTACHING,
+                    "attached_host": connector.get("host"),
+                    "mountpoint": connector.get("mountpoint"), "attach_mode": mode,
+                    "attach_time": utcnow()})
                 attachments.settle(s, volume_id)
         except errors.VolumeAttachmentNotFound:
             self.exports.stop(attachment_id)

@@ -55,8 +55,8 @@ def test_only_an_admin_deletes_an_attachment_a_server_uses(ctx, monkeypatch):
     volume_id = make_volume(states.IN_USE, host="host1@file#file")
     with session.writer() as s:
         attachment_id = attachments.create(s, volume_id, "server-1", "rw")
-        row, _ = attachments.get_row(s, attachment_id, None)
-        row.attach_status, row.connection_info = "attached", {"driver_volume_type": "nbd"}
+        attachments.change(s, attachment_id, {
+            "attach_status": "attached", "connection_info": {"driver_volume_type": "nbd"}})
     with pytest.raises(errors.ConflictNovaUsingAttachment):
         attach.delete(ctx, "p1", attachment_id)
     assert _status(volume_id) == "in-use"
@@ -72,8 +72,8 @@ def _attached(volume_id: str, server: str) -> str:
     """An attachment of `server` in use (the volume settled to in-use)."""
     with session.writer() as s:
         attachment_id = attachments.create(s, volume_id, server, "rw")
-        row, _ = attachments.get_row(s, attachment_id, None)
-        row.attach_status, row.connection_info = "attached", {"driver_volume_type": "nbd"}
+        attachments.change(s, attachment_id, {
+            "attach_status": "attached", "connection_info": {"driver_volume_type": "nbd"}})
         attachments.settle(s, volume_id)
     return attachment_id
 

@@ -167,7 +167,7 @@ def test_update_exports_the_volume_once_and_records_the_connection(manager, atta
 def test_start_up_recovers_the_attachments(manager, attached):
     volume_id, attachment_id, connection = attached
     with session.writer() as s:
-        attachments.get_row(s, attachment_id, None)[0].attach_status = "attached"
+        attachments.change(s, attachment_id, {"attach_status": "attached"})
         volumes.get_row(s, volume_id, None).status = states.DETACHING  # a detach never came
     manager.exports.stop(attachment_id)  # the machine rebooted
     orphan = make_volume()
@@ -177,7 +177,7 @@ def test_start_up_recovers_the_attachments(manager, attached):
     manager.create_volume(context.get_admin_context(), leaving)
     with session.writer() as s:
         detaching = attachments.create(s, leaving, "server-2", "rw")
-        attachments.get_row(s, detaching, None)[0].attach_status = "detaching"
+        attachments.change(s, detaching, {"attach_status": "detaching"})
         attachments.settle(s, leaving)
 
     manager.init_host()

@@ -73,8 +73,7 @@ def test_status_swaps_settles_and_removals_on_each_backend(backend_db):
         assert volumes.swap_status(s, volume_id, [states.IN_USE, states.AVAILABLE],
                                    {"status": states.RESERVED})
         attachment_id = attachments.create(s, volume_id, "server-1", "rw")
-        row, _ = attachments.get_row(s, attachment_id, None)
-        row.attach_status = attachments.ATTACHED
+        attachments.change(s, attachment_id, {"attach_status": attachments.ATTACHED})
         assert attachments.settle(s, volume_id) == states.IN_USE
     with session.reader() as s:
         assert volumes.get(s, volume_id, None).status == states.IN_USE
