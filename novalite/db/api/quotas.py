@@ -36,7 +36,8 @@ _LIMITS = {models.QuotaClass: _limits_query(models.QuotaClass, "class_name"),
 def _limits(s: Session, project_id: str | None, user_id: str | None,
             class_name: str | None) -> dict[str, int]:
     model, owner = _model_and_owner(project_id, user_id, class_name)
-    return {resource: limit for resource, limit in s.execute(_LIMITS[model], owner)}
+    return {resource: limit for resource, limit in s.connection().execute(_LIMITS[model],
+                                                                          owner)}
 
 
 def limits_get(project_id: str | None = None, user_id: str | None = None,
