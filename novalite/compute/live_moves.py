@@ -103,8 +103,7 @@ class LiveMoveSteps(MoveSteps):
         with notified(ctx, instance, self.host, "live_migration_rollback"):
             self._status(ctx, migration, mig.ERROR if exc else mig.CANCELLED)
             if migration.dest_compute:
-                self.compute_rpc.rollback_live_migration_at_destination(
-                    ctx, migration.dest_compute, instance)
+                self._rollback_at_destination(ctx, instance, migration.dest_compute)
             placement_client.report_client().move_allocations(
                 ctx, migration.uuid, instance.uuid, source_type="MIGRATION",
                 target_type="INSTANCE")
@@ -119,6 +118,17 @@ class LiveMoveSteps(MoveSteps):
                                      exception.UnexpectedTaskStateError):
                 self.conductor.instance_update(ctx, instance.uuid, {"task_state": None},
                                                expected_task_state=[states.MIGRATING])
+
+    def _rollback_at_destination(self, ctx: RequestContext, instance: Instance,
+                                 dest: str) -> None:
+        """A destination that cannot clean up (down, or failing) does not keep the
+        server from running on here: what it prepared stays until a next move there
+        fails on it and rolls back, or the guest is reaped as a deleted server's."""
+        try:
+            self.compute_rpc.rollback_live_migration_at_destination(ctx, dest, instance)
+        except Exception:
+            LOG.warning("Destination %s did not remove what it prepared for instance %s",
+                        dest, instance.uuid, exc_info=True)
 
     @tracked(FORCE_COMPLETE_EVENT, alongside=True, notify="live_migration_force_complete")
     def live_migration_force_complete(self, ctx: RequestContext, instance: Instance,

@@ -215,7 +215,11 @@ class ComputeAPI:
 
     def rollback_live_migration_at_destination(self, ctx: RequestContext, host: str,
                                                instance: Instance) -> None:
-        self.client.prepare(server=host, version="1.21").cast(
+        """To the destination: remove what pre_live_migration prepared. A call where
+        Nova casts, so that the server is idle again only once the destination holds
+        nothing of the guest: a next live migration there neither finds this one's
+        leftovers nor has them removed under it."""
+        self.client.prepare(server=host, version="1.21").call(
             ctx, "rollback_live_migration_at_destination", instance=instance)
 
     def post_live_migration_at_destination(self, ctx: RequestContext, host: str,

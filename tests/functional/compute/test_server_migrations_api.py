@@ -5,6 +5,8 @@ with Nova's 400/404/409 and placement left with the one allocation of a live ser
 
 from __future__ import annotations
 
+import threading
+import time
 import uuid
 
 import pytest
@@ -14,6 +16,7 @@ from novalite.context import get_admin_context
 from novalite.db.api import instances, migrations
 from novalite.image import db as images
 from novalite.objects.migration import Migration
+from novalite.virt.fake import FakeDriver
 from tests.functional.tempest_schemas import check
 
 MV = "X-OpenStack-Nova-API-Version"
@@ -43,6 +46,11 @@ def _running(cloud, server):
     return cloud.wait(lambda: next(
         (m for m in migrations.migrations_list({"instance_uuid": server})
          if m["status"] == "running"), None))
+
+
+def _other_host(cloud, host):
+    return next(s.host for s in cloud.aio.services
+                if s.binary == "novalite-compute" and s.host != host)
 
 
 def _url(server, record, suffix=""):
@@ -84,16 +92,44 @@ def test_force_complete_ends_the_copy_now(cloud, server, capsys):
     assert manage_placement.audit(heal=False) == 0, capsys.readouterr().out
 
 
-def test_abort_leaves_the_server_running_where_it_was(cloud, server, capsys):
+def test_abort_leaves_the_server_running_where_it_was(cloud, server, capsys,
+                                                      monkeypatch):
+    """The server is idle again only once the destination has removed what it
+    prepared (a slow removal here), so a next live migration there finds none of it."""
+    removed = threading.Event()
+
+    def slow_rollback(driver, ctx, instance):
+        time.sleep(0.5)  # a guest that takes its time to stop
+        removed.set()
+
+    monkeypatch.setattr(FakeDriver, "rollback_live_migration_at_destination", slow_rollback)
     record = _running(cloud, server)
     aborted = cloud.api.delete(_url(server, record), headers={MV: "2.24"})
     assert aborted.status_code == 202, aborted.text
     cloud.wait(lambda: migrations.migration_get(record["uuid"]).status == "cancelled")
     back = cloud.wait(lambda: (s := cloud.server(server))["OS-EXT-STS:task_state"] is None
                       and s)
+    assert removed.is_set()
     assert (back["status"], back["OS-EXT-SRV-ATTR:host"]) == (
         "ACTIVE", record["source_compute"])
     assert "fault" not in back
+    assert manage_placement.audit(heal=False) == 0, capsys.readouterr().out
+
+
+def test_a_destination_failing_to_clean_up_does_not_hold_the_server(cloud, server, capsys,
+                                                                   monkeypatch):
+    def broken_rollback(driver, ctx, instance):
+        raise RuntimeError("the destination's guest would not stop")
+
+    monkeypatch.setattr(FakeDriver, "rollback_live_migration_at_destination",
+                        broken_rollback)
+    record = _running(cloud, server)
+    assert cloud.api.delete(_url(server, record), headers={MV: "2.24"}).status_code == 202
+    back = cloud.wait(lambda: (s := cloud.server(server))["OS-EXT-STS:task_state"] is None
+                      and s)
+    assert (back["status"], back["OS-EXT-SRV-ATTR:host"]) == (
+        "ACTIVE", record["source_compute"])
+    assert migrations.migration_get(record["uuid"]).status == "cancelled"
     assert manage_placement.audit(heal=False) == 0, capsys.readouterr().out
 
 
@@ -104,7 +140,8 @@ def test_a_queued_migration_is_aborted_from_2_65(cloud, server, capsys):
     record = migrations.migration_create(Migration(
         uuid=str(uuid.uuid4()), instance_uuid=server, migration_type="live-migration",
         status="preparing", source_compute=instance.host, source_node=instance.node,
-        dest_compute="elsewhere", dest_node="elsewhere"))
+        dest_compute=_other_host(cloud, instance.host),
+        dest_node=_other_host(cloud, instance.host)))
     instances.instance_update(server, {"task_state": "migrating"})
     url = f"/servers/{server}/migrations/{record.id}"
     early = cloud.api.delete(url, headers={MV: "2.64"})
