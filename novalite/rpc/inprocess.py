@@ -6,6 +6,12 @@ RabbitMQ (no shared mutable objects, no ORM rows). A call runs in the caller's o
 receiving server's executor: no polling, no queues in between (oslo.messaging's in-memory driver
 polls every 50 ms, which is why it is not used).
 
+A cast from outside the services (an API request, a periodic task) waits, for up to
+ROOM_WAIT seconds, until the server it goes to has a thread free: the all-in-one's
+back-pressure, as a broker's flow control holds a publisher. Without it a storm of POSTs
+queues builds faster than they run, and each waits behind all the others. Casts from a
+handler never wait, so services casting to each other cannot block one another.
+
 A notification goes, in the notifying thread, to every in-process notification listener of
 its routing key (each as a pool of its own would on a broker); with none it is dropped, as
 nobody in this process could ever ask for it later.
@@ -25,11 +31,13 @@ from typing import Any
 
 from novalite.rpc import wire
 from novalite.rpc.errors import MessagingTimeout
+from novalite.rpc.server import handling
 from novalite.rpc.target import Target
 from novalite.rpc.transport import IncomingHandler, Listener, Message, Transport
 
 LOG = logging.getLogger(__name__)
 NotificationCallback = Callable[[Message], None]
+ROOM_WAIT = 30.0  # beyond it a server is wedged rather than busy: the cast queues
 
 
 def _copy(message: Message) -> Message:
@@ -136,6 +144,8 @@ class InProcessTransport(Transport):
         if future is None:
             try:
                 for listener in recipients:
+                    if not handling():
+                        listener.handler.wait_for_room(ROOM_WAIT)
                     listener.handler.deliver(message, None)
             finally:
                 self._handed_over()

@@ -34,6 +34,7 @@ LOG = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
 
 _redelivered: ContextVar[bool] = ContextVar("rpc_redelivered", default=False)
+_handling: ContextVar[bool] = ContextVar("rpc_handling", default=False)
 
 
 def ack_when_done(method: F) -> F:
@@ -51,6 +52,12 @@ def redelivered() -> bool:
     connection), so an idempotent handler checks its progress anyway; the flag says
     when the costlier checks (what placement holds already) are worth making."""
     return _redelivered.get()
+
+
+def handling() -> bool:
+    """Whether this thread is running an RPC handler (in an executor, or inline for a
+    call): what it sends goes between services, never from outside them."""
+    return _handling.get()
 
 
 class Dispatcher:
@@ -161,6 +168,7 @@ class RPCServer:
     def _process(self, message: Message, is_call: bool) -> Message:
         ctx = ctx_mod.RequestContext.from_dict(message.get("context") or {})
         token = ctx.activate()
+        inside = _handling.set(True)
         started = time.perf_counter()
         outcome = "ok"
         try:
@@ -177,13 +185,14 @@ class RPCServer:
                      self.target.topic, message.get("method"), message.get("version"),
                      outcome, (time.perf_counter() - started) * 1000)
             ctx_mod.reset(token)
+            _handling.reset(inside)
             self._track(-1)
 
     def _track(self, delta: int) -> None:
         with self._idle:
             self._in_flight += delta
-            if not self._in_flight:
-                self._idle.notify_all()
+            if delta < 0 and self._in_flight < self.executor_size:
+                self._idle.notify_all()  # idle, or a thread free (wait_for_room)
         if delta < 0 and self._in_flight <= self.executor_size:
             for wake in self._room_watchers:  # the queue behind the threads ran dry
                 wake()
@@ -193,6 +202,11 @@ class RPCServer:
         them: enough that a refill comes before the threads run dry, and that a transport
         hands them over in batches rather than one at a time."""
         return max(0, self._capacity - self._in_flight)
+
+    def wait_for_room(self, timeout: float) -> bool:
+        with self._idle:
+            return self._idle.wait_for(lambda: self._in_flight < self.executor_size,
+                                       timeout)
 
     def acks_late(self, message: Message) -> bool:
         return self.dispatcher.acks_late(message)

@@ -65,6 +65,9 @@ class IncomingHandler(Protocol):
     def watch_room(self, wake: Callable[[], None]) -> None:
         """Call `wake` when a message is done and room was made for a batch."""
 
+    def wait_for_room(self, timeout: float) -> bool:
+        """Wait until one of the executor's threads is free; False at `timeout`."""
+
 
 TRANSPORT_NAMESPACE = "novalite.rpc.transports"
 

@@ -74,3 +74,61 @@ def test_join_times_out_while_a_cast_waits_for_a_server_that_never_starts():
     with pytest.raises(TimeoutError, match="wait for a listener on nobody.h1"):
         transport.join(timeout=0.05)
     transport.cleanup()
+
+
+class Gate:
+    """Each cast runs until released; `recast` casts to its own server once more
+    (from inside a handler) and records that the cast returned."""
+
+    target = Target(version="1.0")
+
+    def __init__(self, transport: InProcessTransport) -> None:
+        self.client = RPCClient(transport, Target(topic="gated", server="s"))
+        self.release = threading.Event()
+        self.started = threading.Semaphore(0)
+        self.recast_returned = threading.Event()
+
+    def hold(self, ctx):
+        self.started.release()
+        self.release.wait(10)
+
+    def recast(self, ctx):
+        self.client.cast(ctx, "hold")
+        self.recast_returned.set()
+        self.release.wait(10)
+
+
+def _gated(transport: InProcessTransport) -> tuple[Gate, RPCServer]:
+    gate = Gate(transport)
+    server = RPCServer(transport, Target(topic="gated", server="s"), [gate], executor_size=1)
+    server.start()
+    return gate, server
+
+
+def test_a_cast_from_outside_waits_until_the_server_has_a_thread_free():
+    """Back-pressure: a storm of API requests cannot queue work faster than it runs."""
+    transport = InProcessTransport()
+    gate, server = _gated(transport)
+    gate.client.cast(CTX, "hold")
+    assert gate.started.acquire(timeout=10)
+    second = threading.Thread(target=gate.client.cast, args=(CTX, "hold"))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive() and server.in_flight == 1  # waiting, not queued
+    gate.release.set()
+    second.join(10)
+    assert not second.is_alive()
+    transport.join(timeout=10)
+    transport.cleanup()
+
+
+def test_a_cast_from_a_handler_never_waits():
+    """Services casting to each other (here a server to itself) cannot block each other."""
+    transport = InProcessTransport()
+    gate, server = _gated(transport)
+    gate.client.cast(CTX, "recast")
+    assert gate.recast_returned.wait(10)
+    assert server.in_flight == 2  # the handler still holds the only thread
+    gate.release.set()
+    transport.join(timeout=10)
+    transport.cleanup()
