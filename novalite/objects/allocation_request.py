@@ -1,6 +1,6 @@
 """What placement offers the scheduler for one request (GET /allocation_candidates, as
-Nova's scheduler asks it at 1.36): each candidate as an AllocationRequest, each provider
-it names with a ProviderSummary.
+Nova's scheduler asks it at 1.36): the answer as AllocationCandidates, each candidate the
+scheduler takes up as an AllocationRequest.
 
 The scheduler claims a candidate for its chosen host and hands the alternates' candidates
 to the conductor inside each Selection, which claims one if a reschedule gets there; so a
@@ -31,8 +31,7 @@ class AllocationRequest(base.NovaliteObject):
     def from_placement(cls, body: dict[str, Any]) -> AllocationRequest:
         """From an item of placement's `allocation_requests` (the dict form an older
         peer still sends in a Selection), whose amounts and mappings it takes over
-        rather than copies, as ProviderSummary does: at 1,000 hosts a scheduling
-        decision reads a thousand of them."""
+        rather than copies."""
         return cls(allocations={rp: held["resources"]
                                 for rp, held in body["allocations"].items()},
                    mappings=body.get("mappings", {}))
@@ -42,24 +41,33 @@ class AllocationRequest(base.NovaliteObject):
         return {rp: {"resources": dict(amounts)} for rp, amounts in self.allocations.items()}
 
 
-@base.register
-class ProviderSummary(base.NovaliteObject):
-    """A provider a candidate names: where it sits in its tree, its capacity and use
-    per resource class, and its traits."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class AllocationCandidates:
+    """Placement's whole answer, read only as far as a decision needs it. A decision at
+    1,000 hosts is offered a thousand candidates and claims one or two: each becomes an
+    AllocationRequest only when claimed or handed on as an alternate, and of the
+    provider summaries only the root each names is kept (building both as objects was
+    a third of a decision). Never crosses RPC."""
 
-    VERSION = "1.0"
-
-    root_provider_uuid: str
-    parent_provider_uuid: str | None = None
-    resources: dict[str, dict[str, int]] = dataclasses.field(
-        default_factory=dict)  # resource class -> {"capacity": n, "used": n}
-    traits: list[str] = dataclasses.field(default_factory=list)
+    requests: list[dict[str, Any]]  # items of `allocation_requests`, as placement sent them
+    roots: dict[str, str]  # provider uuid -> the root of its tree
 
     @classmethod
-    def from_placement(cls, uuid: str, body: dict[str, Any]) -> ProviderSummary:
-        """From a value of placement's `provider_summaries` (keyed by `uuid`), which it
-        takes over rather than copies: at 1,000 hosts, copying the answer's summaries
-        was a twentieth of a boot's scheduling."""
-        return cls(root_provider_uuid=body.get("root_provider_uuid", uuid),
-                   parent_provider_uuid=body.get("parent_provider_uuid"),
-                   resources=body.get("resources", {}), traits=body.get("traits", []))
+    def from_placement(cls, body: dict[str, Any]) -> AllocationCandidates:
+        return cls(body["allocation_requests"],
+                   {uuid: summary.get("root_provider_uuid", uuid)
+                    for uuid, summary in body["provider_summaries"].items()})
+
+    def by_root(self) -> dict[str, list[dict[str, Any]]]:
+        """Each candidate under the root of every tree it takes from: the compute node
+        it would land on."""
+        roots, grouped = self.roots, dict[str, list[dict[str, Any]]]()
+        for candidate in self.requests:
+            allocations = candidate["allocations"]
+            if len(allocations) == 1:  # the usual case: one provider, its own root
+                (rp,) = allocations
+                grouped.setdefault(roots.get(rp, rp), []).append(candidate)
+                continue
+            for root in {roots.get(rp, rp) for rp in allocations}:
+                grouped.setdefault(root, []).append(candidate)
+        return grouped

@@ -27,15 +27,9 @@ class PlacementClaims:
                  request: ResourceRequest, awaits_host: Callable[[str], bool]) -> None:
         self.client, self.ctx, self.spec, self.request = client, ctx, spec, request
         self.awaits_host = awaits_host
-        allocation_requests, summaries = client.get_allocation_candidates(
-            ctx, request.to_querystring())
-        # Each candidate under the compute node (the root of its tree) it would land on.
-        self.by_node: dict[str, list[AllocationRequest]] = {}
-        for candidate in allocation_requests:
-            roots = {summaries[rp].root_provider_uuid if rp in summaries else rp
-                     for rp in candidate.allocations}
-            for root in roots:
-                self.by_node.setdefault(root, []).append(candidate)
+        # Each candidate, as placement sent it, under the compute node it would land on.
+        self.by_node = client.get_allocation_candidates(
+            ctx, request.to_querystring()).by_root()
         self.claimed: list[str] = []
         self.abandoned: set[str] = set()  # builds ended meanwhile: their claims given back
 
@@ -46,7 +40,8 @@ class PlacementClaims:
     def claim(self, node_uuid: str, instance_uuid: str) -> AllocationRequest | None:
         """The allocation request claimed for `instance_uuid` on the node, or None (and
         the instance in `abandoned` when its build ended meanwhile)."""
-        for candidate in self.by_node.get(node_uuid, []):
+        for offered in self.by_node.get(node_uuid, []):
+            candidate = AllocationRequest.from_placement(offered)
             if self.client.claim_resources(self.ctx, instance_uuid, candidate,
                                            self.spec.project_id or "",
                                            self.spec.user_id or ""):
@@ -62,7 +57,7 @@ class PlacementClaims:
         """An unclaimed candidate for an alternate host (claimed by the conductor if a
         reschedule gets there)."""
         candidates = self.by_node.get(node_uuid)
-        return candidates[0] if candidates else None
+        return AllocationRequest.from_placement(candidates[0]) if candidates else None
 
     def release_all(self) -> None:
         """Undo the claims of a request that cannot be placed in full."""

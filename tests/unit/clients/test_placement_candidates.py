@@ -49,10 +49,9 @@ def test_every_candidate_arrives(placement, bodies_logged, caplog):
         caplog.set_level(logging.DEBUG, logger="keystoneauth.session")
     client = SchedulerReportClient()
     for _ in range(3):
-        requests, summaries = client.get_allocation_candidates(
-            get_admin_context(), "resources=VCPU:1")
-        assert len(requests) == len(summaries) == HOSTS
-        assert summaries["rp1999"].root_provider_uuid == "rp1999"
+        candidates = client.get_allocation_candidates(get_admin_context(), "resources=VCPU:1")
+        assert len(candidates.requests) == len(candidates.roots) == HOSTS
+        assert candidates.roots["rp1999"] == "rp1999"
     assert ("RESP BODY" in caplog.text) == bodies_logged
     assert Candidates.connections == 1
 

@@ -1,8 +1,9 @@
-"""Placement's candidates as objects: read from its JSON, written back for a claim, and
-carried in a Selection across RPC, including from a peer that still sends the dict."""
+"""Placement's candidates: grouped by the node they land on, read from its JSON, written
+back for a claim, and carried in a Selection across RPC, including from a peer that still
+sends the dict."""
 
 from novalite.objects import codec
-from novalite.objects.allocation_request import AllocationRequest, ProviderSummary
+from novalite.objects.allocation_request import AllocationCandidates, AllocationRequest
 from novalite.objects.request_spec import Selection
 
 NODE, VF = "8e3c5bd4-4b07-4c5e-9b0a-2f4d8a1c6e01", "0b1e9d7a-7f4c-4b39-9d54-3c2e7a9f5b02"
@@ -24,14 +25,21 @@ def test_a_candidate_before_mappings_has_none():
     assert candidate.mappings == {} and candidate.allocations == {NODE: {}}
 
 
-def test_a_provider_summary_names_its_root_and_defaults_to_itself():
-    summary = ProviderSummary.from_placement(VF, {
-        "resources": {"SRIOV_NET_VF": {"capacity": 8, "used": 1}}, "traits": ["CUSTOM_X"],
-        "parent_provider_uuid": NODE, "root_provider_uuid": NODE})
-    assert (summary.root_provider_uuid, summary.parent_provider_uuid) == (NODE, NODE)
-    assert summary.resources == {"SRIOV_NET_VF": {"capacity": 8, "used": 1}}
-    assert summary.traits == ["CUSTOM_X"]
-    assert ProviderSummary.from_placement(NODE, {}).root_provider_uuid == NODE
+def test_candidates_are_grouped_under_the_root_of_each_tree_they_take_from():
+    other_node = "5f0c2a4e-1d3b-4c8e-9a7f-6b2d1e0c9f03"
+    candidates = AllocationCandidates.from_placement({
+        "allocation_requests": [PLACEMENT_FORM,
+                                {"allocations": {other_node: {"resources": {"VCPU": 2}}}}],
+        "provider_summaries": {
+            NODE: {"resources": {}, "root_provider_uuid": NODE},
+            VF: {"resources": {"SRIOV_NET_VF": {"capacity": 8, "used": 1}},
+                 "parent_provider_uuid": NODE, "root_provider_uuid": NODE},
+            other_node: {"resources": {}}}})  # before 1.29: its own root
+    grouped = candidates.by_root()
+    assert grouped == {NODE: [PLACEMENT_FORM], other_node: [
+        {"allocations": {other_node: {"resources": {"VCPU": 2}}}}]}
+    assert AllocationRequest.from_placement(grouped[NODE][0]).allocations[VF] == {
+        "SRIOV_NET_VF": 1}
 
 
 def _selection(allocation_request):

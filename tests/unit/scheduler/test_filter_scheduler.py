@@ -6,7 +6,7 @@ import random
 import pytest
 
 from novalite import context, exception
-from novalite.objects.allocation_request import AllocationRequest, ProviderSummary
+from novalite.objects.allocation_request import AllocationCandidates, AllocationRequest
 from novalite.scheduler.filter_scheduler import FilterScheduler
 from novalite.scheduler.host_manager import HostManager
 from tests import builders
@@ -52,8 +52,9 @@ class OfferEverything:
     def get_allocation_candidates(self, ctx, query):
         self.queries.append(query)
         uuids = [s.uuid for s in self.table.states]
-        return ([AllocationRequest(allocations={u: {"VCPU": 1}}) for u in uuids],
-                {u: ProviderSummary(root_provider_uuid=u) for u in uuids})
+        return AllocationCandidates(
+            [{"allocations": {u: {"resources": {"VCPU": 1}}}} for u in uuids],
+            {u: u for u in uuids})
 
     def claim_resources(self, ctx, consumer, candidate, project_id, user_id):
         [node] = candidate.allocations
@@ -227,9 +228,8 @@ def test_a_refused_claim_moves_the_choice_to_the_next_best_host(conf):
 def test_only_hosts_placement_offers_are_considered(conf):
     scheduler = scheduler_over([state("a"), state("b")])
     offered = scheduler.reportclient.table.states[1].uuid
-    scheduler.reportclient.get_allocation_candidates = lambda ctx, q: (
-        [AllocationRequest(allocations={offered: {}})],
-        {offered: ProviderSummary(root_provider_uuid=offered)})
+    scheduler.reportclient.get_allocation_candidates = lambda ctx, q: AllocationCandidates(
+        [{"allocations": {offered: {"resources": {}}}}], {offered: offered})
     (host_list,) = scheduler.select_destinations(context.get_admin_context(),
                                                  builders.request_spec(), ["i1"], True)
     assert [s.service_host for s in host_list] == ["b"]
@@ -237,7 +237,8 @@ def test_only_hosts_placement_offers_are_considered(conf):
 
 def test_nothing_offered_is_no_valid_host_saying_what_placement_was_asked(conf):
     scheduler = scheduler_over([state("a")])
-    scheduler.reportclient.get_allocation_candidates = lambda ctx, q: ([], {})
+    scheduler.reportclient.get_allocation_candidates = lambda ctx, q: AllocationCandidates(
+        [], {})
     with pytest.raises(exception.NoValidHost, match=r"0 hosts: no filter removed any. "
                        r"Placement offered 0 hosts for limit=1000, "
                        r"resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
