@@ -1,5 +1,6 @@
 """The placement data layer on a migrated SQLite database, with its standard rows, and a
-topology builder on one connection for the allocation-candidate tests."""
+topology builder on one connection for the allocation-candidate tests; `backend_db` for
+what also runs on PostgreSQL and MariaDB."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from novalite.db import session
 from novalite.placement import inventory, resource_provider, standards
 from novalite.placement.candidates.request import Options
+from tests.unit.db.conftest import backend_db, backend_url  # noqa: F401 (fixtures)
 from tests.unit.placement.topology import Topology
 
 

@@ -155,6 +155,22 @@ def test_summaries_carry_their_own_traits_when_many_are_chosen(topo, monkeypatch
         assert summary["traits"] == sorted([f"CUSTOM_T{name[2:]}", "CUSTOM_ALL"])
 
 
+def test_the_span_of_traits_is_read_on_every_backend(backend_db, monkeypatch):
+    """Read from the DB-API cursor with each driver's own parameter style."""
+    from novalite.db import session
+    from novalite.placement.candidates import flat
+    from tests.unit.placement.topology import Topology
+
+    monkeypatch.setattr(flat, "_FEW", 2)
+    with session.writer() as s:
+        topo = Topology(s.connection())
+        for i in range(5):
+            topo.provider(f"cn{i}", inventory=COMPUTE, traits=[f"CUSTOM_T{i}", "CUSTOM_ALL"])
+        _, sums = named(topo, candidates(topo, "resources=VCPU:1&limit=3"))
+    assert {name: summary["traits"] for name, summary in sums.items()} == {
+        f"cn{i}": sorted([f"CUSTOM_T{i}", "CUSTOM_ALL"]) for i in range(3)}
+
+
 def test_suffixed_single_group_maps_its_suffix(topo, general):
     uuid = topo.provider("cn1", inventory=COMPUTE)
     body = candidates(topo, "resources_X=VCPU:1", general=general)
