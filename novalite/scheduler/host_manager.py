@@ -49,6 +49,7 @@ class HostManager:
         self.table = HostTable()
         self._seen: dict[str, ComputeNode] = {}
         self._rows: dict[str, tuple[Any, ...]] = {}  # each node's row as last read
+        self._service_rows: dict[int, tuple[Any, ...]] = {}  # and each service's, by id
         self._services: dict[str, Service] = {}
         self._lapses: list[tuple[datetime.datetime, str]] = []  # (up until, host) heap
         self._lapse_of: dict[str, datetime.datetime] = {}  # host -> its latest up until
@@ -83,11 +84,13 @@ class HostManager:
     def _refresh(self, now: datetime.datetime) -> HostTable:
         if self._last_refresh is None:
             nodes, gone = compute_nodes.compute_node_get_all(), list[str]()
-            changed_services = services.service_get_all(binary=BINARY)
+            changed_services = services.service_get_all(binary=BINARY,
+                                                        known=self._service_rows)
         else:
             since = self._last_refresh - CLOCK_MARGIN
             nodes, gone = compute_nodes.compute_node_get_changed(since, self._rows)
-            changed_services = services.service_get_all(binary=BINARY, changed_since=since)
+            changed_services = services.service_get_all(binary=BINARY, changed_since=since,
+                                                        known=self._service_rows)
         self._last_refresh = now
         self._refresh_aggregates()
         down_after = float(CONF.service_down_time)

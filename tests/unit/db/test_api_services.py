@@ -1,6 +1,7 @@
 """Service records on each backend: services of one name starting together all get the
 one record (the duplicate-key race of two inserts ends in a read, not a crash)."""
 
+import datetime
 import os
 import stat
 import threading
@@ -72,3 +73,20 @@ def test_one_heartbeat_renews_many_records_and_names_those_gone(backend_db, monk
     assert services.service_heartbeat([*ids, ids[0], 99999]) == [ids[3], 99999]
     counts = {s.id: s.report_count for s in services.service_get_all("novalite-compute")}
     assert counts == {ids[0]: 1, ids[1]: 1, ids[2]: 1, ids[4]: 1}
+
+
+def test_a_changed_read_leaves_out_the_rows_it_gave_before(backend_db):
+    """The scheduler's refresh re-reads recent heartbeats: only a new beat, an enable
+    or a disable, or a new service comes back."""
+    since = datetime.datetime(2000, 1, 1)
+    known: dict = {}
+    made = [services.service_get_or_create(host, "novalite-compute", "compute")
+            for host in ("a", "b")]
+    first = services.service_get_all("novalite-compute", changed_since=since, known=known)
+    assert sorted(s.host for s in first) == ["a", "b"]
+    assert services.service_get_all("novalite-compute", changed_since=since,
+                                    known=known) == []
+    services.service_heartbeat([made[1].id])
+    [beaten] = services.service_get_all("novalite-compute", changed_since=since, known=known)
+    assert beaten == services.service_get(made[1].id)
+    assert beaten.report_count == made[1].report_count + 1
