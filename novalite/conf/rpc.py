@@ -27,7 +27,10 @@ opts = [
         "executor_thread_pool_size",
         default=64,
         min=1,
-        help="Threads each RPC server uses to run incoming calls and casts.",
+        help="Threads each RPC server uses to run incoming calls and casts. On the "
+             "in-process transport (the all-in-one) a cast from an API request waits "
+             "while all of its server's threads are busy, so this also bounds how many "
+             "builds queue behind each other in a storm.",
     ),
     cfg.StrOpt(
         "control_exchange",
