@@ -21,7 +21,7 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar, cast
 
 import orjson
@@ -304,3 +304,17 @@ def in_chunks(values: Sequence[T]) -> Iterator[Sequence[T]]:
     key (a compute simulating thousands of hosts asks about all of them at once)."""
     for start in range(0, len(values), IN_CHUNK):
         yield values[start:start + IN_CHUNK]
+
+
+def unseen(rows: Iterable[Any], known: dict[Any, tuple[Any, ...]], key: str
+           ) -> Iterator[Any]:
+    """The rows whose values differ from the row last seen with the same `key` column,
+    which `known` keeps. The scheduler's refresh re-reads the past few seconds of node
+    and service changes, most of them read before: decoding those again was most of a
+    refresh in a boot storm."""
+    for row in rows:
+        values = tuple(row)
+        ident = row._mapping[key]
+        if known.get(ident) != values:
+            known[ident] = values
+            yield row

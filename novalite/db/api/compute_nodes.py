@@ -16,6 +16,7 @@ from novalite.db.session import (
     json_loads,
     reader,
     retry_on_deadlock,
+    unseen,
     writer,
 )
 from novalite.objects.compute_node import ComputeNode
@@ -144,24 +145,17 @@ def compute_node_get_changed(since: datetime.datetime,
                              ) -> tuple[list[ComputeNode], list[str]]:
     """Nodes created, updated or deleted at or after `since`: (live nodes, deleted uuids).
     The scheduler's refresh reads only these, so its cost follows the change rate.
-    `known`: the row last read of each node, kept up to date here; a live node whose row
-    is still that one is left out. A refresh re-reads the past few seconds (see
-    novalite.scheduler.host_manager), most of it unchanged since its previous read, and
-    decoding those rows again was most of a refresh in a boot storm."""
+    `known`: the row last read of each node by uuid (see novalite.db.session.unseen); a
+    live node whose row is still that one is left out."""
     with reader() as s:
         rows = s.connection().execute(_CHANGED, {"since": since}).all()
     gone = [r.uuid for r in rows if r.deleted]
+    live = [r for r in rows if not r.deleted]
     if known is None:
-        return [_from_row(r) for r in rows if not r.deleted], gone
-    changed = []
-    for row in rows:
-        values = tuple(row)
-        if not row.deleted and known.get(row.uuid) != values:
-            known[row.uuid] = values
-            changed.append(_from_row(row))
+        return [_from_row(r) for r in live], gone
     for uuid in gone:
         known.pop(uuid, None)
-    return changed, gone
+    return [_from_row(r) for r in unseen(live, known, "uuid")], gone
 
 
 def compute_node_get_by_host(host: str) -> list[ComputeNode]:

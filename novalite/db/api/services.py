@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.session import in_chunks, reader, retry_on_deadlock, run_dml, writer
+from novalite.db.session import in_chunks, reader, retry_on_deadlock, run_dml, unseen, writer
 from novalite.objects.service import Service
 
 # Every compute service's record is read at a scheduler's start: plain rows in the object's
@@ -107,22 +107,13 @@ def service_get_all(binary: str | None = None,
                     changed_since: datetime.datetime | None = None,
                     known: dict[int, tuple[Any, ...]] | None = None) -> list[Service]:
     """Live services; with `changed_since`, only those created or updated (a heartbeat,
-    an enable/disable) since then. `known`: the row last read of each service by id,
-    kept up to date here; a service whose row is still that one is left out (the
-    scheduler's refresh re-reads a few seconds of heartbeats, each one dozens of times
-    in a boot storm at 1,000 hosts)."""
+    an enable/disable) since then. `known`: the row last read of each service by id
+    (see novalite.db.session.unseen); a service whose row is still that one is left
+    out."""
     query = _ALL[bool(binary), changed_since is not None]
     with reader() as s:  # plain columns through the connection: no ORM loading per row
         rows = s.connection().execute(query, {"binary": binary, "since": changed_since})
-        if known is None:
-            return [Service(*r) for r in rows]
-        found = []
-        for row in rows:
-            values = tuple(row)
-            if known.get(row.id) != values:
-                known[row.id] = values
-                found.append(Service(*values))
-        return found
+        return [Service(*r) for r in (rows if known is None else unseen(rows, known, "id"))]
 
 
 _LIVE_ROWS_OF_HOSTS = select(*_ROW).where(
