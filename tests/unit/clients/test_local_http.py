@@ -170,8 +170,8 @@ def test_a_users_call_carries_the_users_token_not_the_services(placement):
 def test_a_calls_own_connect_retries_override_the_groups(refused):
     client = LocalClient(refused, None, "test", CONF.placement)
     sent = []
-    urlopen = client._pool.urlopen
-    client._pool.urlopen = lambda *args, **kwargs: sent.append(args) or urlopen(*args, **kwargs)
+    request = client._pool.request
+    client._pool.request = lambda *args: sent.append(args) or request(*args)
     for retries, attempts in ((0, 1), (None, 3)):
         sent.clear()
         with pytest.raises(ks_exc.ConnectFailure):
