@@ -168,16 +168,17 @@ HINTS = _Hints()
 @event.listens_for(m.IPAllocation, "after_delete")
 def _freeing(_mapper: Any, _connection: Any, row: Any) -> None:
     """A port deleted takes its addresses with it (a foreign key's cascade); the hints
-    are forgotten once the transaction that freed them commits (`freed`)."""
+    are forgotten once the transaction that freed them commits (`freeing`)."""
     s = object_session(row)
     if s is not None:
         s.info["ipam_freed"] = True
 
 
-def freed(s: Session) -> None:
-    """Call after `s` committed: forget the hints if it freed addresses."""
-    if s.info.pop("ipam_freed", False):
-        HINTS.forget()
+def freeing(s: Session) -> bool:
+    """Whether `s` freed addresses, asked after its last flush; if so, the caller calls
+    HINTS.forget() once `s` committed (not before: a pick in between would trust the
+    hint again)."""
+    return bool(s.info.pop("ipam_freed", False))
 
 
 def _span(subnet: m.Subnet, pools: list[tuple[int, int]], offset: int, count: int

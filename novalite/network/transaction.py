@@ -76,7 +76,9 @@ def _once(work: Callable[[Session], T]) -> T:
         result = work(s)
         s.flush()  # a duplicate surfaces here, inside the retried unit
         events = s.info.pop("nova_events", [])
-    ipam.freed(s)
+        freed = ipam.freeing(s)
+    if freed:
+        ipam.HINTS.forget()
     nova_notifier.send(events)  # committed: compute may now read what changed
     for listener in list(_listeners):
         listener()

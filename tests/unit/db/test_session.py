@@ -164,3 +164,37 @@ def test_a_connection_begins_immediate_only_while_asked(db):
         with connection.begin():
             connection.execute(select(models.Service.id))
             assert not _locked_by_another()
+
+
+def test_a_threads_sessions_are_used_again_clean_and_never_twice_at_once(db):
+    """Each kind of transaction reuses its thread's last session, closed and with what
+    the transaction kept in its info gone; a nested one gets a session of its own."""
+    with reader() as first:
+        first.info["kept"] = 1
+        with reader() as nested:
+            assert nested is not first
+    with reader() as again:
+        assert again is first and again.info == {}
+    with writer() as written:
+        assert written is not first
+    with writer() as rewritten:
+        assert rewritten is written
+    seen = []
+
+    def read_elsewhere() -> None:
+        with reader() as elsewhere:
+            seen.append(elsewhere)
+
+    thread = threading.Thread(target=read_elsewhere)
+    thread.start()
+    thread.join()
+    assert seen[0] is not first
+
+
+def test_a_session_made_before_the_engine_changed_is_not_used_again(db):
+    with reader() as before:
+        pass
+    session.dispose()
+    with reader() as after:
+        assert after is not before
+        assert after.get_bind() is session.get_engine()
