@@ -92,11 +92,17 @@ def _mounted(table: list, profile: ApiProfile, on_error, root_handler=None) -> l
     return [*root, Mount(profile.mount, app=app)]
 
 
+def _indexed(routes: list, on_error: Any) -> Starlette:
+    """Starlette, its routes (the mounts of APIs and their roots) tried by index."""
+    app = Starlette(exception_handlers={HTTPException: on_error})
+    app.router = IndexedRouter(routes)
+    return app
+
+
 def build_network_app() -> Starlette:
     """The network API alone, as novalite-network serves it (Neutron's own port)."""
-    return Starlette(routes=_mounted(NETWORK_ROUTES, NETWORK, _profile_error(NETWORK),
-                                     network_versions.root),
-                     exception_handlers={HTTPException: _profile_error(NETWORK)})
+    return _indexed(_mounted(NETWORK_ROUTES, NETWORK, _profile_error(NETWORK),
+                             network_versions.root), _profile_error(NETWORK))
 
 
 def _placement() -> list:
@@ -107,13 +113,11 @@ def _placement() -> list:
 def build_placement_app() -> Starlette:
     """The placement API alone, as novalite-placement serves it (upstream's placement-api),
     so that placement's requests do not queue behind the compute API's."""
-    # a handler of HTTPException only; Starlette types handlers for any exception
-    handlers: dict[Any, Any] = {HTTPException: placement_errors.http_error}
-    return Starlette(routes=_placement(), exception_handlers=handlers)
+    return _indexed(_placement(), placement_errors.http_error)
 
 
 def build_app() -> Starlette:
-    return Starlette(routes=[
+    return _indexed([
         *_mounted(COMPUTE_ROUTES + compute_unserved(COMPUTE_ROUTES), COMPUTE, _http_error),
         *_mounted(IDENTITY_ROUTES, IDENTITY, _profile_error(IDENTITY), identity_root),
         *_mounted(IMAGE_ROUTES, IMAGE, _profile_error(IMAGE), image_versions.index),
@@ -122,4 +126,4 @@ def build_app() -> Starlette:
         *_mounted(VOLUME_ROUTES, VOLUME, _profile_error(VOLUME), volume_versions.root),
         *_mounted(METADATA_ROUTES, METADATA, _profile_error(METADATA)),
         *console_proxy.routes(),
-    ], exception_handlers={HTTPException: _http_error})
+    ], _http_error)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from starlette.routing import Match, Route
+from starlette.routing import Match
 
-from novalite.api.app import _routes
+from novalite.api.app import _routes, build_app
 from novalite.api.compute.routes import PROFILE as COMPUTE
 from novalite.api.compute.routes import ROUTES as COMPUTE_ROUTES
 from novalite.api.metadata.routes import PROFILE as METADATA
@@ -40,7 +40,7 @@ def _chosen(routes, path: str, method: str) -> tuple[str, str | None]:
     return "404", None
 
 
-def _paths(routes: list[Route]) -> list[str]:
+def _paths(routes: list) -> list[str]:
     """Each route's path with its parameters filled, with and without a trailing slash,
     and with a segment no route knows in each place."""
     found = set()
@@ -62,3 +62,18 @@ def test_every_path_goes_where_starlette_would_send_it(api):
         for method in ("GET", "POST", "PUT", "DELETE"):
             expected = _chosen(routes, path, method)
             assert _chosen(indexed._for(path).routes, path, method) == expected, (path, method)
+
+
+def test_the_all_in_ones_mounts_and_roots_go_where_starlette_would_send_them():
+    """Each API's mount, the root beside it (`GET /image`), and the console's websockets
+    and pages: the top-level router indexes mounts too."""
+    app = build_app()
+    routes = app.routes
+    assert isinstance(app.router, IndexedRouter)
+    paths = _paths(routes) + ["/volume/v3/p1/volumes/x1", "/compute/v2.1/servers",
+                              "/placement/resource_providers", "/volumes", "/v2.1"]
+    for path in paths:
+        for method in ("GET", "POST"):
+            expected = _chosen(routes, path, method)
+            assert _chosen(app.router._for(path).routes, path, method) == expected, path
+    assert len(app.router._for("/volume/v3/p1/volumes").routes) == 1  # its mount alone
