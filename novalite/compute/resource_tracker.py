@@ -48,6 +48,18 @@ class NodeWrite:
     written: tuple[dict[str, Any], int | None]
 
 
+def _takes_hardware(flavor: Flavor) -> bool:
+    """Whether the flavor takes NUMA cells or PCI devices (or asks for them wrongly).
+    Each claim and report takes the shares of the node's instances that do: asking it of
+    every instance's flavor, each time, was 3 % of a boot's CPU in a storm of 300
+    servers on 4 hosts."""
+    try:
+        return numa_fit.numa_constraints(flavor, None) is not None or \
+            bool(pci.requests_from_flavor(flavor))
+    except exception.Invalid:
+        return True
+
+
 class ResourceTracker:
     def __init__(self, host: str, driver: ComputeDriver, conductor: ConductorAPI,
                  reportclient: placement_client.SchedulerReportClient | None = None) -> None:
@@ -59,7 +71,8 @@ class ResourceTracker:
         self.nodes: dict[str, ComputeNode] = {}
         # instance uuid -> (node, resources) of every instance holding resources here
         self.tracked: dict[str, tuple[str | None, capacity.Resources]] = {}
-        self.flavors: dict[str, Flavor] = {}  # of the tracked instances: NUMA and PCI needs
+        # the flavors of the tracked instances that take NUMA cells or PCI devices
+        self.flavors: dict[str, Flavor] = {}
         self.moves: set[str] = set()  # tracked consumers that are migrations, not instances
         # node -> its NUMA topology and PCI device pools with nothing in use
         self._hardware: dict[str, tuple[NUMATopology | None, tuple[pci.PciPool, ...]]] = {}
@@ -93,11 +106,12 @@ class ResourceTracker:
         with self._lock:
             self.tracked = {i.uuid: (i.node, capacity.requested(i.flavor, i.is_volume_backed))
                             for i in placed if i.flavor is not None}
-            self.flavors = {i.uuid: i.flavor for i in placed if i.flavor is not None}
+            self.flavors = {i.uuid: i.flavor for i in placed
+                            if i.flavor is not None and _takes_hardware(i.flavor)}
             self.moves = set(moves)
             for consumer, (node, flavor) in moves.items():
                 self.tracked[consumer] = (node, capacity.requested(flavor))
-                self.flavors[consumer] = flavor
+                self._keep_flavor(consumer, flavor)
             self.busy = {i.uuid for i in placed if i.task_state is not None}
             for nodename in self.driver.get_available_nodes(refresh=True):
                 self.nodes[nodename] = self._node_from_driver(nodename)
@@ -190,6 +204,12 @@ class ResourceTracker:
                 topology, pools, _ = self._take(topology, pools, self.flavors[uuid])
         return topology, pools
 
+    def _keep_flavor(self, uuid: str, flavor: Flavor) -> None:
+        if _takes_hardware(flavor):
+            self.flavors[uuid] = flavor
+        else:
+            self.flavors.pop(uuid, None)
+
     def _take(self, topology: NUMATopology | None, pools: tuple[pci.PciPool, ...],
               flavor: Flavor) -> tuple[NUMATopology | None, tuple[pci.PciPool, ...],
                                        str | None]:
@@ -226,7 +246,7 @@ class ResourceTracker:
                     self.tracked[instance.uuid] = held
                 raise exception.ComputeResourcesUnavailable(reason=why_not)
             self.tracked[instance.uuid] = (nodename, wanted)
-            self.flavors[instance.uuid] = flavor
+            self._keep_flavor(instance.uuid, flavor)
             self.busy.add(instance.uuid)
             self._report(ctx, nodename)
 
@@ -245,7 +265,7 @@ class ResourceTracker:
         instance that just landed) without checking: it holds it already."""
         with self._lock:
             self.tracked[consumer] = (nodename, capacity.requested(flavor))
-            self.flavors[consumer] = flavor
+            self._keep_flavor(consumer, flavor)
             if consumer != instance_uuid:
                 self.moves.add(consumer)
             if nodename in self.nodes:

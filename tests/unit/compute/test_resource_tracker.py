@@ -5,6 +5,7 @@ import uuid
 import pytest
 
 from novalite import context, exception
+from novalite.compute import resource_tracker
 from novalite.compute.resource_tracker import ResourceTracker
 from novalite.objects.migration import Migration
 from novalite.virt.fake import FakeDriver
@@ -167,3 +168,24 @@ def test_a_periodic_run_that_changed_nothing_writes_nothing(tracker):
     tracker.service_id = 7  # the service registered again: its node is written for it
     tracker.update_available_resource(ctx)
     assert len(tracker.conductor.saved) == 3
+
+
+def test_a_claim_looks_again_only_at_flavors_that_take_numa_cells_or_devices(
+        conf, monkeypatch):
+    """A claim folds the node's NUMA and PCI shares in; with tens of plain servers on a
+    node, asking each one's flavor again on every claim was a few percent of a boot."""
+    conf.set_override("vcpus", 64, group="fake_driver")
+    driver = FakeDriver()
+    driver.init_host("host1")
+    tracker = ResourceTracker("host1", driver, RecordingConductor(), RecordingPlacement())
+    ctx = context.get_admin_context()
+    tracker.update_available_resource(ctx)
+    tiny = builders.flavor(memory_mb=16, vcpus=1)
+    for _ in range(20):
+        tracker.instance_claim(ctx, builders.instance(flavor=tiny), "host1")
+    asked = []
+    real = resource_tracker.numa_fit.numa_constraints
+    monkeypatch.setattr(resource_tracker.numa_fit, "numa_constraints",
+                        lambda *args: asked.append(args) or real(*args))
+    tracker.instance_claim(ctx, builders.instance(flavor=tiny), "host1")
+    assert len(asked) <= 2  # the claimed flavor's own, not the node's twenty
