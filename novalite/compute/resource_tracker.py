@@ -10,12 +10,12 @@ failed in a row (the `failed_builds` stat the BuildFailureWeigher reads).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import logging
 import math
 import threading
-from typing import Any
+
+import orjson
 
 from novalite import exception
 from novalite.clients import placement as placement_client
@@ -45,7 +45,13 @@ class NodeWrite:
     nodename: str
     node: ComputeNode
     service_id: int | None
-    written: tuple[dict[str, Any], int | None]
+    written: tuple[bytes, int | None]
+
+
+def _snapshot(node: ComputeNode) -> bytes:
+    """The node record's fields as they stand, to compare with what was last written:
+    their JSON, in one call (a deep copy of them, three a boot, was 1 % of its CPU)."""
+    return orjson.dumps(node.fields(), option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
 
 
 def _takes_hardware(flavor: Flavor) -> bool:
@@ -79,7 +85,7 @@ class ResourceTracker:
         self.failed_builds: dict[str, int] = {}  # node -> builds failed in a row
         # node -> what was last written of it (and for which service): Nova's
         # old_resources, so that a periodic run that changed nothing writes nothing
-        self._written: dict[str, tuple[dict[str, Any], int | None]] = {}
+        self._written: dict[str, tuple[bytes, int | None]] = {}
         # Instances here with a task under way: Nova's io_workload, the num_io_ops that
         # IoOpsFilter and IoOpsWeigher read (the node's current_workload).
         self.busy: set[str] = set()
@@ -178,16 +184,15 @@ class ResourceTracker:
         node.pci_stats = [pool.to_dict() for pool in pools]
         if nodename in self.failed_builds:
             node.stats = {**node.stats, "failed_builds": str(self.failed_builds[nodename])}
-        written = (copy.deepcopy(node.fields()), self.service_id)
+        written = (_snapshot(node), self.service_id)
         if self._written.get(nodename) == written:
             return  # Nova's _resource_change: the record and the schedulers' view hold it
         if writes is not None:
             writes.append(NodeWrite(self, nodename, node, self.service_id, written))
             return
         # its id, once known, spares the next save a lookup
-        node.id = written[0]["id"] = self.conductor.compute_node_save(
-            ctx, node, self.service_id).id
-        self._written[nodename] = written
+        node.id = self.conductor.compute_node_save(ctx, node, self.service_id).id
+        self._written[nodename] = (_snapshot(node), self.service_id)
 
     def node_written(self, write: NodeWrite) -> None:
         """A record left in `writes` by update_available_resource is written."""
