@@ -28,13 +28,14 @@ def _signature(route: BaseRoute) -> tuple[str | None, ...]:
     all that follow a `{name:path}` one, which spans segments, or a mount's path, which
     any path below it matches)."""
     path = getattr(route, "path", "").strip("/")
+    mount = isinstance(route, Mount)
     found: list[str | None] = []
-    for segment in path.split("/") if path or not isinstance(route, Mount) else ():
+    for segment in path.split("/") if path or not mount else []:
         if ":path}" in segment:
             break
         found.append(None if "{" in segment else segment)
     else:
-        if not isinstance(route, Mount):
+        if not mount:
             found.append(_END)
     found += [None] * DEPTH
     return tuple(found[:DEPTH])

@@ -5,13 +5,13 @@ as the server's answer; a compute reports a new host to placement in three calls
 10,000-host start spent 20 s in them. Here a call is one request on a kept-alive
 connection of novalite.clients.http1 (0.1 ms). Only for a group the all-in-one aimed at
 itself (no auth options, no endpoint_override: plain HTTP on loopback, no proxy, no
-certificates), and with what
-keystoneauth would still have done there: the token of the all-in-one's credentials
-(cached by its plugin, fetched again once on a 401), the microversion, global request id
-and User-Agent headers, and the group's connect and status code retries with the same
-back-off. The answer has the attributes of a requests response that the clients use.
-Neutron's and Cinder's clients call through it too, most often with the user's token in
-their own headers (as Nova calls them), which it then sends instead of the service's.
+certificates), and with what keystoneauth would still have done there: the token of the
+all-in-one's credentials (cached by its plugin, fetched again once on a 401), the
+microversion, global request id and User-Agent headers, and the group's connect and
+status code retries with the same back-off. The answer has the attributes of a requests
+response that the clients use. Neutron's and Cinder's clients call through it too, most
+often with the user's token in their own headers (as Nova calls them), which it then
+sends instead of the service's.
 """
 
 from __future__ import annotations
