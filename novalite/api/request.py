@@ -110,10 +110,28 @@ def _response(result: ApiResponse) -> Response:
     return Response(result.body, status_code=result.status, media_type="application/json")
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
 def _base_url(request: Request, mount: str) -> str:
+    """The API's URL as the client reached it: the Host header, else the server's
+    address, as Starlette's `request.url` reads them, without parsing the whole URL
+    (2 % of a volume cycle's CPU)."""
     if CONF.api.public_endpoint:
         return CONF.api.public_endpoint.rstrip("/") + mount
-    return f"{request.url.scheme}://{request.url.netloc}{mount}"
+    scope = request.scope
+    scheme = scope.get("scheme", "http")
+    host = next((value.decode("latin-1") for key, value in scope["headers"]
+                 if key == b"host"), None)
+    if host is None:
+        address, port = scope.get("server") or ("", None)
+        host = address if port == _DEFAULT_PORTS.get(scheme) else f"{address}:{port}"
+    return f"{scheme}://{host}{mount}"
+
+
+def _logged_path(request: Request) -> str:
+    query = request.scope.get("query_string", b"")
+    return request.scope["path"] + (f"?{query.decode('latin-1')}" if query else "")
 
 
 def _parse_body(raw: bytes) -> Any:
@@ -266,7 +284,7 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
         LOG.log(_access_level(request), '%s "%s %s" status: %s len: %s microversion: %s '
                 'time: %.4f',
                  request.client.host if request.client else "-", request.method,
-                 request.url.path + (f"?{request.url.query}" if request.url.query else ""),
+                 _logged_path(request),
                  response.status_code, response.headers.get("content-length", 0),
                  profile.fmt_version(version), time.perf_counter() - started)
         ctx_mod.reset(token)

@@ -1,0 +1,46 @@
+"""What the request wrapper reads of the request's URL, read as Starlette's own URL
+reads it."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.requests import Request
+
+from novalite.api import request as api_request
+
+
+def _request(scheme: str, server: tuple[str, int] | None, host: bytes | None,
+             path: str = "/compute/v2.1/servers", query: bytes = b"") -> Request:
+    headers = [(b"accept", b"*/*")] + ([(b"host", host)] if host is not None else [])
+    return Request({"type": "http", "scheme": scheme, "server": server, "path": path,
+                    "query_string": query, "headers": headers, "method": "GET"})
+
+
+@pytest.mark.parametrize("scheme, server, host", [
+    ("http", ("10.0.0.1", 8774), b"cloud.example:8774"),
+    ("http", ("10.0.0.1", 8774), b"cloud.example"),
+    ("http", ("10.0.0.1", 8774), None),
+    ("http", ("10.0.0.1", 80), None),
+    ("https", ("10.0.0.1", 443), None),
+    ("https", ("10.0.0.1", 80), None),
+    ("http", ("::1", 8774), b"[::1]:8774"),
+])
+def test_the_base_url_is_the_one_starlette_reads(scheme, server, host):
+    request = _request(scheme, server, host)
+    expected = f"{request.url.scheme}://{request.url.netloc}/compute"
+    assert api_request._base_url(_request(scheme, server, host), "/compute") == expected
+
+
+def test_a_public_endpoint_overrides_what_the_client_reached(conf):
+    conf.set_override("public_endpoint", "https://api.example/", group="api")
+    assert api_request._base_url(_request("http", ("10.0.0.1", 80), b"x"),
+                                 "/compute") == "https://api.example/compute"
+
+
+@pytest.mark.parametrize("query", [b"", b"limit=1&marker=a%20b"])
+def test_the_logged_path_is_the_urls_path_and_query(query):
+    request = _request("http", ("10.0.0.1", 80), b"x", "/volume/v3/volumes/detail", query)
+    expected = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    assert api_request._logged_path(
+        _request("http", ("10.0.0.1", 80), b"x", "/volume/v3/volumes/detail", query)
+    ) == expected
