@@ -53,7 +53,12 @@ def console(cloud: Cloud, server_id: str) -> str:
 
 
 def wait_console(cloud: Cloud, server_id: str, text: str, count: int = 1) -> str:
-    return cloud.wait(lambda: (out := console(cloud, server_id)).count(text) >= count and out,
+    """The console's complete lines once `text` is on `count` of them: the guest may be
+    mid-line when the log is read, and a marker's line is checked whole."""
+    def lines() -> str:
+        out = console(cloud, server_id)
+        return out[:out.rfind("\n") + 1]
+    return cloud.wait(lambda: (out := lines()).count(text) >= count and out,
                       timeout=BOOT_TIMEOUT)
 
 
