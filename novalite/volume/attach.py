@@ -71,7 +71,7 @@ def create(ctx: RequestContext, project_id: str | None, volume_id: str,
 
 
 def get(project_id: str | None, attachment_id: str) -> Attachment:
-    with session.reader() as s:
+    with session.core_reader() as s:
         return attachments.get(s, attachment_id, project_id)
 
 
@@ -79,7 +79,7 @@ def update(ctx: RequestContext, project_id: str | None, attachment_id: str,
            connector: dict[str, Any]) -> Attachment:
     """Have the volume's manager export it to `connector`; the attachment, `attaching`
     with the connection it made."""
-    with session.reader() as s:
+    with session.core_reader() as s:
         attachment = attachments.get(s, attachment_id, project_id)
         volume = volumes.get(s, attachment.volume_id, None)
     if "error" in volume.status:

@@ -19,6 +19,7 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
+from novalite.db.session import Reads
 from novalite.volume import errors, states
 from novalite.volume.records import Attachment
 
@@ -84,7 +85,7 @@ def split(attached: list[Attachment], attachment_id: str
     return this, [other for other in attached if other.id != attachment_id]
 
 
-def get(s: Session, attachment_id: str, project_id: str | None) -> Attachment:
+def get(s: Reads, attachment_id: str, project_id: str | None) -> Attachment:
     found = s.connection().execute(_BY_ID, {"id": attachment_id}).first()
     if found is None or (project_id is not None and found.project_id != project_id):
         raise _not_found(attachment_id)
@@ -107,7 +108,7 @@ def of_volumes(s: Session, volume_ids: Iterable[str]) -> dict[str, list[Attachme
     return found
 
 
-def of_volume(s: Session, volume_id: str) -> list[Attachment]:
+def of_volume(s: Reads, volume_id: str) -> list[Attachment]:
     """The volume's attachments, oldest first."""
     return [from_row(row, row.project_id)
             for row in s.connection().execute(_OF_VOLUME, {"id": volume_id})]

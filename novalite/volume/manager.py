@@ -115,7 +115,7 @@ class VolumeManager(Manager):
         qcow2 has one writer, one qemu-nbd. Per volume, one request at a time decides
         whether to start it."""
         with self._volume_locks(volume_id):
-            with session.reader() as s:
+            with session.core_reader() as s:
                 volume = volumes.get(s, volume_id, None)
             this, others = attachments.split(volume.attachments, attachment_id)
             mode = this.attach_mode if this.attach_mode != "null" else connector.get(
@@ -166,10 +166,10 @@ class VolumeManager(Manager):
     def attachment_delete(self, ctx: RequestContext | None, attachment_id: str) -> None:
         """Stop the attachment's export (the API then removes the attachment), unless
         another attachment of the volume shares it: that one keeps it."""
-        with session.reader() as s:
+        with session.core_reader() as s:
             volume_id = attachments.get(s, attachment_id, None).volume_id
         with self._volume_locks(volume_id):
-            with session.reader() as s:
+            with session.core_reader() as s:
                 this, others = attachments.split(attachments.of_volume(s, volume_id),
                                                  attachment_id)
             sharing = [other.id for other in others

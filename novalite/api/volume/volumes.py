@@ -69,7 +69,7 @@ def detail(req: ApiRequest) -> ApiResponse:
 
 
 def found(req: ApiRequest, rule: str) -> Volume:
-    with session.reader() as s:
+    with session.core_reader() as s:
         volume = volumes.get(s, req.params["id"], scope(req))
     policy.authorize(req.ctx, rule, volume.project_id)
     return volume

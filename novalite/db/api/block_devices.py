@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from novalite import exception
 from novalite.db import models
-from novalite.db.session import in_chunks, insert_id, reader, retry_on_deadlock, writer
+from novalite.db.session import core_reader, in_chunks, insert_id, retry_on_deadlock, writer
 from novalite.objects.block_device import BlockDeviceMapping
 
 _B = models.BlockDeviceMapping
@@ -69,7 +69,7 @@ def bdm_create(values: dict[str, Any]) -> BlockDeviceMapping:
 
 def bdm_get_by_volume_and_instance(volume_id: str, instance_uuid: str
                                    ) -> BlockDeviceMapping:
-    with reader() as s:
+    with core_reader() as s:
         row = s.connection().execute(_BY_VOLUME_AND_INSTANCE, {
             "volume_id": volume_id, "instance_uuid": instance_uuid}).first()
         if row is None:
@@ -79,13 +79,13 @@ def bdm_get_by_volume_and_instance(volume_id: str, instance_uuid: str
 
 def bdm_get_all_by_instance(instance_uuid: str) -> list[BlockDeviceMapping]:
     """Oldest first, the order the volumes were attached in."""
-    with reader() as s:
+    with core_reader() as s:
         return [_to_obj(row) for row in s.connection().execute(
             _OF_INSTANCE, {"instance_uuid": instance_uuid})]
 
 
 def bdm_get_by_volume(volume_id: str) -> list[BlockDeviceMapping]:
-    with reader() as s:
+    with core_reader() as s:
         return [_to_obj(row) for row in s.connection().execute(
             _OF_VOLUME, {"volume_id": volume_id})]
 

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, joinedload, lazyload
 from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.api import block_devices, server_groups, share_mappings
-from novalite.db.session import in_chunks, reader, retry_on_deadlock, writer
+from novalite.db.session import Reads, core_reader, in_chunks, reader, retry_on_deadlock, writer
 from novalite.objects import device_metadata, network_info, states
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
@@ -139,7 +139,7 @@ _TAGS_OF = select(models.Tag.tag).where(models.Tag.resource_id == bindparam("uui
                                         ).order_by(models.Tag.tag)
 
 
-def _read(s: Session, uuid: str, project_id: str | None, read_deleted: bool,
+def _read(s: Reads, uuid: str, project_id: str | None, read_deleted: bool,
           with_tags: bool = False) -> Instance:
     """The instance as the services pass it around, read as Core rows: an ORM object
     and its loaded relationships cost twice the reading, and every state change of a
@@ -169,7 +169,7 @@ def _get_row(s: Any, uuid: str, project_id: str | None, read_deleted: bool
 
 def instance_get(uuid: str, project_id: str | None = None,
                  read_deleted: bool = False) -> Instance:
-    with reader() as s:
+    with core_reader() as s:
         return _read(s, uuid, project_id, read_deleted)
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import bindparam, delete, select
-from sqlalchemy.orm import Session
 
 from novalite.db import models
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import Reads, core_reader, reader, retry_on_deadlock, writer
 
 
 def _model_and_owner(project_id: str | None, user_id: str | None, class_name: str | None
@@ -33,7 +32,7 @@ _LIMITS = {models.QuotaClass: _limits_query(models.QuotaClass, "class_name"),
                                                   "user_id")}
 
 
-def _limits(s: Session, project_id: str | None, user_id: str | None,
+def _limits(s: Reads, project_id: str | None, user_id: str | None,
             class_name: str | None) -> dict[str, int]:
     model, owner = _model_and_owner(project_id, user_id, class_name)
     return {resource: limit for resource, limit in s.connection().execute(_LIMITS[model],
@@ -51,7 +50,7 @@ def limits_layered(class_name: str, project_id: str | None = None,
                    user_id: str | None = None) -> dict[str, int]:
     """The class's limits overridden by the project's, then by the project user's: one
     transaction, as every boot asks (twice: its check and its recheck)."""
-    with reader() as s:
+    with core_reader() as s:
         found = _limits(s, None, None, class_name)
         if project_id is not None:
             found.update(_limits(s, project_id, None, None))

@@ -141,18 +141,30 @@ def test_a_writer_holds_the_write_lock_from_its_first_statement(db):
     assert not _locked_by_another()
 
 
-def test_a_read_sees_one_snapshot_throughout(db):
-    """Each read transaction begins with BEGIN: the driver, left to itself, would run
-    each statement on its own."""
+@pytest.mark.parametrize("read", [reader, session.core_reader])
+def test_a_read_sees_one_snapshot_throughout(db, read):
+    """Each read transaction begins with BEGIN, a Session's or a bare connection's: the
+    driver, left to itself, would run each statement on its own."""
     _service()
-    with reader() as r:
-        assert r.scalar(select(models.Service.host)) == "h"
+    host = select(models.Service.host)
+    with read() as r:
+        assert r.connection().scalar(host) == "h"
         assert not _locked_by_another()  # a reader takes no write lock
         with writer() as s:
             s.execute(update(models.Service).values(host="moved"))
-        assert r.scalar(select(models.Service.host)) == "h"
-    with reader() as r:
-        assert r.scalar(select(models.Service.host)) == "moved"
+        assert r.connection().scalar(host) == "h"
+    with read() as r:
+        assert r.connection().scalar(host) == "moved"
+
+
+def test_a_core_read_gives_its_connection_back_rolled_back(db):
+    """What the pool hands out next is not inside the read's transaction."""
+    _service()
+    with session.core_reader() as r:
+        r.connection().scalar(select(models.Service.host))
+        dbapi = r.connection().connection.driver_connection
+        assert dbapi.in_transaction
+    assert not dbapi.in_transaction
 
 
 def test_a_connection_begins_immediate_only_while_asked(db):
