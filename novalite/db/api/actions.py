@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from novalite import context as ctx_mod
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import core_reader, reader, retry_on_deadlock, writer
 
 _ADD_ACTION = insert(models.InstanceAction.__table__)
 
@@ -238,13 +238,19 @@ def add_fault(s: Session, instance_uuid: str, code: int, message: str,
                                message=message[:255], details=details, host=host))
 
 
+_F = models.InstanceFault
+# Built once: a client waiting for its server polls a view with it.
+_FAULTS_OF = (select(_F.instance_uuid, _F.code, _F.message, _F.details, _F.created_at)
+              .where(_F.instance_uuid.in_(bindparam("uuids", expanding=True)))
+              .order_by(_F.id))
+
+
 def fault_get_latest(instance_uuids: list[str]) -> dict[str, dict[str, Any]]:
     """The newest fault of each instance, as the API shows it."""
     if not instance_uuids:
         return {}
-    with reader() as s:
-        rows = s.scalars(select(models.InstanceFault)
-                         .where(models.InstanceFault.instance_uuid.in_(instance_uuids))
-                         .order_by(models.InstanceFault.id))
-        return {r.instance_uuid: {"code": r.code, "message": r.message, "details": r.details,
-                                  "created": r.created_at} for r in rows}
+    with core_reader() as s:
+        rows = s.connection().execute(_FAULTS_OF, {"uuids": instance_uuids})
+        return {uuid: {"code": code, "message": message, "details": details,
+                       "created": created}
+                for uuid, code, message, details, created in rows}

@@ -10,7 +10,7 @@ import uuid as uuidlib
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -114,7 +114,7 @@ def destroy_all_of(s: Session, instance_uuid: str) -> None:
     s.connection().execute(_DESTROY_ALL_OF, {"instance_uuid": instance_uuid})
 
 
-def volumes_attached(s: Session, instance_uuids: Iterable[str]
+def volumes_attached(s: Session | Connection, instance_uuids: Iterable[str]
                      ) -> dict[str, list[tuple[str, bool]]]:
     """(volume id, delete_on_termination) of each instance's volumes, oldest first, for
     the servers' views (in the caller's transaction); instances without volumes are

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import product
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import Connection, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm import Session, joinedload, lazyload
 
@@ -139,21 +139,28 @@ _TAGS_OF = select(models.Tag.tag).where(models.Tag.resource_id == bindparam("uui
                                         ).order_by(models.Tag.tag)
 
 
-def _read(s: Reads, uuid: str, project_id: str | None, read_deleted: bool,
-          with_tags: bool = False) -> Instance:
-    """The instance as the services pass it around, read as Core rows: an ORM object
-    and its loaded relationships cost twice the reading, and every state change of a
-    build reads its instance back (the tags only if asked for)."""
-    connection = s.connection()
+def _read_rows(connection: Connection, uuid: str, project_id: str | None,
+               read_deleted: bool) -> tuple[Any, dict[str, str | None]]:
+    """The instance's row (its columns first, then its network info) and its metadata,
+    as Core rows: an ORM object and its loaded relationships cost twice the reading."""
     rows = connection.execute(_READ_QUERIES[read_deleted, project_id is not None],
                               {"uuid": uuid, "project_id": project_id}).all()
     if not rows:
         raise exception.InstanceNotFound(instance_id=uuid)
     first = rows[0]
-    metadata = {row.meta_key: row.meta_value or "" for row in rows
-                if row.id == first.id and row.meta_key is not None}
+    return first, {row.meta_key: row.meta_value for row in rows
+                   if row.id == first.id and row.meta_key is not None}
+
+
+def _read(s: Reads, uuid: str, project_id: str | None, read_deleted: bool,
+          with_tags: bool = False) -> Instance:
+    """The instance as the services pass it around: every state change of a build
+    reads its instance back (the tags only if asked for)."""
+    connection = s.connection()
+    first, metadata = _read_rows(connection, uuid, project_id, read_deleted)
     tags = list(connection.scalars(_TAGS_OF, {"uuid": uuid})) if with_tags else []
-    return _instance(first, metadata, first.info_network, tags)
+    return _instance(first, {key: value or "" for key, value in metadata.items()},
+                     first.info_network, tags)
 
 
 def _get_row(s: Any, uuid: str, project_id: str | None, read_deleted: bool
@@ -173,10 +180,20 @@ def instance_get(uuid: str, project_id: str | None = None,
         return _read(s, uuid, project_id, read_deleted)
 
 
+_COLUMN_KEYS = tuple(column.key for column in models.Instance.__table__.columns)
+
+
 def instance_get_view(uuid: str, project_id: str | None = None) -> dict[str, Any]:
-    with reader() as s:
-        view = to_view(_get_row(s, uuid, project_id, read_deleted=False))
-        view["volumes_attached"] = block_devices.volumes_attached(s, [uuid]).get(uuid, [])
+    """The live instance as to_view() shows it, with its volumes, read by the
+    statements _read() runs: a client waiting for its server polls this."""
+    with core_reader() as s:
+        conn = s.connection()
+        first, metadata = _read_rows(conn, uuid, project_id, read_deleted=False)
+        view = dict(zip(_COLUMN_KEYS, first, strict=False))  # the table's columns lead
+        view["metadata"] = metadata
+        view["tags"] = list(conn.scalars(_TAGS_OF, {"uuid": uuid}))
+        view["network_info"] = list(first.info_network or [])
+        view["volumes_attached"] = block_devices.volumes_attached(conn, [uuid]).get(uuid, [])
         return view
 
 

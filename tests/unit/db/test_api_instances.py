@@ -4,7 +4,7 @@ import pytest
 
 from novalite import exception
 from novalite.db import session
-from novalite.db.api import info_caches, instance_list, instances
+from novalite.db.api import block_devices, info_caches, instance_details, instance_list, instances
 from tests import builders
 from tests.statements import statements
 
@@ -44,6 +44,34 @@ def test_an_instance_reads_with_its_metadata_and_network_info_in_one_statement(d
     view = instances.instance_get_view(created.uuid)
     assert view["metadata"] == {"role": "web"} and view["tags"] == []
     assert [v["id"] for v in view["network_info"]] == ["port-1"]
+
+
+def test_a_servers_view_is_every_column_of_its_row_with_what_it_holds(db):
+    """The view a server's GET shows, read as Core rows, holds what the ORM row holds:
+    each column, the live metadata, the tags (sorted, as a list shows them), the network
+    info and the volumes."""
+    created = instances.instance_create(
+        {"uuid": builders.instance().uuid, "display_name": "vm", "project_id": "p1",
+         "user_id": "u1", "flavor": builders.flavor(), "vm_state": "active"},
+        {"role": "web", "tier": "2"}, ["blue", "amber"])
+    uuid = created.uuid
+    instance_details.metadata_delete(uuid, "tier")  # soft-deleted: not shown
+    info_caches.update(uuid, [{"id": "port-1", "address": "fa:16:3e:00:00:01",
+                              "network": {"id": "net-1", "label": "private"}}])
+    block_devices.bdm_create({"instance_uuid": uuid, "source_type": "volume",
+                              "destination_type": "volume", "volume_id": "vol-1",
+                              "delete_on_termination": True})
+    with session.reader() as s:
+        expected = instances.to_view(instances._get_row(s, uuid, None, read_deleted=False))
+    view = instances.instance_get_view(uuid, project_id="p1")
+    assert view == {**expected, "tags": ["amber", "blue"],
+                    "volumes_attached": [("vol-1", True)]}
+    assert view["metadata"] == {"role": "web"} and view["network_info"][0]["id"] == "port-1"
+    with pytest.raises(exception.InstanceNotFound):
+        instances.instance_get_view(uuid, project_id="p2")
+    instances.instance_destroy(uuid)
+    with pytest.raises(exception.InstanceNotFound):
+        instances.instance_get_view(uuid)
 
 
 def test_the_live_instances_of_many_hosts_in_a_read_per_chunk(db, monkeypatch):
