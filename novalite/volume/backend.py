@@ -17,7 +17,9 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import subprocess
+import threading
 
 from novalite import affinity
 from novalite.conf import CONF
@@ -67,10 +69,26 @@ class FileBackend:
         return os.path.join(self.directory, f"snapshot-{snapshot_id}")
 
     def create(self, volume_id: str, size_gb: int) -> None:
-        """An empty volume of `size_gb` (qcow2: it takes no space until written)."""
+        """An empty volume of `size_gb` (qcow2: it takes no space until written), copied
+        from the backend's empty qcow2 of that size."""
         partial = self.path(volume_id) + ".part"
-        _qemu_img("create", "-q", "-f", "qcow2", partial, f"{size_gb}G")
+        shutil.copyfile(self._empty(size_gb), partial)
         os.replace(partial, self.path(volume_id))
+
+    def _empty(self, size_gb: int) -> str:
+        """An empty qcow2 of `size_gb`, made once by qemu-img: it makes the same bytes
+        each time (a qcow2 holds no id or time), and copying its 200 KB costs a tenth of a
+        millisecond against the 6-9 ms of CPU a qemu-img process takes to start."""
+        path = os.path.join(self.directory, f".empty-{size_gb}G")
+        if not os.path.exists(path):
+            partial = f"{path}.{os.getpid()}-{threading.get_ident()}.part"
+            try:
+                _qemu_img("create", "-q", "-f", "qcow2", partial, f"{size_gb}G")
+                os.replace(partial, path)
+            finally:  # what a failed qemu-img left
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(partial)
+        return path
 
     def copy(self, source: str, volume_id: str, size_gb: int,
              source_format: str = "qcow2") -> None:
