@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import glob
 import logging
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -155,22 +155,23 @@ class Exports:
 
 
 def _alive(pid: int) -> bool:
-    """Whether any thread of the process still runs: its first thread is a zombie before
-    the others have ended and closed its socket."""
-    for task in glob.glob(f"/proc/{pid}/task/*/stat"):
-        with contextlib.suppress(OSError), open(task) as stat:
-            if stat.read().rsplit(")", 1)[1].split()[0] != "Z":
-                return True
-    return False
+    return not _wait_gone(pid, 0)
 
 
 def _wait_gone(pid: int, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while _alive(pid):
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
+    """Whether every thread of the process has ended, waiting up to `timeout` seconds:
+    its first thread is a zombie before the others have ended and closed its socket,
+    and a pidfd is readable only once they all have. Waiting on it costs nothing while
+    it waits; reading each thread's /proc stat every 10 ms instead was 2 % of a volume
+    cycle's CPU in a yappi profile of the volume benchmark."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        return bool(select.select([pidfd], [], [], timeout)[0])
+    finally:
+        os.close(pidfd)
 
 
 def _free_port(address: str) -> int:
