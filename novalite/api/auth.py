@@ -14,8 +14,7 @@ and effective roles; a missing or invalid token is a 401 in the calling API's fo
 from __future__ import annotations
 
 import dataclasses
-
-from starlette.requests import Request
+from collections.abc import Mapping
 
 from novalite.api.faults import HTTPFault
 from novalite.conf import CONF
@@ -24,19 +23,19 @@ from novalite.identity import exception as identity_exception
 from novalite.identity import tokens
 
 
-def noauth2(request: Request, ctx: RequestContext) -> RequestContext:
-    token = request.headers.get("x-auth-token", "admin:admin")
+def noauth2(headers: Mapping[str, str], ctx: RequestContext) -> RequestContext:
+    token = headers.get("x-auth-token", "admin:admin")
     user_id, _, project_id = token.partition(":")
     project_id = project_id or user_id
     roles = ["admin", "member", "reader"] if user_id == "admin" else ["member", "reader"]
-    if request.headers.get("x-roles"):  # as keystonemiddleware passes them: "reader,..."
-        roles = [r.strip() for r in request.headers["x-roles"].split(",") if r.strip()]
+    if headers.get("x-roles"):  # as keystonemiddleware passes them: "reader,..."
+        roles = [r.strip() for r in headers["x-roles"].split(",") if r.strip()]
     return dataclasses.replace(ctx, user_id=user_id, project_id=project_id, roles=roles,
                                is_admin=user_id == "admin", auth_token=token)
 
 
-def keystone(request: Request, ctx: RequestContext) -> RequestContext:
-    token_id = request.headers.get("x-auth-token")
+def keystone(headers: Mapping[str, str], ctx: RequestContext) -> RequestContext:
+    token_id = headers.get("x-auth-token")
     try:
         if not token_id:
             raise identity_exception.Unauthorized()
@@ -53,6 +52,7 @@ def keystone(request: Request, ctx: RequestContext) -> RequestContext:
 STRATEGIES = {"noauth2": noauth2, "keystone": keystone}
 
 
-def authenticate(request: Request, ctx: RequestContext) -> RequestContext:
-    """The caller's identity by `[api] auth_strategy`; `ctx` carries the request ids."""
-    return STRATEGIES[CONF.api.auth_strategy](request, ctx)
+def authenticate(headers: Mapping[str, str], ctx: RequestContext) -> RequestContext:
+    """The caller's identity from the request's `headers` (lower-case names) by `[api]
+    auth_strategy`; `ctx` carries the request ids."""
+    return STRATEGIES[CONF.api.auth_strategy](headers, ctx)

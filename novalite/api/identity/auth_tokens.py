@@ -76,7 +76,7 @@ def issue(req: ApiRequest) -> ApiResponse:
 
 
 def _subject(req: ApiRequest, rule: str) -> tuple[str, tokens.Token]:
-    token_id = req.headers.get("x-subject-token") if req.headers else None
+    token_id = req.headers.get("x-subject-token")
     if not token_id:
         raise exception.ValidationError(attribute="X-Subject-Token", target="headers")
     try:

@@ -178,7 +178,7 @@ def update(res: Resource) -> Callable[[ApiRequest], ApiResponse]:
         def work(s: Session) -> Record:
             row = _lookup(s, req, res, "update")
             authorize_attributes(req, "update", res.name, values, res.target(s, row))
-            common.check_revision(row, req.headers.get("if-match") if req.headers else None)
+            common.check_revision(row, req.headers.get("if-match"))
             return res.update(s, req, row, dict(values))  # a retry must see what was asked
         return ApiResponse(200, {res.name: shown(req, res.name, transaction.write(work))})
     return handler
@@ -188,7 +188,7 @@ def delete(res: Resource) -> Callable[[ApiRequest], ApiResponse]:
     def handler(req: ApiRequest) -> ApiResponse:
         def work(s: Session) -> None:
             row = _lookup(s, req, res, "delete")
-            common.check_revision(row, req.headers.get("if-match") if req.headers else None)
+            common.check_revision(row, req.headers.get("if-match"))
             res.delete(s, req, row)
         transaction.write(work)
         return ApiResponse(204)

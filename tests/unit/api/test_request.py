@@ -1,5 +1,5 @@
-"""What the request wrapper reads of the request's URL, read as Starlette's own URL
-reads it."""
+"""What the request wrapper reads of the request's URL and headers, read as Starlette's
+own URL and Headers read them."""
 
 from __future__ import annotations
 
@@ -28,12 +28,14 @@ def _request(scheme: str, server: tuple[str, int] | None, host: bytes | None,
 def test_the_base_url_is_the_one_starlette_reads(scheme, server, host):
     request = _request(scheme, server, host)
     expected = f"{request.url.scheme}://{request.url.netloc}/compute"
-    assert api_request._base_url(request, "/compute") == expected
+    assert api_request._base_url(request, api_request._headers(request.scope),
+                                 "/compute") == expected
 
 
 def test_a_public_endpoint_overrides_what_the_client_reached(conf):
     conf.set_override("public_endpoint", "https://api.example/", group="api")
-    assert api_request._base_url(_request("http", ("10.0.0.1", 80), b"x"),
+    request = _request("http", ("10.0.0.1", 80), b"x")
+    assert api_request._base_url(request, api_request._headers(request.scope),
                                  "/compute") == "https://api.example/compute"
 
 
@@ -42,3 +44,12 @@ def test_the_logged_path_is_the_urls_path_and_query(query):
     request = _request("http", ("10.0.0.1", 80), b"x", "/volume/v3/volumes/detail", query)
     expected = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     assert api_request._logged_path(request) == expected
+
+
+def test_the_headers_are_the_ones_starlette_reads():
+    request = Request({"type": "http", "path": "/", "headers": [
+        (b"x-auth-token", b"first"), (b"x-auth-token", b"second"),
+        (b"user-agent", b"caf\xe9")]})
+    headers = api_request._headers(request.scope)
+    for name in ("x-auth-token", "user-agent", "x-roles"):
+        assert headers.get(name) == request.headers.get(name)
