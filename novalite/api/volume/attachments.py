@@ -73,7 +73,7 @@ def create(req: ApiRequest) -> ApiResponse:
     validate(schemas.CREATE_ATTACHMENT_V354 if req.at_least("3.54")
              else schemas.CREATE_ATTACHMENT, req.body)
     values = req.body["attachment"]
-    with session.reader() as s:
+    with session.core_reader() as s:
         volume = volumes.get(s, values["volume_uuid"], scope(req))
     policy.authorize(req.ctx, "volume:attachment_create", volume.project_id)
     made = attach.create(req.ctx, scope(req), volume.id, values.get("instance_uuid"),
