@@ -101,14 +101,16 @@ def _rendered(result: ApiResponse) -> ApiResponse:
     return result
 
 
-def _response(result: ApiResponse) -> Response:
-    """A rendered body, or a stream sent as it comes."""
+def _response(result: ApiResponse, headers: dict[str, str]) -> Response:
+    """A rendered body, or a stream sent as it comes, with `headers`: given at once, as
+    each header set on a made response scans and encodes its list again."""
     if result.stream is not None:
-        return StreamingResponse(iterate_in_threadpool(result.stream),
+        return StreamingResponse(iterate_in_threadpool(result.stream), headers=headers,
                                  status_code=result.status, media_type=result.media_type)
     if result.body is None:
-        return Response(status_code=result.status)
-    return Response(result.body, status_code=result.status, media_type="application/json")
+        return Response(status_code=result.status, headers=headers)
+    return Response(result.body, status_code=result.status, headers=headers,
+                    media_type="application/json")
 
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -258,6 +260,12 @@ async def _in_thread(handler: Handler, profile: ApiProfile, authenticated: bool,
             profile.negotiate(headers)
 
 
+def _stamps(profile: ApiProfile, progress: _Progress, request_id: str) -> dict[str, str]:
+    """The headers every answer carries: the version it was answered at, and the ids."""
+    return {**profile.version_headers(progress.version), "x-openstack-request-id": request_id,
+            "x-compute-request-id": request_id}
+
+
 def _access_level(headers: dict[str, str]) -> int:
     """INFO for a user's request, DEBUG for one of novalite's own services (a compute's
     placement reports)."""
@@ -280,25 +288,23 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
         try:
             result = await _in_thread(handler, profile, authenticated, request, headers,
                                       progress)
-            response = _response(result)
-            response.headers.update(result.headers)
         except Exception as exc:
             error = _error(exc, request_id)
             response = profile.fault(error, request_id)
-            response.headers.update(error.headers)
+            response.headers.update({**error.headers,
+                                     **_stamps(profile, progress, request_id)})
             if error.code == 401:  # where to get a token, as keystonemiddleware says
                 response.headers["WWW-Authenticate"] = (
                     f'Keystone uri="{_base_url(request, headers, "/identity")}"')
-        version = progress.version
-        response.headers.update(profile.version_headers(version))
-        response.headers["x-openstack-request-id"] = request_id
-        response.headers["x-compute-request-id"] = request_id
+        else:
+            response = _response(result, {**result.headers,
+                                          **_stamps(profile, progress, request_id)})
         LOG.log(_access_level(headers), '%s "%s %s" status: %s len: %s microversion: %s '
                 'time: %.4f',
                  request.client.host if request.client else "-", request.method,
                  _logged_path(request),
                  response.status_code, response.headers.get("content-length", 0),
-                 profile.fmt_version(version), time.perf_counter() - started)
+                 profile.fmt_version(progress.version), time.perf_counter() - started)
         ctx_mod.reset(token)
         return response
 
