@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextvars
 import dataclasses
 import functools
@@ -24,6 +22,7 @@ from novalite import context as ctx_mod
 from novalite import exception
 from novalite.api import auth, faults
 from novalite.api.profile import ApiProfile
+from novalite.api.worker_threads import WorkerThreads
 from novalite.clients import adapters
 from novalite.conf import CONF
 
@@ -35,11 +34,10 @@ _REQUEST_ID = re.compile(r"^req-[a-f0-9]{8}(-[a-f0-9]{4}){3}-[a-f0-9]{12}$")
 
 
 # The threads handlers run in, as many as anyio's default limit, which Starlette's
-# run_in_threadpool used for every request. asyncio's hop to an executor costs half of
-# anyio's (28 against 59-64 us of CPU, 8 requests at a time): anyio's was 7% of the
-# all-in-one's CPU in the volume benchmark, the largest part of its event loop's work.
-# Each call runs in a copy of the caller's context, as anyio's did.
-_WORKERS = concurrent.futures.ThreadPoolExecutor(40, thread_name_prefix="api")
+# run_in_threadpool used for every request: anyio's hop was 7% of the all-in-one's CPU
+# in the volume benchmark, the largest part of its event loop's work. Each call runs in
+# a copy of the caller's context, as anyio's did.
+_WORKERS = WorkerThreads(40, "api")
 
 
 @dataclasses.dataclass
@@ -251,7 +249,7 @@ async def _in_thread(handler: Handler, profile: ApiProfile, authenticated: bool,
         raw = await _read_body(request, headers)
         call = functools.partial(contextvars.copy_context().run, _serve, handler, profile,
                                  authenticated, request, headers, raw, progress)
-        return await asyncio.get_running_loop().run_in_executor(_WORKERS, call)
+        return await _WORKERS.run(call)
     finally:
         # What the thread set in its copy of the context is gone: the caller's context
         # and the negotiated version (errors are rendered by it) are set here again.
