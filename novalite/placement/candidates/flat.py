@@ -48,9 +48,8 @@ def applies(groups: dict[str, RequestGroup], nested: bool, sharing: bool) -> boo
 
 # Built once (every candidates request runs some), each with the list it tests as one
 # expanding parameter.
-_NAMED_IDS = {table: select(table.c.name, table.c.id)
-              .where(table.c.name.in_(bindparam("names", expanding=True)))
-              for table in (RC, TRAIT)}
+_TRAIT_IDS = select(TRAIT.c.name, TRAIT.c.id).where(
+    TRAIT.c.name.in_(bindparam("names", expanding=True)))
 _WITH_TRAITS = select(RP_TRAIT.c.resource_provider_id).where(
     RP_TRAIT.c.trait_id.in_(bindparam("ids", expanding=True)))
 _MEMBERS = (select(RP_AGG.c.resource_provider_id)
@@ -63,15 +62,25 @@ _USAGE = (select(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id,
 _CLASS_NAMES = select(RC.c.id, RC.c.name)
 
 
-def _ids(conn: Connection, table, names: set[str], missing: type[Exception]) -> dict:
+def _trait_ids(conn: Connection, names: set[str]) -> dict[str, int]:
     if not names:
         return {}
-    found: dict[str, int] = dict(conn.execute(_NAMED_IDS[table],
-                                              {"names": sorted(names)}).all())
+    found: dict[str, int] = dict(conn.execute(_TRAIT_IDS, {"names": sorted(names)}).all())
     for name in sorted(names):
         if name not in found:
-            raise missing(name)
+            raise TraitNotFound(name)
     return found
+
+
+def _wanted(names: dict[int, str], resources: dict[str, int]) -> dict[int, int]:
+    """The amounts asked for by class id, from every class's name (read anyway to name
+    the candidates' resources): one statement fewer per query than looking the asked
+    classes up apart."""
+    ids = {name: rc_id for rc_id, name in names.items()}
+    for name in sorted(resources):
+        if name not in ids:
+            raise ResourceClassNotFound(name)
+    return {ids[name]: amount for name, amount in resources.items()}
 
 
 def _providers_with(conn: Connection, trait_ids: list[int]) -> set[int]:
@@ -156,14 +165,12 @@ def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams
     id order, at most `stop` of them. Providers are read with their inventories in id
     order from the DB-API cursor (plain tuples, tens of thousands of rows) and the read
     ends at `stop`."""
-    trait_ids = _ids(conn, TRAIT, params.root_required | params.root_forbidden,
-                     TraitNotFound)
-    rc_ids = _ids(conn, RC, set(group.resources), ResourceClassNotFound)
-    trait_ids |= _ids(conn, TRAIT, group.trait_names(), TraitNotFound)
-    wanted = {rc_ids[rc]: amount for rc, amount in group.resources.items()}
+    trait_ids = _trait_ids(conn, params.root_required | params.root_forbidden)
+    names = dict(conn.execute(_CLASS_NAMES).all())
+    wanted = _wanted(names, group.resources)
+    trait_ids |= _trait_ids(conn, group.trait_names())
     allowed, excluded = _allowed(conn, group, params, trait_ids)
     usage = _usage(conn)
-    names = dict(conn.execute(_CLASS_NAMES).all())
     found: list[tuple[int, str, list]] = []
     rows = _raw(conn, _SCAN)
     try:

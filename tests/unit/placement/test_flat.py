@@ -187,3 +187,16 @@ def test_unused_helpers_are_consistent(topo):
     topo.provider("cn1", inventory=COMPUTE)
     assert allocs(topo, "resources=VCPU:1") == [[("cn1", (("VCPU", 1),))]]
     assert provs(topo, "resources=VCPU:1") == [["cn1"]]
+
+
+def test_nova_query_reads_each_class_name_once(topo):
+    """The asked classes' ids come from the names read for the summaries anyway."""
+    from novalite.placement.candidates.request import ResourceClassNotFound
+    from tests.statements import statements
+
+    topo.provider("cn1", inventory=COMPUTE)
+    with statements() as seen:
+        candidates(topo, "resources=VCPU:1,MEMORY_MB:512,DISK_GB:10&limit=1000")
+    assert sum("FROM resource_classes" in sql for sql in seen) == 1, seen
+    with pytest.raises(ResourceClassNotFound, match="CUSTOM_NONE"):
+        candidates(topo, "resources=VCPU:1,CUSTOM_NONE:1")
