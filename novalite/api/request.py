@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 from anyio import from_thread
 from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
+from starlette.datastructures import QueryParams
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
@@ -38,6 +39,9 @@ _REQUEST_ID = re.compile(r"^req-[a-f0-9]{8}(-[a-f0-9]{4}){3}-[a-f0-9]{12}$")
 # in the volume benchmark, the largest part of its event loop's work. Each call runs in
 # a copy of the caller's context, as anyio's did.
 _WORKERS = WorkerThreads(40, "api")
+# What a request without a query string is handed (immutable, so shared): most requests
+# have none, and parsing the empty string made a new one each time.
+_NO_QUERY = QueryParams()
 
 
 @dataclasses.dataclass
@@ -231,9 +235,10 @@ def _serve(handler: Handler, profile: ApiProfile, authenticated: bool, request: 
         progress.version = profile.negotiate(headers)
         progress.negotiated = True
         body = _chunks(request.stream()) if raw is None else _parse_body(raw)
+        query = request.query_params if request.scope["query_string"] else _NO_QUERY
         return _rendered(handler(ApiRequest(
-            progress.ctx, progress.version, dict(request.path_params), request.query_params,
-            body, _base_url(request, headers, profile.mount), headers)))
+            progress.ctx, progress.version, dict(request.path_params), query, body,
+            _base_url(request, headers, profile.mount), headers)))
     finally:
         ctx_mod.reset(token)
 
@@ -252,10 +257,8 @@ async def _in_thread(handler: Handler, profile: ApiProfile, authenticated: bool,
         return await _WORKERS.run(call)
     finally:
         # What the thread set in its copy of the context is gone: the caller's context
-        # and the negotiated version (errors are rendered by it) are set here again.
+        # (its request id and user for the access log) is set here again.
         progress.ctx.activate()
-        if progress.negotiated:
-            profile.negotiate(headers)
 
 
 def _stamps(profile: ApiProfile, progress: _Progress, request_id: str) -> dict[str, str]:
@@ -273,6 +276,7 @@ def _access_level(headers: dict[str, str]) -> int:
 
 def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) -> Callable:
     """Turn a plain handler into a Starlette endpoint with the common behaviour."""
+    default_version = profile.negotiate({})  # a request's until its own is negotiated
 
     async def run(request: Request) -> Response:
         started = time.perf_counter()
@@ -282,11 +286,13 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
         incoming = headers.get("x-openstack-request-id", "")
         ctx.global_request_id = incoming if _REQUEST_ID.match(incoming) else None
         token = ctx.activate()
-        progress = _Progress(ctx, profile.negotiate({}))
+        progress = _Progress(ctx, default_version)
         try:
             result = await _in_thread(handler, profile, authenticated, request, headers,
                                       progress)
         except Exception as exc:
+            if progress.negotiated:  # an error body may depend on it (placement's code)
+                profile.negotiate(headers)
             error = _error(exc, request_id)
             response = profile.fault(error, request_id)
             response.headers.update({**error.headers,
