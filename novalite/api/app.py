@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route
+from starlette.types import Receive, Scope, Send
 
 from novalite.api import faults
 from novalite.api.compute.routes import PROFILE as COMPUTE
@@ -41,18 +42,29 @@ from novalite.api.volume.routes import PROFILE as VOLUME
 from novalite.api.volume.routes import ROUTES as VOLUME_ROUTES
 
 
+class _ByMethod:
+    """A path's handlers by method, as a plain ASGI app: a function given to Route is
+    wrapped in Starlette's request_response, which watches every response for an
+    exception to hand its handlers, and the endpoints let none out."""
+
+    def __init__(self, methods: dict[str, Callable[[Request], Awaitable[Response]]]) -> None:
+        self.methods = methods
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive, send)
+        handler = self.methods.get(request.method) or self.methods["GET"]  # HEAD
+        response = await handler(request)
+        await response(scope, receive, send)
+
+
 def _routes(table: list, profile: ApiProfile) -> list[Route]:
     """One Starlette route per path, dispatching on method to the table's handlers."""
-    by_path: dict[str, dict[str, object]] = defaultdict(dict)
+    by_path: dict[str, dict[str, Callable[[Request], Awaitable[Response]]]] = \
+        defaultdict(dict)
     for path, method, handler, authenticated in table:
         by_path[path][method] = endpoint(handler, profile, authenticated)
-    routes = []
-    for path, methods in by_path.items():
-        async def dispatch(request: Request, methods=methods) -> Response:
-            handler = methods.get(request.method) or methods["GET"]  # HEAD without its own
-            return await handler(request)
-        routes.append(Route(path, dispatch, methods=list(methods)))
-    return routes
+    return [Route(path, _ByMethod(methods), methods=list(methods))
+            for path, methods in by_path.items()]
 
 
 # What an unknown path or an unserved method answers, in every API's own error format.
@@ -85,8 +97,7 @@ def _profile_error(profile: ApiProfile):
 def _mounted(table: list, profile: ApiProfile, on_error, root_handler=None) -> list:
     """An API under its mount; clients also ask for its root without the trailing slash
     (`GET /image`, `GET /placement`), which is answered, not redirected."""
-    app = ExceptionMiddleware(IndexedRouter(_routes(table, profile)),
-                              handlers={HTTPException: on_error})
+    app = IndexedRouter(_routes(table, profile), on_error)
     root = [Route(profile.mount, endpoint(root_handler, profile, False))] if root_handler \
         else []
     return [*root, Mount(profile.mount, app=app)]

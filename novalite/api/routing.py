@@ -13,11 +13,17 @@ and roots before its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from starlette._utils import get_route_path
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Router
 from starlette.types import Receive, Scope, Send
+
+# How an API answers a path it does not know (404) or a method a path does not take (405)
+ErrorHandler = Callable[[Request, HTTPException], Awaitable[Response]]
 
 DEPTH = 4  # segments indexed: the volume API's routes differ first in the third
 _END = ""  # where a path has no more segments (a path's trailing slash is ignored)
@@ -42,8 +48,13 @@ def _signature(route: BaseRoute) -> tuple[str | None, ...]:
 
 
 class IndexedRouter(Router):
-    def __init__(self, routes: Sequence[BaseRoute]) -> None:
+    """`on_error`, if given, answers the routing errors raised below it (as Starlette's
+    ExceptionMiddleware would, without watching each response's messages to do so)."""
+
+    def __init__(self, routes: Sequence[BaseRoute], on_error: ErrorHandler | None = None
+                 ) -> None:
         super().__init__(routes=list(routes))
+        self._on_error = on_error
         self._signatures = [_signature(route) for route in routes]
         self._literals = [{sig[i] for sig in self._signatures} - {None} for i in range(DEPTH)]
         self._narrowed: dict[tuple[str | None, ...], Router] = {}
@@ -69,4 +80,10 @@ class IndexedRouter(Router):
             await super().app(scope, receive, send)
             return
         scope.setdefault("router", self)
-        await self._for(get_route_path(scope)).app(scope, receive, send)
+        try:
+            await self._for(get_route_path(scope)).app(scope, receive, send)
+        except HTTPException as exc:
+            if self._on_error is None:
+                raise
+            response = await self._on_error(Request(scope, receive, send), exc)
+            await response(scope, receive, send)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 
 import pytest
@@ -77,3 +79,54 @@ def test_the_all_in_ones_mounts_and_roots_go_where_starlette_would_send_them():
             expected = _chosen(routes, path, method)
             assert _chosen(app.router._for(path).routes, path, method) == expected, path
     assert len(app.router._for("/volume/v3/p1/volumes").routes) == 1  # its mount alone
+
+
+def _answer(app, method: str, path: str) -> tuple[int, dict[str, str], dict]:
+    """What `app` sends for a bodiless request: status, headers, JSON body."""
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": method, "path": path, "raw_path": path.encode(),
+             "root_path": "", "query_string": b"", "headers": [], "scheme": "http",
+             "server": ("127.0.0.1", 8774), "client": ("127.0.0.1", 1234),
+             "http_version": "1.1", "asgi": {"version": "3.0"}}
+    asyncio.run(app(scope, receive, send))
+    start, body = sent[0], b"".join(m.get("body", b"") for m in sent[1:])
+    headers = {k.decode(): v.decode() for k, v in start["headers"]}
+    return start["status"], headers, json.loads(body)
+
+
+@pytest.mark.parametrize(("path", "method", "status", "body"), [
+    ("/compute/v2.1/nope", "GET", 404, {"itemNotFound": {
+        "code": 404, "message": "The resource could not be found."}}),
+    ("/compute/v2.1/flavors", "PATCH", 405, {"badMethod": {
+        "code": 405, "message": "The method is not allowed for the requested URL."}}),
+    ("/volume/v3/p1/volumes", "PATCH", 405, {"badMethod": {
+        "code": 405, "message": "The method is not allowed for the requested URL."}}),
+    ("/networking/v2.0/nope", "GET", 404, {"NeutronError": {
+        "type": "HTTPNotFound", "message": "The resource could not be found.",
+        "detail": ""}}),
+    ("/networking/v2.0/networks", "PATCH", 405, {"NeutronError": {
+        "type": "HTTPMethodNotAllowed",
+        "message": "The method is not allowed for the requested URL.", "detail": ""}}),
+    ("/identity/v3/nope", "GET", 404, {"error": {
+        "code": 404, "message": "The resource could not be found.", "title": "Not Found"}}),
+])
+def test_each_api_answers_its_routing_errors_in_its_own_format(path, method, status, body):
+    """The API's router answers an unknown path or method as the API's errors look, and
+    a 405 says which methods the path takes."""
+    found_status, headers, found = _answer(build_app(), method, path)
+    assert (found_status, found) == (status, body)
+    if status == 405:
+        assert set(headers["allow"].split(", ")) == {"GET", "HEAD", "POST"}
+
+
+def test_placements_routing_errors_are_placements():
+    status, headers, found = _answer(build_app(), "PATCH", "/placement/resource_providers")
+    assert status == 405 and set(headers["allow"].split(", ")) == {"GET", "POST"}
+    assert found["errors"][0]["title"] == "Method Not Allowed"
