@@ -17,7 +17,17 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+def _record_only_what_is_shown() -> None:
+    """A record looks up its caller's file and line (walking the stack), its thread and
+    its process's multiprocessing name unless told not to (the logging module's own
+    switches for this); FORMAT shows none of them, and each user request logs a line."""
+    logging._srcfile = None
+    logging.logThreads = False
+    logging.logMultiprocessing = False
+
+
 def setup(debug: bool = False, log_file: str | None = None) -> None:
+    _record_only_what_is_shown()
     root = logging.getLogger()
     for old in list(root.handlers):
         if getattr(old, "_novalite", False):
