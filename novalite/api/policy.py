@@ -459,12 +459,16 @@ def passing(ctx: RequestContext, rules: Iterable[str], target: dict) -> set[str]
     return {rule for rule in rules if loaded.decide(rule, target, ctx)}
 
 
+def project_target(ctx: RequestContext, target_project: str | None = None) -> dict:
+    """The target of a resource of `target_project` (by default the caller's own)."""
+    return {"project_id": ctx.project_id if target_project is None else target_project,
+            "user_id": ctx.user_id}
+
+
 def check(ctx: RequestContext, rule: str, target_project: str | None = None) -> bool:
     """Whether the caller passes `rule` on a resource of `target_project` (by default
     the caller's own project), for behaviour that varies rather than refuses."""
-    target = {"project_id": ctx.project_id if target_project is None else target_project,
-              "user_id": ctx.user_id}
-    return _current().decide(rule, target, ctx)
+    return _current().decide(rule, project_target(ctx, target_project), ctx)
 
 
 def authorize(ctx: RequestContext, rule: str, target_project: str | None = None) -> None:

@@ -11,6 +11,10 @@ from novalite.api import policy
 from novalite.api.request import ApiRequest
 from novalite.volume.records import Attachment, Message, Snapshot, Volume, VolumeType
 
+_TENANT_RULE = "volume_extension:volume_tenant_attribute"
+_HOST_RULE = "volume_extension:volume_host_attribute"
+_ATTRIBUTE_RULES = (_TENANT_RULE, _HOST_RULE)
+
 
 def timestamp(value: datetime.datetime | None) -> str | None:
     return value.strftime("%Y-%m-%dT%H:%M:%S.%f") if value else None
@@ -42,9 +46,11 @@ def volume(req: ApiRequest, vol: Volume) -> dict[str, Any]:
         "attachments": [volume_attachment(req, a) for a in vol.attachments
                         if a.status == "attached"],
     }
-    if policy.check(req.ctx, "volume_extension:volume_tenant_attribute", vol.project_id):
+    shown = policy.passing(req.ctx, _ATTRIBUTE_RULES,
+                           policy.project_target(req.ctx, vol.project_id))
+    if _TENANT_RULE in shown:
         view["os-vol-tenant-attr:tenant_id"] = vol.project_id
-    if policy.check(req.ctx, "volume_extension:volume_host_attribute", vol.project_id):
+    if _HOST_RULE in shown:
         view["os-vol-host-attr:host"] = vol.host
     if req.ctx.is_admin:
         view["migration_status"] = None
