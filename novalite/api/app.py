@@ -8,10 +8,11 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Mount, Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from novalite.api import faults
 from novalite.api.compute.routes import PROFILE as COMPUTE
@@ -103,10 +104,21 @@ def _mounted(table: list, profile: ApiProfile, on_error, root_handler=None) -> l
     return [*root, Mount(profile.mount, app=app)]
 
 
+class _Served(Starlette):
+    """Starlette without the ExceptionMiddleware it puts under every app, which makes a
+    Request and wraps each send of every response to answer exceptions: its router
+    answers the routing errors, and the endpoints let no other out (an escaped one is
+    still a 500 from ServerErrorMiddleware)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return ServerErrorMiddleware(app=self.router)
+
+
 def _indexed(routes: list, on_error: Any) -> Starlette:
-    """Starlette, its routes (the mounts of APIs and their roots) tried by index."""
-    app = Starlette(exception_handlers={HTTPException: on_error})
-    app.router = IndexedRouter(routes)
+    """Starlette, its routes (the mounts of APIs and their roots) tried by index, its
+    unknown paths answered by `on_error`."""
+    app = _Served()
+    app.router = IndexedRouter(routes, on_error)
     return app
 
 

@@ -102,6 +102,8 @@ def _answer(app, method: str, path: str) -> tuple[int, dict[str, str], dict]:
 
 
 @pytest.mark.parametrize(("path", "method", "status", "body"), [
+    ("/nope", "GET", 404, {"itemNotFound": {  # under no API: the all-in-one's router
+        "code": 404, "message": "The resource could not be found."}}),
     ("/compute/v2.1/nope", "GET", 404, {"itemNotFound": {
         "code": 404, "message": "The resource could not be found."}}),
     ("/compute/v2.1/flavors", "PATCH", 405, {"badMethod": {
