@@ -185,8 +185,10 @@ def _check_document(body: Any) -> None:
 async def _read_body(request: Request, headers: dict[str, str]) -> bytes:
     """The body, refused with a 413 beyond [oslo_middleware] max_request_body_size (as
     oslo.middleware's sizelimit does for Nova and Keystone) before more is read."""
-    limit = CONF.oslo_middleware.max_request_body_size
     declared = headers.get("content-length", "")
+    if declared in ("", "0") and "transfer-encoding" not in headers:
+        return b""  # a request with neither header has no body (RFC 9112, 6.3)
+    limit = CONF.oslo_middleware.max_request_body_size
     if limit and declared.isdigit() and int(declared) > limit:
         raise _too_large(limit)
     chunks: list[bytes] = []

@@ -3,9 +3,12 @@ own URL and Headers read them."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from starlette.requests import Request
 
+from novalite.api import faults
 from novalite.api import request as api_request
 
 
@@ -53,3 +56,41 @@ def test_the_headers_are_the_ones_starlette_reads():
     headers = api_request._headers(request.scope)
     for name in ("x-auth-token", "user-agent", "x-roles"):
         assert headers.get(name) == request.headers.get(name)
+
+
+def _posted(headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> tuple[bytes, int]:
+    """What _read_body reads of a request sending `chunks`, and how many it asked for."""
+    sent = [{"type": "http.request", "body": chunk, "more_body": i < len(chunks) - 1}
+            for i, chunk in enumerate(chunks)]
+    asked = 0
+
+    async def receive() -> dict:
+        nonlocal asked
+        asked += 1
+        return sent.pop(0)
+
+    request = Request({"type": "http", "path": "/", "method": "POST", "headers": headers},
+                      receive)
+    body = asyncio.run(api_request._read_body(request, api_request._headers(request.scope)))
+    return body, asked
+
+
+@pytest.mark.parametrize("headers, chunks, expected", [
+    ([(b"content-length", b"7")], [b'{"a":', b"1}"], b'{"a":1}'),
+    ([(b"transfer-encoding", b"chunked")], [b"[1,", b"2]", b""], b"[1,2]"),
+])
+def test_a_body_is_read_whole(headers, chunks, expected):
+    assert _posted(headers, chunks)[0] == expected
+
+
+@pytest.mark.parametrize("headers", [[], [(b"content-length", b"0")]])
+def test_a_request_without_a_body_is_not_waited_on(headers):
+    """Neither a length nor a transfer coding: no body (RFC 9112, 6.3), nothing to receive."""
+    assert _posted(headers, []) == (b"", 0)
+
+
+def test_a_body_beyond_the_limit_is_refused(conf):
+    conf.set_override("max_request_body_size", 4, group="oslo_middleware")
+    with pytest.raises(faults.HTTPFault) as refused:
+        _posted([(b"transfer-encoding", b"chunked")], [b"[1,", b"2]", b""])
+    assert refused.value.code == 413
