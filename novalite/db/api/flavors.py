@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, joinedload
 
 from novalite import exception
 from novalite.db import models
-from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
+from novalite.db.session import core_reader, reader, retry_on_deadlock, run_dml, writer
 from novalite.objects.flavor import Flavor
 
 # Nova's classic default flavors, then devstack's two small ones for tiny real guests
@@ -38,13 +38,16 @@ EXTRA_SPEC_RETRIES = 10
 
 
 def _to_obj(row: models.Flavor) -> Flavor:
+    return _flavor(row, {spec.key: spec.value or "" for spec in row.extra_specs})
+
+
+def _flavor(row: Any, extra_specs: dict[str, str]) -> Flavor:
+    """`row`: an ORM row or a Core row of the flavors table's columns."""
     return Flavor(
         id=row.id, flavorid=row.flavorid, name=row.name, memory_mb=row.memory_mb,
         vcpus=row.vcpus, root_gb=row.root_gb, ephemeral_gb=row.ephemeral_gb, swap=row.swap,
         rxtx_factor=row.rxtx_factor, vcpu_weight=row.vcpu_weight, disabled=row.disabled,
-        is_public=row.is_public, description=row.description,
-        extra_specs={spec.key: spec.value or "" for spec in row.extra_specs},
-    )
+        is_public=row.is_public, description=row.description, extra_specs=extra_specs)
 
 
 def _usable_by(project_id: Any):
@@ -57,6 +60,15 @@ def _usable_by(project_id: Any):
 _ROW = select(models.Flavor).where(models.Flavor.flavorid == bindparam("flavorid")).options(
     joinedload(models.Flavor.extra_specs))
 _USABLE_ROW = _ROW.where(_usable_by(bindparam("project_id")))
+# The same as Core rows, one per extra spec: each boot and flavor show reads its flavor,
+# and an ORM read with its joined specs cost twice as much.
+_WHOLE = (select(models.Flavor.__table__,
+                 models.FlavorExtraSpec.key.label("spec_key"),
+                 models.FlavorExtraSpec.value.label("spec_value"))
+          .outerjoin(models.FlavorExtraSpec,
+                     models.FlavorExtraSpec.flavor_id == models.Flavor.id)
+          .where(models.Flavor.flavorid == bindparam("flavorid")))
+_USABLE_WHOLE = _WHOLE.where(_usable_by(bindparam("project_id")))
 
 
 def _row(s: Session, flavorid: str, project_id: str | None = None) -> models.Flavor:
@@ -97,8 +109,14 @@ def flavor_create(flavor: Flavor) -> Flavor:
 
 
 def flavor_get_by_flavorid(flavorid: str, project_id: str | None = None) -> Flavor:
-    with reader() as s:
-        return _to_obj(_row(s, flavorid, project_id))
+    query = _WHOLE if project_id is None else _USABLE_WHOLE
+    with core_reader() as r:
+        rows = r.connection().execute(query, {"flavorid": flavorid,
+                                              "project_id": project_id}).all()
+    if not rows:
+        raise exception.FlavorNotFound(flavor_id=flavorid)
+    return _flavor(rows[0], {row.spec_key: row.spec_value or "" for row in rows
+                             if row.spec_key is not None})
 
 
 def flavor_get_all(is_public: bool | None = True, project_id: str | None = None,

@@ -53,6 +53,17 @@ def test_a_flavor_reads_with_its_extra_specs_in_one_statement(backend_db):
         assert len([s for s in seen if s.lstrip().startswith("SELECT")]) == 1
 
 
+def test_a_flavor_read_alone_is_the_one_listed(backend_db):
+    """The read of one flavor (Core rows) and the listing (ORM rows) build the same
+    flavor, with and without extra specs."""
+    _create(flavorid="plain", name="plain", description="d", vcpu_weight=3, disabled=True,
+            rxtx_factor=2.5, swap=64, ephemeral_gb=2)
+    _create(flavorid="specs", name="specs", extra_specs={"hw:cpu_policy": "dedicated"})
+    listed = {f.flavorid: f for f in flavors.flavor_get_all(is_public=None)}
+    for flavorid in ("plain", "specs"):
+        assert flavors.flavor_get_by_flavorid(flavorid) == listed[flavorid]
+
+
 def test_listing_filters(backend_db):
     _create(flavorid="b", name="b", memory_mb=100, root_gb=5)
     _create(flavorid="a", name="a", memory_mb=200, root_gb=1, disabled=True)
