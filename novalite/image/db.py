@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from novalite import timeutils
 from novalite.db import models
 from novalite.db.models.image import ImageMember, ImageTag
-from novalite.db.session import reader, retry_on_deadlock, run_dml, writer
+from novalite.db.session import core_reader, reader, retry_on_deadlock, run_dml, writer
 from novalite.image import errors
 from novalite.image.record import COLUMNS, ImageRecord
 
@@ -32,7 +32,8 @@ class Member:
     updated_at: Any
 
 
-def _record(row: models.Image, tags: Iterable[str]) -> ImageRecord:
+def _record(row: Any, tags: Iterable[str]) -> ImageRecord:
+    """`row`: an ORM row or a Core row of the images table's columns."""
     properties = dict(row.properties or {})
     hidden = properties.pop("os_hidden", False)
     return ImageRecord(id=row.id, **{c: getattr(row, c) for c in COLUMNS},
@@ -50,6 +51,11 @@ _TAGS = select(ImageTag.image_id, ImageTag.value).where(
 _ROW = select(models.Image).where(models.Image.id == bindparam("image_id"),
                                   models.Image.deleted == 0)
 _LOCKED_ROW = _ROW.with_for_update()
+# A live image as Core rows, one per tag: each boot reads its image, and an ORM read and
+# a second statement for the tags cost twice as much.
+_WHOLE = (select(models.Image.__table__, ImageTag.value.label("tag"))
+          .outerjoin(ImageTag, ImageTag.image_id == models.Image.id)
+          .where(models.Image.id == bindparam("image_id"), models.Image.deleted == 0))
 
 
 def _tags(s: Session, image_ids: list[str]) -> dict[str, list[str]]:
@@ -68,8 +74,11 @@ def _row(s: Session, image_id: str, lock: bool = False) -> models.Image:
 
 
 def image_get(image_id: str) -> ImageRecord:
-    with reader() as s:
-        return _record(_row(s, image_id), _tags(s, [image_id])[image_id])
+    with core_reader() as r:
+        rows = r.connection().execute(_WHOLE, {"image_id": image_id}).all()
+    if not rows:
+        raise errors.ImageNotFound(image_id=image_id)
+    return _record(rows[0], [row.tag for row in rows if row.tag is not None])
 
 
 def image_get_all(where: ColumnElement[bool]) -> list[ImageRecord]:

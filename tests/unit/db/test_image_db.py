@@ -11,6 +11,7 @@ from novalite.context import RequestContext
 from novalite.image import db as images
 from novalite.image import errors, visibility
 from novalite.image.record import ImageRecord
+from tests.statements import statements
 
 ALICE = RequestContext(user_id="alice", project_id="p1", roles=["member"])
 BOB = RequestContext(user_id="bob", project_id="p2", roles=["member"])
@@ -37,6 +38,19 @@ def test_round_trip_properties_hidden_and_tags(backend_db):
     with pytest.raises(errors.TagNotFound):
         images.tag_delete("i1", "a")
     assert images.image_get("i1").tags == ["b", "c"]
+
+
+def test_an_image_read_alone_is_the_one_listed_and_takes_one_statement(backend_db):
+    """Each boot reads its image: the read of one (Core rows, its tags joined) builds
+    what the listing (ORM rows) does, with and without tags."""
+    _image("i1", "public", properties={"k": "v"}, tags=["b", "a"], min_ram=64, size=9)
+    _image("i2", "public")
+    listed = {image.id: image for image in images.image_get_all(visibility.list_clause(
+        ADMIN, None, "all"))}
+    for image_id in ("i1", "i2"):
+        with statements() as seen:
+            assert images.image_get(image_id) == listed[image_id]
+        assert len([s for s in seen if s.lstrip().startswith("SELECT")]) == 1
 
 
 def test_destroyed_ids_stay_taken(backend_db):
