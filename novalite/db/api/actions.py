@@ -100,7 +100,7 @@ def add_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event
 def event_open(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str) -> bool:
     """Whether `event` of the request's action on the instance was started and not yet
     finished."""
-    with reader() as s:
+    with core_reader() as s:
         return _open_event(s.connection(), ctx, instance_uuid, event)[1] is not None
 
 

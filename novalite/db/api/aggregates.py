@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import core_reader, reader, retry_on_deadlock, writer
 from novalite.objects.aggregate import AZ_KEY, Aggregate
 
 
@@ -213,5 +213,5 @@ def aggregates_marker() -> tuple:
     """Changes whenever an aggregate, its hosts or its metadata change (row counts, the
     newest id and the newest timestamps of the three tables): the scheduler re-reads
     aggregates only when this differs from its last look."""
-    with reader() as s:
+    with core_reader() as s:
         return tuple(s.connection().execute(_MARKER).one())

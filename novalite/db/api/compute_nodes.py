@@ -11,6 +11,7 @@ from sqlalchemy import Text, bindparam, cast, insert, or_, select, update
 from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.session import (
+    core_reader,
     in_chunks,
     insert_id,
     json_loads,
@@ -129,7 +130,7 @@ _ALL = select(*_ROW).where(models.ComputeNode.deleted == 0).order_by(models.Comp
 
 
 def compute_node_get_all() -> list[ComputeNode]:
-    with reader() as s:
+    with core_reader() as s:
         return [_from_row(r) for r in s.connection().execute(_ALL)]
 
 
@@ -147,7 +148,7 @@ def compute_node_get_changed(since: datetime.datetime,
     The scheduler's refresh reads only these, so its cost follows the change rate.
     `known`: the row last read of each node by uuid (see novalite.db.session.unseen); a
     live node whose row is still that one is left out."""
-    with reader() as s:
+    with core_reader() as s:
         rows = s.connection().execute(_CHANGED, {"since": since}).all()
     gone = [r.uuid for r in rows if r.deleted]
     live = [r for r in rows if not r.deleted]

@@ -19,7 +19,7 @@ from sqlalchemy import and_, exists, false, not_, or_, select
 from novalite import exception
 from novalite.db import models
 from novalite.db.api import block_devices
-from novalite.db.session import reader
+from novalite.db.session import core_reader
 from novalite.objects import states
 
 _I = models.Instance
@@ -154,7 +154,7 @@ def instance_list(filters: ServerFilters, sort: list[tuple[str, str]],
                   limit: int | None = None, marker: str | None = None
                   ) -> list[dict[str, Any]]:
     """One page of servers as views; a marker that is not in the list is MarkerNotFound."""
-    with reader() as s:
+    with core_reader() as s:
         conn = s.connection()  # Core results: the session's ORM result layer cost more
         page = [row[0] for row in _page_rows(conn, filters, sort, limit, marker)]
         return _views(conn, page, filters)
@@ -166,7 +166,7 @@ def instance_names(filters: ServerFilters, sort: list[tuple[str, str]],
     """One page of servers as `uuid` and `display_name` only: all the short index shows,
     read by the page's own query, without the views' five over every column, network
     info and volume (a client watching a boot polls this)."""
-    with reader() as s:
+    with core_reader() as s:
         rows = _page_rows(s.connection(), filters, sort, limit, marker, (_I.display_name,))
         return [{"uuid": row[0], "display_name": row[1]} for row in rows]
 

@@ -14,7 +14,15 @@ from sqlalchemy.orm import Session
 
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.session import in_chunks, reader, retry_on_deadlock, run_dml, unseen, writer
+from novalite.db.session import (
+    core_reader,
+    in_chunks,
+    reader,
+    retry_on_deadlock,
+    run_dml,
+    unseen,
+    writer,
+)
 from novalite.objects.service import Service
 
 # Every compute service's record is read at a scheduler's start: plain rows in the object's
@@ -111,7 +119,7 @@ def service_get_all(binary: str | None = None,
     (see novalite.db.session.unseen); a service whose row is still that one is left
     out."""
     query = _ALL[bool(binary), changed_since is not None]
-    with reader() as s:  # plain columns through the connection: no ORM loading per row
+    with core_reader() as s:  # plain columns: no ORM loading per row
         rows = s.connection().execute(query, {"binary": binary, "since": changed_since})
         return [Service(*r) for r in (rows if known is None else unseen(rows, known, "id"))]
 
