@@ -46,10 +46,6 @@ class Settings:
                    topics=tuple(CONF.notifications.versioned_notifications_topics),
                    versioned=CONF.notifications.notification_format in VERSIONED_FORMATS)
 
-    @property
-    def sending(self) -> bool:
-        return self.versioned and any(name != "noop" for name in self.drivers)
-
 
 @functools.cache
 def _drivers(settings: Settings) -> tuple[Driver, ...]:
@@ -65,8 +61,12 @@ def _drivers(settings: Settings) -> tuple[Driver, ...]:
 
 
 def enabled() -> bool:
-    """Whether versioned notifications are sent at all (Nova's if_notifications_enabled)."""
-    return Settings.from_conf().sending
+    """Whether versioned notifications are sent at all (Nova's if_notifications_enabled).
+    The drivers are asked first: a cloud without any (the default) is answered by one
+    option, and each step of each action asks."""
+    drivers = CONF.oslo_messaging_notifications.driver
+    return (any(name != "noop" for name in drivers)
+            and CONF.notifications.notification_format in VERSIONED_FORMATS)
 
 
 def check_config() -> None:
@@ -96,9 +96,9 @@ def emit(ctx: RequestContext | None, event_type: str, payload: Payload | Callabl
          publisher: str, priority: str | None = None) -> None:
     """Send `event_type` with `payload` (or what the callable builds, only if sending) at
     `priority` (default: [notifications] default_level). Never raises."""
-    settings = Settings.from_conf()
-    if not settings.sending:
+    if not enabled():
         return
+    settings = Settings.from_conf()
     priority = priority or CONF.notifications.default_level
     try:
         built = payload() if callable(payload) else payload

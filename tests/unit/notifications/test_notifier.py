@@ -71,6 +71,20 @@ def test_nothing_is_sent_without_a_driver_or_in_the_unversioned_format(conf, sin
     assert sink.received == []
 
 
+@pytest.mark.parametrize("drivers, notification_format, sending", [
+    ([], "versioned", False),
+    (["noop"], "both", False),
+    (["noop", "log"], "versioned", True),
+    (["messagingv2"], "both", True),
+    (["messagingv2"], "unversioned", False),
+])
+def test_notifications_are_enabled_by_a_driver_in_a_versioned_format(
+        conf, drivers, notification_format, sending):
+    conf.set_override("driver", drivers, group="oslo_messaging_notifications")
+    conf.set_override("notification_format", notification_format, group="notifications")
+    assert notifier.enabled() is sending
+
+
 def test_an_unknown_driver_is_refused_at_start(conf):
     notifications.enable(conf)
     conf.set_override("driver", ["messagingv3"], group="oslo_messaging_notifications")
