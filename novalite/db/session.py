@@ -1,7 +1,8 @@
 """Engine and transactions for SQLite, PostgreSQL and MariaDB.
 
-Every unit of work is `with reader() as s:` or `with writer() as s:` (or, for a read of
-Core statements only, the cheaper `with core_reader() as s:`). On SQLite (the
+Every unit of work is `with reader() as s:` or `with writer() as s:` (or, for a unit of
+Core statements only, the cheaper `with core_reader() as s:` and `with core_writer() as
+s:`). On SQLite (the
 embedded default, where every service of the all-in-one writes to one file) a writer
 takes the write lock up front (`BEGIN IMMEDIATE`), so two writers never deadlock on a lock
 upgrade; WAL lets readers run beside the writer; the busy timeout makes a writer wait its
@@ -294,7 +295,7 @@ class Reads(Protocol):
     def connection(self) -> Connection: ...
 
 
-class _CoreRead:
+class _OnConnection:
     def __init__(self, connection: Connection) -> None:
         self._connection = connection
 
@@ -310,16 +311,32 @@ def core_reader() -> Iterator[Reads]:
     (a volume, an instance) are most of a cloud's transactions. The connection begins
     its transaction at its first statement and rolls it back when it is closed."""
     with get_engine().connect() as connection:
-        yield _CoreRead(connection)
+        yield _OnConnection(connection)
+
+
+def _serialised(engine: Engine) -> contextlib.AbstractContextManager:
+    """This process's writers one at a time on SQLite (see the module's docstring)."""
+    return _sqlite_writer if engine.dialect.name == "sqlite" else contextlib.nullcontext()
 
 
 @contextlib.contextmanager
 def writer() -> Iterator[Session]:
     """A transaction that commits on success; callers wrap the unit in retry_on_deadlock."""
-    engine = get_engine()
-    serialise = _sqlite_writer if engine.dialect.name == "sqlite" else contextlib.nullcontext()
-    with serialise, _session("writer", _writer_bind) as session, session.begin():
+    with _serialised(get_engine()), _session("writer", _writer_bind) as session, \
+            session.begin():
         yield session
+
+
+@contextlib.contextmanager
+def core_writer() -> Iterator[Reads]:
+    """`writer` on a bare connection, for units of Core statements only (no ORM objects):
+    without a Session's transaction object, flush and close around them, as
+    core_reader is to reader. Most of a boot's writes are such units (each state change
+    of the instance, its action events, its node's usage)."""
+    engine = get_engine()
+    assert _writer_bind is not None
+    with _serialised(engine), _writer_bind.connect() as connection, connection.begin():
+        yield _OnConnection(connection)
 
 
 def writes_serialised() -> bool:

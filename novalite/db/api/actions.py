@@ -7,17 +7,16 @@ import datetime
 from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, insert, or_, select, update
-from sqlalchemy.orm import Session
 
 from novalite import context as ctx_mod
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.session import core_reader, reader, retry_on_deadlock, writer
+from novalite.db.session import Reads, core_reader, core_writer, reader, retry_on_deadlock
 
 _ADD_ACTION = insert(models.InstanceAction.__table__)
 
 
-def add_action(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str,
+def add_action(s: Reads, ctx: ctx_mod.RequestContext, instance_uuid: str,
                action: str) -> None:
     """Record the start of `action` inside the caller's transaction; `updated_at` moves
     with every event: what 2.58's changes-since filters on."""
@@ -30,7 +29,7 @@ def add_action(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str,
 
 @retry_on_deadlock
 def action_start(ctx: ctx_mod.RequestContext, instance_uuid: str, action: str) -> None:
-    with writer() as s:
+    with core_writer() as s:
         add_action(s, ctx, instance_uuid, action)
 
 
@@ -79,11 +78,11 @@ def _open_event(conn: Connection, ctx: ctx_mod.RequestContext, instance_uuid: st
 @retry_on_deadlock
 def action_event_start(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                        host: str | None = None) -> None:
-    with writer() as s:
+    with core_writer() as s:
         add_event(s, ctx, instance_uuid, event, host)
 
 
-def add_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
+def add_event(s: Reads, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
               host: str | None = None) -> None:
     """Start `event` of the request's action on the instance, in the caller's
     transaction."""
@@ -137,7 +136,7 @@ def open_events(events: list[str], started_before: datetime.datetime
     return [tuple(row) for row in rows]  # type: ignore[misc]
 
 
-def finish_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
+def finish_event(s: Reads, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                  result: str = "Success", traceback: str | None = None,
                  details: str | None = None) -> None:
     """Record the end of `event` inside the caller's transaction (its latest start; one
@@ -161,7 +160,7 @@ def finish_event(s: Session, ctx: ctx_mod.RequestContext, instance_uuid: str, ev
 def action_event_finish(ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                         result: str = "Success", traceback: str | None = None,
                         details: str | None = None) -> None:
-    with writer() as s:
+    with core_writer() as s:
         finish_event(s, ctx, instance_uuid, event, result, traceback, details)
 
 
@@ -224,18 +223,22 @@ def action_get_by_request_id(instance_uuid: str, request_id: str) -> dict[str, A
              "details": e.details} for e in sorted(row.events, key=lambda e: e.id)]}
 
 
+_ADD_FAULT = insert(models.InstanceFault.__table__)
+
+
 @retry_on_deadlock
 def fault_create(instance_uuid: str, code: int, message: str, details: str | None = None,
                  host: str | None = None) -> None:
-    with writer() as s:
+    with core_writer() as s:
         add_fault(s, instance_uuid, code, message, details, host)
 
 
-def add_fault(s: Session, instance_uuid: str, code: int, message: str,
+def add_fault(s: Reads, instance_uuid: str, code: int, message: str,
               details: str | None = None, host: str | None = None) -> None:
     """Record a fault inside the caller's transaction (with the ERROR it explains)."""
-    s.add(models.InstanceFault(instance_uuid=instance_uuid, code=code,
-                               message=message[:255], details=details, host=host))
+    s.connection().execute(_ADD_FAULT, {"instance_uuid": instance_uuid, "code": code,
+                                        "message": message[:255], "details": details,
+                                        "host": host})
 
 
 _F = models.InstanceFault

@@ -12,13 +12,12 @@ from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.session import (
     core_reader,
+    core_writer,
     in_chunks,
-    insert_id,
     json_loads,
     reader,
     retry_on_deadlock,
     unseen,
-    writer,
 )
 from novalite.objects.compute_node import ComputeNode
 
@@ -101,7 +100,7 @@ def compute_node_save_many(saves: Sequence[tuple[ComputeNode, int | None]]
     together. A node that carries its id (the compute learnt it from a save) is updated
     without looking its id up first."""
     saved = []
-    with writer() as s:
+    with core_writer() as s:
         conn = s.connection()
         now = timeutils.utcnow()  # with the write lock held: the stamp precedes the commit
         # by the statements only (the schedulers re-read CLOCK_MARGIN of the past)
@@ -119,8 +118,10 @@ def compute_node_save_many(saves: Sequence[tuple[ComputeNode, int | None]]
                 update_values["service_id"] = service_id
             # a row gone since the node learnt its id (purged) is made again
             if node_id is None or not conn.execute(_UPDATE, update_values).rowcount:
-                node_id = insert_id(s, _INSERT, {**values, "service_id": service_id,
-                                                 "created_at": now})
+                key = conn.execute(_INSERT, {**values, "service_id": service_id,
+                                             "created_at": now}).inserted_primary_key
+                assert key is not None  # a one-row INSERT
+                node_id = int(key[0])
             saved.append(_written(values, now, node_id))
     return saved
 

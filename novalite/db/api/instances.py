@@ -16,7 +16,15 @@ from sqlalchemy.orm import Session, joinedload, lazyload
 from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.api import block_devices, server_groups, share_mappings
-from novalite.db.session import Reads, core_reader, in_chunks, reader, retry_on_deadlock, writer
+from novalite.db.session import (
+    Reads,
+    core_reader,
+    core_writer,
+    in_chunks,
+    reader,
+    retry_on_deadlock,
+    writer,
+)
 from novalite.objects import device_metadata, network_info, states
 from novalite.objects.flavor import Flavor
 from novalite.objects.instance import Instance
@@ -288,7 +296,7 @@ def instance_update(
     values: dict[str, Any],
     expected_task_state: Any = ANY,
     expected_vm_state: Iterable[str] | None = None,
-    along: Callable[[Session], None] | None = None,
+    along: Callable[[Reads], None] | None = None,
     expected_host: Any = ANY,
     with_tags: bool = False,
 ) -> Instance:
@@ -315,10 +323,11 @@ def instance_update(
         "any" if expected_host is ANY else "null" if expected_host is None else "value")
     params = {**values, "updated_at": timeutils.utcnow(), "b_uuid": uuid,
               "b_tasks": b_tasks, "b_vm_states": b_vm_states, "b_host": expected_host}
-    with writer() as s:
-        result = s.connection().execute(stmt, params)
+    with core_writer() as s:
+        connection = s.connection()
+        result = connection.execute(stmt, params)
         if not result.rowcount:
-            row = _get_row(s, uuid, None, read_deleted=False)  # raises InstanceNotFound
+            row, _ = _read_rows(connection, uuid, None, False)  # raises InstanceNotFound
             error = (exception.UnexpectedDeletingTaskStateError
                      if row.task_state == states.DELETING else exception.UnexpectedTaskStateError)
             raise error(instance_uuid=uuid, expected=expected_task_state,

@@ -12,12 +12,16 @@ from sqlalchemy.exc import OperationalError
 from novalite.db import models, session
 from novalite.db.session import reader, retry_on_deadlock, writer
 
+# Both kinds of write transaction, which take turns with each other as with their own
+WRITERS = [writer, session.core_writer]
+
 
 @retry_on_deadlock
-def _increment() -> None:
-    with writer() as s:  # read-modify-write: a lost update would show in the total
-        count = s.scalar(select(models.Service.report_count).filter_by(id=1))
-        s.execute(update(models.Service).filter_by(id=1).values(report_count=count + 1))
+def _increment(write=writer) -> None:
+    with write() as s:  # read-modify-write: a lost update would show in the total
+        count = s.connection().scalar(select(models.Service.report_count).filter_by(id=1))
+        s.connection().execute(update(models.Service.__table__).filter_by(id=1).values(
+            report_count=count + 1))
 
 
 def _service() -> None:
@@ -29,14 +33,14 @@ def test_concurrent_writers_never_fail_nor_lose_updates(db):
     _service()
     errors = []
 
-    def work():
+    def work(write):
         try:
             for _ in range(50):
-                _increment()
+                _increment(write)
         except Exception as exc:  # noqa: BLE001 (collected for the assertion)
             errors.append(exc)
 
-    threads = [threading.Thread(target=work) for _ in range(8)]
+    threads = [threading.Thread(target=work, args=(WRITERS[i % 2],)) for i in range(8)]
     for t in threads:
         t.start()
     for t in threads:
@@ -63,12 +67,12 @@ def test_sqlite_writes_take_turns_on_one_connection_of_their_own(db):
     of the process writes)."""
     used = set()
 
-    def write() -> None:
+    def write(kind) -> None:
         for _ in range(5):
-            with writer() as s:
+            with kind() as s:
                 used.add(id(s.connection().connection.dbapi_connection))
 
-    threads = [threading.Thread(target=write) for _ in range(4)]
+    threads = [threading.Thread(target=write, args=(WRITERS[i % 2],)) for i in range(4)]
     for t in threads:
         t.start()
     for t in threads:
@@ -78,13 +82,18 @@ def test_sqlite_writes_take_turns_on_one_connection_of_their_own(db):
     assert len(used) == 1
 
 
-def test_writer_rolls_back_on_error(db):
-    with pytest.raises(RuntimeError), writer() as s:
-        s.add(models.Service(uuid="x", host="h", binary="b"))
-        s.flush()
+@pytest.mark.parametrize("write", WRITERS)
+def test_a_writer_commits_on_success_and_rolls_back_on_error(db, write):
+    row = {"uuid": "x", "host": "h", "binary": "b", "report_count": 0, "disabled": False}
+    with pytest.raises(RuntimeError), write() as s:
+        s.connection().execute(models.Service.__table__.insert(), row)
         raise RuntimeError("boom")
     with reader() as s:
         assert s.scalars(select(models.Service)).all() == []
+    with write() as s:
+        s.connection().execute(models.Service.__table__.insert(), row)
+    with reader() as s:
+        assert s.scalars(select(models.Service.uuid)).all() == ["x"]
 
 
 def test_wait_for_database_returns_at_once_when_it_is_there(conf, tmp_path):
@@ -132,11 +141,12 @@ def _locked_by_another() -> bool:
         other.close()
 
 
-def test_a_writer_holds_the_write_lock_from_its_first_statement(db):
+@pytest.mark.parametrize("write", WRITERS)
+def test_a_writer_holds_the_write_lock_from_its_first_statement(db, write):
     """BEGIN IMMEDIATE: what it read before its own write still holds when it commits."""
     _service()
-    with writer() as s:
-        s.scalar(select(models.Service.host))
+    with write() as s:
+        s.connection().scalar(select(models.Service.host))
         assert _locked_by_another()
     assert not _locked_by_another()
 
