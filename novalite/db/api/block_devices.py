@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from novalite import exception
 from novalite.db import models
-from novalite.db.session import core_reader, in_chunks, insert_id, retry_on_deadlock, writer
+from novalite.db.session import Reads, core_reader, in_chunks, insert_id, retry_on_deadlock, writer
 from novalite.objects.block_device import BlockDeviceMapping
 
 _B = models.BlockDeviceMapping
@@ -109,7 +109,7 @@ def bdm_destroy(bdm_uuid: str) -> None:
         s.execute(_DESTROY, {"uuid": bdm_uuid})
 
 
-def destroy_all_of(s: Session, instance_uuid: str) -> None:
+def destroy_all_of(s: Reads, instance_uuid: str) -> None:
     """The instance's mappings, in the transaction that destroys it."""
     s.connection().execute(_DESTROY_ALL_OF, {"instance_uuid": instance_uuid})
 

@@ -372,7 +372,7 @@ def instance_destroy(uuid: str) -> Instance:
     """Soft-delete as Nova does: the row stays, `deleted` takes the row id; its block
     device mappings and share mappings go with it. The instance as it was, deleted."""
     now = timeutils.utcnow()
-    with writer() as s:
+    with core_writer() as s:
         instance = _read(s, uuid, None, read_deleted=False)
         conn = s.connection()
         conn.execute(_SOFT_DELETE, {"b_uuid": uuid, "b_now": now})
