@@ -45,7 +45,7 @@ def create(ctx: RequestContext, project_id: str | None, volume_id: str,
     Cinder's volume:multiattach_bootable_volume), or one of its attachments is the same
     instance's (Cinder's override: the instance's compute hands the volume over to the
     next host it is built or moved on, so the volume is never free in between)."""
-    with session.writer() as s:
+    with session.core_writer() as s:
         volume = volumes.get(s, volume_id, project_id)
         if "error" in volume.status:
             raise errors.InvalidVolume(reason=_in_error(volume_id, volume.status, "created"))
@@ -98,7 +98,7 @@ def update(ctx: RequestContext, project_id: str | None, attachment_id: str,
 def complete(project_id: str | None, attachment_id: str) -> None:
     """The consumer uses the volume now: the attachment is `attached`, the volume
     `in-use`."""
-    with session.writer() as s:
+    with session.core_writer() as s:
         volume_id = attachments.get(s, attachment_id, project_id).volume_id
         attachments.change(s, attachment_id, {"attach_status": attachments.ATTACHED})
         attachments.settle(s, volume_id)
@@ -110,7 +110,7 @@ def delete(ctx: RequestContext, project_id: str | None, attachment_id: str
     gone and the volume takes the status of those left (`available` when none). A user
     may not delete what a server uses (only the compute service, an admin, may);
     the volume's remaining attachments are returned."""
-    with session.writer() as s:
+    with session.core_writer() as s:
         found = attachments.get(s, attachment_id, project_id)
         if not ctx.is_admin and found.instance_uuid and found.connection_info:
             raise errors.ConflictNovaUsingAttachment(instance_id=found.instance_uuid)
@@ -123,7 +123,7 @@ def delete(ctx: RequestContext, project_id: str | None, attachment_id: str
             VolumeAPI().attachment_delete(ctx, host, attachment_id)
         except MessagingError as exc:  # still detaching: a retry, or the manager's start
             raise errors.AttachmentFailed(reason=str(exc)) from exc
-    with session.writer() as s:
+    with session.core_writer() as s:
         attachments.remove(s, attachment_id)
         attachments.settle(s, volume_id)
         return attachments.of_volume(s, volume_id)
@@ -131,7 +131,7 @@ def delete(ctx: RequestContext, project_id: str | None, attachment_id: str
 
 def _forget(attachment_id: str) -> None:
     """Undo a reservation whose connection failed."""
-    with session.writer() as s:
+    with session.core_writer() as s:
         volume_id = attachments.get(s, attachment_id, None).volume_id
         attachments.remove(s, attachment_id)
         attachments.settle(s, volume_id)

@@ -114,7 +114,7 @@ def of_volume(s: Reads, volume_id: str) -> list[Attachment]:
             for row in s.connection().execute(_OF_VOLUME, {"id": volume_id})]
 
 
-def create(s: Session, volume_id: str, instance_uuid: str | None, mode: str) -> str:
+def create(s: Reads, volume_id: str, instance_uuid: str | None, mode: str) -> str:
     attachment_id = str(uuid.uuid4())
     s.connection().execute(_INSERT, {"id": attachment_id, "volume_id": volume_id,
                                      "instance_uuid": instance_uuid,
@@ -122,13 +122,13 @@ def create(s: Session, volume_id: str, instance_uuid: str | None, mode: str) -> 
     return attachment_id
 
 
-def change(s: Session, attachment_id: str, values: dict[str, Any]) -> None:
+def change(s: Reads, attachment_id: str, values: dict[str, Any]) -> None:
     """Set the attachment's `values` (columns by name)."""
     if not s.connection().execute(_CHANGE, {**values, "b_id": attachment_id}).rowcount:
         raise _not_found(attachment_id)
 
 
-def remove(s: Session, attachment_id: str) -> None:
+def remove(s: Reads, attachment_id: str) -> None:
     s.connection().execute(_REMOVE, {"id": attachment_id})
 
 
@@ -139,11 +139,12 @@ def on_backend(s: Session, backend_host: str) -> list[m.VolumeAttachment]:
                           .where(m.Volume.host == backend_host)))
 
 
-def settle(s: Session, volume_id: str) -> str:
+def settle(s: Reads, volume_id: str) -> str:
     """Give the volume the status its attachments make (Cinder's rule, see above), with
-    the caller's changes to them written first. The caller's volume rows of the session
-    keep the status they had."""
-    s.flush()
+    the caller's changes to them written first (a Session's pending ones flushed). The
+    caller's volume rows of a session keep the status they had."""
+    if isinstance(s, Session):
+        s.flush()
     conn = s.connection()
     statuses = sorted(conn.scalars(_STATUSES, {"volume_id": volume_id}))
     status = _VOLUME_STATUS.get(statuses[0], statuses[0]) if statuses else states.AVAILABLE

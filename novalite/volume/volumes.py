@@ -114,7 +114,7 @@ _SWAP = update(m.Volume.__table__).where(
 _REMOVE = delete(m.Volume.__table__).where(m.Volume.id == bindparam("b_id"))
 
 
-def swap_status(s: Session, volume_id: str, expected: Iterable[str],
+def swap_status(s: Reads, volume_id: str, expected: Iterable[str],
                 values: dict[str, Any]) -> bool:
     """Set `values` if the volume's status is one of `expected`; whether it was. The
     caller's volume rows of the session keep the values they had."""
