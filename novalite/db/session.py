@@ -353,10 +353,12 @@ def run_dml(s: Session, statement: Executable,
     return cast("CursorResult[Any]", s.execute(statement, params))
 
 
-def insert_id(s: Session, statement: Executable,
+def insert_id(s: Reads, statement: Executable,
               params: dict[str, Any] | None = None) -> int:
-    """Run an INSERT of one row; its new primary key."""
-    key = run_dml(s, statement, params).inserted_primary_key
+    """Run an INSERT of one row (of a table: nothing for a Session to flush first) on the
+    transaction's connection; its new primary key."""
+    key = cast("CursorResult[Any]", s.connection().execute(statement, params)
+               ).inserted_primary_key
     if key is None:
         raise ValueError("not a single-row INSERT")
     return int(key[0])

@@ -16,7 +16,14 @@ from sqlalchemy.orm import Session
 
 from novalite import exception
 from novalite.db import models
-from novalite.db.session import Reads, core_reader, in_chunks, insert_id, retry_on_deadlock, writer
+from novalite.db.session import (
+    Reads,
+    core_reader,
+    core_writer,
+    in_chunks,
+    insert_id,
+    retry_on_deadlock,
+)
 from novalite.objects.block_device import BlockDeviceMapping
 
 _B = models.BlockDeviceMapping
@@ -59,7 +66,7 @@ def _to_obj(row: Any) -> BlockDeviceMapping:
 def bdm_create(values: dict[str, Any]) -> BlockDeviceMapping:
     """A new mapping; a volume the instance already has is Nova's 400."""
     try:
-        with writer() as s:
+        with core_writer() as s:
             bdm_id = insert_id(s, _INSERT, {"uuid": str(uuidlib.uuid4()), **values})
             return _to_obj(s.connection().execute(_BY_ID, {"id": bdm_id}).one())
     except IntegrityError:
@@ -92,7 +99,7 @@ def bdm_get_by_volume(volume_id: str) -> list[BlockDeviceMapping]:
 
 @retry_on_deadlock
 def bdm_update(bdm_uuid: str, values: dict[str, Any]) -> BlockDeviceMapping:
-    with writer() as s:
+    with core_writer() as s:
         conn = s.connection()
         if values:
             conn.execute(_UPDATE, {**values, "b_uuid": bdm_uuid})
@@ -105,8 +112,8 @@ def bdm_update(bdm_uuid: str, values: dict[str, Any]) -> BlockDeviceMapping:
 @retry_on_deadlock
 def bdm_destroy(bdm_uuid: str) -> None:
     """Gone already is fine: a detach retried after a crash."""
-    with writer() as s:
-        s.execute(_DESTROY, {"uuid": bdm_uuid})
+    with core_writer() as s:
+        s.connection().execute(_DESTROY, {"uuid": bdm_uuid})
 
 
 def destroy_all_of(s: Reads, instance_uuid: str) -> None:

@@ -14,6 +14,7 @@ from novalite.db.session import (
     core_reader,
     core_writer,
     in_chunks,
+    insert_id,
     json_loads,
     reader,
     retry_on_deadlock,
@@ -118,10 +119,8 @@ def compute_node_save_many(saves: Sequence[tuple[ComputeNode, int | None]]
                 update_values["service_id"] = service_id
             # a row gone since the node learnt its id (purged) is made again
             if node_id is None or not conn.execute(_UPDATE, update_values).rowcount:
-                key = conn.execute(_INSERT, {**values, "service_id": service_id,
-                                             "created_at": now}).inserted_primary_key
-                assert key is not None  # a one-row INSERT
-                node_id = int(key[0])
+                node_id = insert_id(s, _INSERT, {**values, "service_id": service_id,
+                                                 "created_at": now})
             saved.append(_written(values, now, node_id))
     return saved
 
