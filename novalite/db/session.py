@@ -2,14 +2,14 @@
 
 Every unit of work is `with reader() as s:` or `with writer() as s:` (or, for a unit of
 Core statements only, the cheaper `with core_reader() as s:` and `with core_writer() as
-s:`). On SQLite (the
-embedded default, where every service of the all-in-one writes to one file) a writer
-takes the write lock up front (`BEGIN IMMEDIATE`), so two writers never deadlock on a lock
-upgrade; WAL lets readers run beside the writer; the busy timeout makes a writer wait its
-turn; and "database is locked" that still escapes is retried. Together they mean
-concurrent writers never surface as an error. Writers of one process also queue on a
-Python lock first: SQLite's own busy handler sleeps in growing steps (up to 100 ms), which
-under a burst of writers costs far more than the writes themselves.
+s:`). On SQLite (the embedded default, where every service of the all-in-one writes to
+one file) a writer takes the write lock up front (`BEGIN IMMEDIATE`), so two writers
+never deadlock on a lock upgrade; WAL lets readers run beside the writer; the busy
+timeout makes a writer wait its turn; and "database is locked" that still escapes is
+retried. Together they mean concurrent writers never surface as an error. Writers of one
+process also queue on a Python lock first: SQLite's own busy handler sleeps in growing
+steps (up to 100 ms), which under a burst of writers costs far more than the writes
+themselves.
 """
 
 from __future__ import annotations
@@ -288,9 +288,9 @@ def reader() -> Iterator[Session]:
         yield session
 
 
-class Reads(Protocol):
-    """What a read of Core statements needs of its transaction: a Session, or a
-    core_reader()'s connection."""
+class Unit(Protocol):
+    """What a unit of Core statements needs of its transaction: a Session, or the
+    connection of a core_reader() or a core_writer()."""
 
     def connection(self) -> Connection: ...
 
@@ -304,7 +304,7 @@ class _OnConnection:
 
 
 @contextlib.contextmanager
-def core_reader() -> Iterator[Reads]:
+def core_reader() -> Iterator[Unit]:
     """A read transaction on a bare connection, for reads of Core statements only (no
     ORM objects): without a Session's transaction object, snapshot and close around it,
     a volume's one-statement read costs 115 µs against 160, and the reads clients poll
@@ -328,7 +328,7 @@ def writer() -> Iterator[Session]:
 
 
 @contextlib.contextmanager
-def core_writer() -> Iterator[Reads]:
+def core_writer() -> Iterator[Unit]:
     """`writer` on a bare connection, for units of Core statements only (no ORM objects):
     without a Session's transaction object, flush and close around them, as
     core_reader is to reader. Most of a boot's writes are such units (each state change
@@ -353,7 +353,7 @@ def run_dml(s: Session, statement: Executable,
     return cast("CursorResult[Any]", s.execute(statement, params))
 
 
-def insert_id(s: Reads, statement: Executable,
+def insert_id(s: Unit, statement: Executable,
               params: dict[str, Any] | None = None) -> int:
     """Run an INSERT of one row (of a table: nothing for a Session to flush first) on the
     transaction's connection; its new primary key."""

@@ -19,7 +19,7 @@ from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
-from novalite.db.session import Reads
+from novalite.db.session import Unit
 from novalite.volume import errors, states
 from novalite.volume.records import Attachment
 
@@ -85,7 +85,7 @@ def split(attached: list[Attachment], attachment_id: str
     return this, [other for other in attached if other.id != attachment_id]
 
 
-def get(s: Reads, attachment_id: str, project_id: str | None) -> Attachment:
+def get(s: Unit, attachment_id: str, project_id: str | None) -> Attachment:
     found = s.connection().execute(_BY_ID, {"id": attachment_id}).first()
     if found is None or (project_id is not None and found.project_id != project_id):
         raise _not_found(attachment_id)
@@ -108,13 +108,13 @@ def of_volumes(s: Session, volume_ids: Iterable[str]) -> dict[str, list[Attachme
     return found
 
 
-def of_volume(s: Reads, volume_id: str) -> list[Attachment]:
+def of_volume(s: Unit, volume_id: str) -> list[Attachment]:
     """The volume's attachments, oldest first."""
     return [from_row(row, row.project_id)
             for row in s.connection().execute(_OF_VOLUME, {"id": volume_id})]
 
 
-def create(s: Reads, volume_id: str, instance_uuid: str | None, mode: str) -> str:
+def create(s: Unit, volume_id: str, instance_uuid: str | None, mode: str) -> str:
     attachment_id = str(uuid.uuid4())
     s.connection().execute(_INSERT, {"id": attachment_id, "volume_id": volume_id,
                                      "instance_uuid": instance_uuid,
@@ -122,13 +122,13 @@ def create(s: Reads, volume_id: str, instance_uuid: str | None, mode: str) -> st
     return attachment_id
 
 
-def change(s: Reads, attachment_id: str, values: dict[str, Any]) -> None:
+def change(s: Unit, attachment_id: str, values: dict[str, Any]) -> None:
     """Set the attachment's `values` (columns by name)."""
     if not s.connection().execute(_CHANGE, {**values, "b_id": attachment_id}).rowcount:
         raise _not_found(attachment_id)
 
 
-def remove(s: Reads, attachment_id: str) -> None:
+def remove(s: Unit, attachment_id: str) -> None:
     s.connection().execute(_REMOVE, {"id": attachment_id})
 
 
@@ -139,7 +139,7 @@ def on_backend(s: Session, backend_host: str) -> list[m.VolumeAttachment]:
                           .where(m.Volume.host == backend_host)))
 
 
-def settle(s: Reads, volume_id: str) -> str:
+def settle(s: Unit, volume_id: str) -> str:
     """Give the volume the status its attachments make (Cinder's rule, see above), with
     the caller's changes to them written first (a Session's pending ones flushed). The
     caller's volume rows of a session keep the status they had."""

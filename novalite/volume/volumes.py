@@ -13,7 +13,7 @@ from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
-from novalite.db.session import Reads
+from novalite.db.session import Unit
 from novalite.volume import attachments, errors, volume_types
 from novalite.volume.records import Attachment, Volume, VolumeType
 
@@ -68,7 +68,7 @@ def get_row(s: Session, volume_id: str, project_id: str | None) -> m.Volume:
     return row
 
 
-def get(s: Reads, volume_id: str, project_id: str | None) -> Volume:
+def get(s: Unit, volume_id: str, project_id: str | None) -> Volume:
     """The volume, if `project_id` (None: any project, an admin's view) owns it."""
     rows = s.connection().execute(_WHOLE, {"id": volume_id}).all()
     if not rows or (project_id is not None and rows[0].project_id != project_id):
@@ -114,7 +114,7 @@ _SWAP = update(m.Volume.__table__).where(
 _REMOVE = delete(m.Volume.__table__).where(m.Volume.id == bindparam("b_id"))
 
 
-def swap_status(s: Reads, volume_id: str, expected: Iterable[str],
+def swap_status(s: Unit, volume_id: str, expected: Iterable[str],
                 values: dict[str, Any]) -> bool:
     """Set `values` if the volume's status is one of `expected`; whether it was. The
     caller's volume rows of the session keep the values they had."""

@@ -11,12 +11,12 @@ from sqlalchemy import Connection, and_, bindparam, insert, or_, select, update
 from novalite import context as ctx_mod
 from novalite import exception, timeutils
 from novalite.db import models
-from novalite.db.session import Reads, core_reader, core_writer, reader, retry_on_deadlock
+from novalite.db.session import Unit, core_reader, core_writer, reader, retry_on_deadlock
 
 _ADD_ACTION = insert(models.InstanceAction.__table__)
 
 
-def add_action(s: Reads, ctx: ctx_mod.RequestContext, instance_uuid: str,
+def add_action(s: Unit, ctx: ctx_mod.RequestContext, instance_uuid: str,
                action: str) -> None:
     """Record the start of `action` inside the caller's transaction; `updated_at` moves
     with every event: what 2.58's changes-since filters on."""
@@ -82,7 +82,7 @@ def action_event_start(ctx: ctx_mod.RequestContext, instance_uuid: str, event: s
         add_event(s, ctx, instance_uuid, event, host)
 
 
-def add_event(s: Reads, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
+def add_event(s: Unit, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
               host: str | None = None) -> None:
     """Start `event` of the request's action on the instance, in the caller's
     transaction."""
@@ -136,7 +136,7 @@ def open_events(events: list[str], started_before: datetime.datetime
     return [tuple(row) for row in rows]  # type: ignore[misc]
 
 
-def finish_event(s: Reads, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
+def finish_event(s: Unit, ctx: ctx_mod.RequestContext, instance_uuid: str, event: str,
                  result: str = "Success", traceback: str | None = None,
                  details: str | None = None) -> None:
     """Record the end of `event` inside the caller's transaction (its latest start; one
@@ -233,7 +233,7 @@ def fault_create(instance_uuid: str, code: int, message: str, details: str | Non
         add_fault(s, instance_uuid, code, message, details, host)
 
 
-def add_fault(s: Reads, instance_uuid: str, code: int, message: str,
+def add_fault(s: Unit, instance_uuid: str, code: int, message: str,
               details: str | None = None, host: str | None = None) -> None:
     """Record a fault inside the caller's transaction (with the ERROR it explains)."""
     s.connection().execute(_ADD_FAULT, {"instance_uuid": instance_uuid, "code": code,

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from novalite import exception
 from novalite.db import models
 from novalite.db.session import (
-    Reads,
+    Unit,
     core_reader,
     core_writer,
     in_chunks,
@@ -116,7 +116,7 @@ def bdm_destroy(bdm_uuid: str) -> None:
         s.connection().execute(_DESTROY, {"uuid": bdm_uuid})
 
 
-def destroy_all_of(s: Reads, instance_uuid: str) -> None:
+def destroy_all_of(s: Unit, instance_uuid: str) -> None:
     """The instance's mappings, in the transaction that destroys it."""
     s.connection().execute(_DESTROY_ALL_OF, {"instance_uuid": instance_uuid})
 

@@ -16,7 +16,7 @@ from sqlalchemy import bindparam, delete, exists, insert, select
 from sqlalchemy.orm import Session
 
 from novalite.db import models
-from novalite.db.session import Reads, core_writer, reader, retry_on_deadlock
+from novalite.db.session import Unit, core_writer, reader, retry_on_deadlock
 from novalite.objects import states
 
 _ADD = insert(models.BuildOutbox.__table__)
@@ -33,7 +33,7 @@ _TAKE = delete(models.BuildOutbox).where(
     models.BuildOutbox.instance_uuid.in_(bindparam("uuids", expanding=True)))
 
 
-def take(s: Reads, instance_uuids: Iterable[str]) -> None:
+def take(s: Unit, instance_uuids: Iterable[str]) -> None:
     """In the caller's transaction: a conductor took these builds."""
     s.connection().execute(_TAKE, {"uuids": list(instance_uuids)})
 

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from novalite import context as ctx_mod
 from novalite.db import models
 from novalite.db.api import actions, build_outbox
-from novalite.db.session import Reads, core_writer, reader, retry_on_deadlock, writer
+from novalite.db.session import Unit, core_writer, reader, retry_on_deadlock, writer
 from novalite.objects import states
 from novalite.timeutils import utcnow
 
@@ -62,7 +62,7 @@ _PROGRESS = select(*_COLUMNS).where(models.Instance.uuid.in_(bindparam("uuids", 
                                     models.Instance.deleted == 0)
 
 
-def _touch_scheduling(s: Reads, uuids: list[str]) -> None:
+def _touch_scheduling(s: Unit, uuids: list[str]) -> None:
     """The builds among `uuids` still being scheduled changed now (for the watchdog)."""
     s.connection().execute(_TOUCH, {"uuids": list(uuids), "now": utcnow()})
 

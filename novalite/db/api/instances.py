@@ -17,7 +17,7 @@ from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.api import block_devices, server_groups, share_mappings
 from novalite.db.session import (
-    Reads,
+    Unit,
     core_reader,
     core_writer,
     in_chunks,
@@ -160,7 +160,7 @@ def _read_rows(connection: Connection, uuid: str, project_id: str | None,
                    if row.id == first.id and row.meta_key is not None}
 
 
-def _read(s: Reads, uuid: str, project_id: str | None, read_deleted: bool,
+def _read(s: Unit, uuid: str, project_id: str | None, read_deleted: bool,
           with_tags: bool = False) -> Instance:
     """The instance as the services pass it around: every state change of a build
     reads its instance back (the tags only if asked for)."""
@@ -296,7 +296,7 @@ def instance_update(
     values: dict[str, Any],
     expected_task_state: Any = ANY,
     expected_vm_state: Iterable[str] | None = None,
-    along: Callable[[Reads], None] | None = None,
+    along: Callable[[Unit], None] | None = None,
     expected_host: Any = ANY,
     with_tags: bool = False,
 ) -> Instance:

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import bindparam, delete, select
 
 from novalite.db import models
-from novalite.db.session import Reads, core_reader, reader, retry_on_deadlock, writer
+from novalite.db.session import Unit, core_reader, reader, retry_on_deadlock, writer
 
 
 def _model_and_owner(project_id: str | None, user_id: str | None, class_name: str | None
@@ -32,7 +32,7 @@ _LIMITS = {models.QuotaClass: _limits_query(models.QuotaClass, "class_name"),
                                                   "user_id")}
 
 
-def _limits(s: Reads, project_id: str | None, user_id: str | None,
+def _limits(s: Unit, project_id: str | None, user_id: str | None,
             class_name: str | None) -> dict[str, int]:
     model, owner = _model_and_owner(project_id, user_id, class_name)
     return {resource: limit for resource, limit in s.connection().execute(_LIMITS[model],

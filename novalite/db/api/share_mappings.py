@@ -12,7 +12,7 @@ import dataclasses
 from sqlalchemy import bindparam, delete, select
 
 from novalite.db import models
-from novalite.db.session import Reads, reader, retry_on_deadlock, run_dml, writer
+from novalite.db.session import Unit, reader, retry_on_deadlock, run_dml, writer
 
 _M = models.ShareMapping
 
@@ -61,6 +61,6 @@ def share_mapping_destroy(instance_uuid: str, share_id: str) -> bool:
 _DESTROY_ALL_OF = delete(_M.__table__).where(_M.instance_uuid == bindparam("instance_uuid"))
 
 
-def destroy_all_of(s: Reads, instance_uuid: str) -> None:
+def destroy_all_of(s: Unit, instance_uuid: str) -> None:
     """The server's mappings, in the transaction that destroys it."""
     s.connection().execute(_DESTROY_ALL_OF, {"instance_uuid": instance_uuid})
