@@ -56,12 +56,11 @@ def _usable_by(project_id: Any):
     return or_(models.Flavor.is_public == true(), models.Flavor.id.in_(granted))
 
 
-# Built once (every boot reads its flavor), its extra specs joined to the row.
+# The flavor to change, its extra specs joined to the row.
 _ROW = select(models.Flavor).where(models.Flavor.flavorid == bindparam("flavorid")).options(
     joinedload(models.Flavor.extra_specs))
-_USABLE_ROW = _ROW.where(_usable_by(bindparam("project_id")))
-# The same as Core rows, one per extra spec: each boot and flavor show reads its flavor,
-# and an ORM read with its joined specs cost twice as much.
+# The flavor to read as Core rows, one per extra spec: each boot and flavor show reads its
+# flavor, and an ORM read with its joined specs cost twice as much.
 _WHOLE = (select(models.Flavor.__table__,
                  models.FlavorExtraSpec.key.label("spec_key"),
                  models.FlavorExtraSpec.value.label("spec_value"))
@@ -71,9 +70,8 @@ _WHOLE = (select(models.Flavor.__table__,
 _USABLE_WHOLE = _WHOLE.where(_usable_by(bindparam("project_id")))
 
 
-def _row(s: Session, flavorid: str, project_id: str | None = None) -> models.Flavor:
-    query = _ROW if project_id is None else _USABLE_ROW
-    rows = s.scalars(query, {"flavorid": flavorid, "project_id": project_id}).unique().all()
+def _row(s: Session, flavorid: str) -> models.Flavor:
+    rows = s.scalars(_ROW, {"flavorid": flavorid}).unique().all()
     if not rows:
         raise exception.FlavorNotFound(flavor_id=flavorid)
     row: models.Flavor = rows[0]
