@@ -16,6 +16,7 @@ from novalite.clients import glance
 from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db import session
+from novalite.db.session import Unit
 from novalite.volume import errors, quotas, snapshots, states, volume_types, volumes
 from novalite.volume.backend import GiB
 from novalite.volume.records import Snapshot, Volume
@@ -42,12 +43,12 @@ def _originating(status: str, allowed: tuple[str, ...], what: str) -> str:
     return ""
 
 
-def _source(s: Session, project_id: str, fields: dict[str, Any]
+def _source(s: Unit, project_id: str, fields: dict[str, Any]
             ) -> tuple[dict[str, Any], int | None, str | None]:
     """The columns a volume copied from a snapshot or volume takes from it, the size it
     must at least have, and the host that holds the source's data."""
     if fields.get("snapshot_id"):
-        snap = snapshots.record(snapshots.get_row(s, fields["snapshot_id"], project_id))
+        snap = snapshots.get(s, fields["snapshot_id"], project_id)
         refused = _originating(snap.status, (snapshots.AVAILABLE,), "snapshot")
         if refused:
             raise errors.InvalidSnapshot(reason=refused)
@@ -118,7 +119,7 @@ def create(ctx: RequestContext, requested_size: int | None, fields: dict[str, An
     # the image service is asked before the transaction: no lock is held over HTTP
     from_image = (_image(ctx, fields["image_id"], _size(requested_size, None, False))
                   if fields.get("image_id") else {})
-    with session.writer() as s:
+    with session.core_writer() as s:
         copied, minimum, source_host = _source(s, project_id, fields)
         size = _size(requested_size, minimum, bool(fields.get("snapshot_id")))
         copied.update(from_image)
@@ -170,9 +171,8 @@ def update(project_id: str | None, volume_id: str, values: dict[str, Any]) -> Vo
 def delete(ctx: RequestContext, project_id: str | None, volume_id: str) -> None:
     """`deleting` and a cast to the volume's manager; a volume never placed on a backend
     (it failed before) has no data and goes at once, as Cinder's does."""
-    with session.writer() as s:
-        row = volumes.get_row(s, volume_id, project_id)
-        host = row.host
+    with session.core_writer() as s:
+        host = volumes.host_of(s, volume_id, project_id)
         if snapshots.of_volume(s, volume_id) or not volumes.swap_status(
                 s, volume_id, states.DELETABLE, {"status": states.DELETING}):
             raise errors.InvalidVolume(reason=_DELETE_REFUSED)

@@ -139,8 +139,8 @@ def _forget(attachment_id: str) -> None:
 
 def begin_detaching(project_id: str | None, volume_id: str) -> None:
     """Nova's first step of a detach: `in-use` to `detaching`, or Cinder's 400."""
-    with session.writer() as s:
-        volumes.get_row(s, volume_id, project_id)
+    with session.core_writer() as s:
+        volumes.host_of(s, volume_id, project_id)
         if not volumes.swap_status(s, volume_id, [states.IN_USE],
                                    {"status": states.DETACHING}):
             raise errors.InvalidVolume(reason=(
@@ -150,6 +150,6 @@ def begin_detaching(project_id: str | None, volume_id: str) -> None:
 
 def roll_detaching(project_id: str | None, volume_id: str) -> None:
     """A detach that failed: `detaching` back to `in-use` (anything else is left)."""
-    with session.writer() as s:
-        volumes.get_row(s, volume_id, project_id)
+    with session.core_writer() as s:
+        volumes.host_of(s, volume_id, project_id)
         volumes.swap_status(s, volume_id, [states.DETACHING], {"status": states.IN_USE})

@@ -8,10 +8,10 @@ import dataclasses
 import math
 
 from sqlalchemy import bindparam, func, select
-from sqlalchemy.orm import Session
 
 from novalite.conf import CONF
 from novalite.db.models import volume as m
+from novalite.db.session import Unit
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,5 +48,5 @@ _ALLOCATED = select(
     .where(m.Volume.host == bindparam("host")).scalar_subquery())
 
 
-def of_pool(s: Session, pool: str) -> Capacity:
+def of_pool(s: Unit, pool: str) -> Capacity:
     return of_backend(int(s.connection().execute(_ALLOCATED, {"host": pool}).scalar() or 0))

@@ -18,11 +18,10 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from novalite.clients import glance
 from novalite.context import RequestContext
 from novalite.db import session
+from novalite.db.session import Unit
 from novalite.exception import NovaliteException
 from novalite.locks import KeyedLocks
 from novalite.rpc import Target
@@ -139,7 +138,7 @@ class VolumeManager(Manager):
         """The attachment `attaching` with its connection; one deleted while it was being
         exported stops the export it started."""
         try:
-            with session.writer() as s:
+            with session.core_writer() as s:
                 attachments.change(s, attachment_id, {
                     "connector": connector,
                     "connection_info": {"driver_volume_type": "nbd", **data,
@@ -180,11 +179,11 @@ class VolumeManager(Manager):
             else:
                 self.exports.stop(attachment_id)
 
-    def _capacity(self, s: Session) -> capacity.Capacity:
+    def _capacity(self, s: Unit) -> capacity.Capacity:
         return capacity.of_pool(s, self.backend_host)
 
     def create_volume(self, ctx: RequestContext, volume_id: str) -> None:
-        with session.writer() as s:
+        with session.core_writer() as s:
             volume = volumes.get(s, volume_id, None)
             if not self._capacity(s).fits(volume.size):
                 self._fail(s, ctx, volume, messages.SCHEDULE_ALLOCATE_VOLUME,
@@ -252,11 +251,11 @@ class VolumeManager(Manager):
             self.backend.delete(volume_id)
         except OSError:
             LOG.exception("Could not delete the data of volume %s", volume_id)
-            with session.writer() as s:
+            with session.core_writer() as s:
                 volumes.swap_status(s, volume_id, [states.DELETING],
                                     {"status": states.ERROR_DELETING})
             return
-        with session.writer() as s:
+        with session.core_writer() as s:
             volumes.remove(s, volume_id)
 
     def extend_volume(self, ctx: RequestContext, volume_id: str, new_size: int) -> None:
@@ -346,15 +345,15 @@ class VolumeManager(Manager):
             LOG.error("Volume %s failed on its backend: %s", volume.id, exc)
             if isinstance(exc, errors.ImageTooLarge):
                 detail_id = messages.NOT_ENOUGH_SPACE_FOR_IMAGE
-            with session.writer() as s:
+            with session.core_writer() as s:
                 self._fail(s, ctx, volume, action_id, detail_id)
             return
-        with session.writer() as s:
+        with session.core_writer() as s:
             if not volumes.swap_status(s, volume.id, [states.CREATING],
                                        {"status": states.AVAILABLE}):
                 LOG.info("Volume %s changed while it was created: left as it is", volume.id)
 
-    def _fail(self, s: Session, ctx: RequestContext, volume: Volume, action_id: str,
+    def _fail(self, s: Unit, ctx: RequestContext, volume: Volume, action_id: str,
               detail_id: str) -> None:
         volumes.swap_status(s, volume.id, [states.CREATING], {"status": states.ERROR})
         messages.create(s, volume.project_id, ctx.request_id, volume.id, action_id, detail_id)

@@ -9,11 +9,12 @@ from __future__ import annotations
 import datetime
 import uuid
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from novalite import timeutils
 from novalite.db.models import volume as m
+from novalite.db.session import Unit
 from novalite.volume import errors
 from novalite.volume.records import Message
 
@@ -64,14 +65,18 @@ def record(row: m.Message) -> Message:
                    row.created_at, row.expires_at)
 
 
-def create(s: Session, project_id: str, request_id: str | None, resource_id: str,
+_ADD = insert(m.Message.__table__)
+
+
+def create(s: Unit, project_id: str, request_id: str | None, resource_id: str,
            action_id: str, detail_id: str, resource_type: str = RESOURCE_VOLUME) -> None:
     now = timeutils.utcnow()
-    s.add(m.Message(id=str(uuid.uuid4()), project_id=project_id, request_id=request_id,
-                    resource_type=resource_type, resource_uuid=resource_id,
-                    event_id=f"VOLUME_{resource_type}_{action_id}_{detail_id}",
-                    message_level="ERROR", action_id=action_id, detail_id=detail_id,
-                    created_at=now, expires_at=now + TTL))
+    s.connection().execute(_ADD, {
+        "id": str(uuid.uuid4()), "project_id": project_id, "request_id": request_id,
+        "resource_type": resource_type, "resource_uuid": resource_id,
+        "event_id": f"VOLUME_{resource_type}_{action_id}_{detail_id}",
+        "message_level": "ERROR", "action_id": action_id, "detail_id": detail_id,
+        "created_at": now, "expires_at": now + TTL})
 
 
 def get_row(s: Session, message_id: str, project_id: str | None) -> m.Message:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from novalite.conf import CONF
 from novalite.db.models import volume as m
+from novalite.db.session import Unit
 from novalite.volume import errors
 
 RESOURCES = ("volumes", "snapshots", "gigabytes")
@@ -43,26 +44,26 @@ _USAGE = select(*_totals(m.Volume, m.Volume.size),
                 *_totals(m.Snapshot, m.Snapshot.volume_size))
 
 
-def limits(s: Session, project_id: str) -> dict[str, int]:
-    own = {resource: limit for resource, limit in s.execute(
+def limits(s: Unit, project_id: str) -> dict[str, int]:
+    own = {resource: limit for resource, limit in s.connection().execute(
         _LIMITS, {"project_id": project_id})}
     return {**defaults(), **{r: v for r, v in own.items() if r in RESOURCES}}
 
 
-def usage(s: Session, project_id: str) -> dict[str, int]:
-    volumes, volume_gb, snapshots, snapshot_gb = s.execute(
+def usage(s: Unit, project_id: str) -> dict[str, int]:
+    volumes, volume_gb, snapshots, snapshot_gb = s.connection().execute(
         _USAGE, {"project_id": project_id}).one()
     return {"volumes": int(volumes), "snapshots": int(snapshots),
             "gigabytes": int(volume_gb) + int(snapshot_gb)}
 
 
-def check(s: Session, project_id: str, volumes: int = 0, snapshots: int = 0,
+def check(s: Unit, project_id: str, volumes: int = 0, snapshots: int = 0,
           gigabytes: int = 0) -> None:
     """Refuse with Cinder's 413 what would take the project over a limit."""
     _refuse_over(limits(s, project_id), usage(s, project_id), volumes, snapshots, gigabytes)
 
 
-def recheck(s: Session, project_id: str, volumes: int = 0, snapshots: int = 0,
+def recheck(s: Unit, project_id: str, volumes: int = 0, snapshots: int = 0,
             gigabytes: int = 0) -> None:
     """After the commit of what added `volumes`, `snapshots` and `gigabytes`: refuse as
     `check` would have if the project is now over a limit it was adding to (a racing

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
+from novalite.db.session import Unit
 from novalite.volume import errors
 from novalite.volume.records import Snapshot
 
@@ -30,12 +31,24 @@ INTERRUPTED = {CREATING: ERROR, DELETING: ERROR_DELETING}
 REPORTABLE = {CREATING: (CREATING, AVAILABLE, ERROR), DELETING: (DELETING, ERROR_DELETING)}
 
 
-def record(row: m.Snapshot) -> Snapshot:
+def record(row: Any) -> Snapshot:
+    """`row`: an ORM row or a Core row of the snapshots table's columns."""
     return Snapshot(id=row.id, project_id=row.project_id, user_id=row.user_id,
                     volume_id=row.volume_id, volume_size=row.volume_size, status=row.status,
                     name=row.display_name, description=row.display_description,
                     metadata=dict(row.snapshot_metadata or {}), created_at=row.created_at,
                     updated_at=row.updated_at, progress=row.progress)
+
+
+_ONE = select(m.Snapshot.__table__).where(m.Snapshot.id == bindparam("id"))
+
+
+def get(s: Unit, snapshot_id: str, project_id: str | None) -> Snapshot:
+    """The snapshot, if `project_id` (None: any project) owns it."""
+    row = s.connection().execute(_ONE, {"id": snapshot_id}).first()
+    if row is None or (project_id is not None and row.project_id != project_id):
+        raise errors.SnapshotNotFound(snapshot_id=snapshot_id)
+    return record(row)
 
 
 def get_row(s: Session, snapshot_id: str, project_id: str | None) -> m.Snapshot:
@@ -80,9 +93,12 @@ def swap_status(s: Session, snapshot_id: str, expected: Iterable[str],
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
-def of_volume(s: Session, volume_id: str) -> int:
-    return int(s.scalar(select(func.count()).select_from(m.Snapshot)
-                        .where(m.Snapshot.volume_id == volume_id)) or 0)
+_COUNT_OF_VOLUME = (select(func.count()).select_from(m.Snapshot)
+                    .where(m.Snapshot.volume_id == bindparam("volume_id")))
+
+
+def of_volume(s: Unit, volume_id: str) -> int:
+    return int(s.connection().scalar(_COUNT_OF_VOLUME, {"volume_id": volume_id}) or 0)
 
 
 def interrupted_on(s: Session, volume_host: str) -> list[m.Snapshot]:

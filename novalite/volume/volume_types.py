@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from novalite.conf import CONF
 from novalite.db.models import volume as m
+from novalite.db.session import Unit
 from novalite.volume import errors
 from novalite.volume.records import MULTIATTACH, VolumeType
 
@@ -65,9 +66,9 @@ def by_id(s: Session, type_ids: Iterable[str]) -> dict[str, VolumeType]:
     return {found.id: found for found in records(s, s.scalars(_BY_IDS, {"ids": wanted}))}
 
 
-def one(s: Session, type_id: str) -> VolumeType | None:
+def one(s: Unit, type_id: str) -> VolumeType | None:
     """The type of `type_id`, if it exists."""
-    return from_rows(s.execute(_ONE, {"id": type_id}).all())
+    return from_rows(s.connection().execute(_ONE, {"id": type_id}).all())
 
 
 def from_rows(rows: Sequence[Any]) -> VolumeType | None:
@@ -89,15 +90,15 @@ def get_row(s: Session, type_id: str) -> m.VolumeType:
     return row
 
 
-def find(s: Session, id_or_name: str) -> VolumeType:
+def find(s: Unit, id_or_name: str) -> VolumeType:
     """By id, else by name, as a volume create's `volume_type` may name it."""
-    found = from_rows(s.execute(_BY_ID_OR_NAME, {"key": id_or_name}).all())
+    found = from_rows(s.connection().execute(_BY_ID_OR_NAME, {"key": id_or_name}).all())
     if found is None:
         raise errors.VolumeTypeNotFoundByName(volume_type_name=id_or_name)
     return found
 
 
-def default(s: Session) -> VolumeType:
+def default(s: Unit) -> VolumeType:
     """[DEFAULT] default_volume_type, which must exist (Cinder refuses the request)."""
     return find(s, CONF.default_volume_type)
 

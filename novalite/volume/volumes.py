@@ -7,13 +7,15 @@ no row changed and answers Cinder's error rather than overwriting the winner."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from novalite.db.models import volume as m
 from novalite.db.session import Unit
+from novalite.timeutils import utcnow
 from novalite.volume import attachments, errors, volume_types
 from novalite.volume.records import Attachment, Volume, VolumeType
 
@@ -30,7 +32,8 @@ def record(s: Session, row: m.Volume, attached: list[Attachment] | None = None,
 
 
 def _volume(row: Any, volume_type: VolumeType | None, attached: list[Attachment]) -> Volume:
-    """`row`: an ORM row or a Core row of the volumes table's columns."""
+    """`row`: an ORM row, a Core row of the volumes table's columns, or a new volume's
+    columns as attributes."""
     if volume_type is None:
         raise errors.VolumeTypeNotFound(volume_type_id=row.volume_type_id)
     return Volume(
@@ -68,6 +71,20 @@ def get_row(s: Session, volume_id: str, project_id: str | None) -> m.Volume:
     return row
 
 
+_OWNER_AND_HOST = select(m.Volume.project_id, m.Volume.host).where(
+    m.Volume.id == bindparam("id"))
+
+
+def host_of(s: Unit, volume_id: str, project_id: str | None) -> str | None:
+    """The backend of the volume (None: not placed yet), if `project_id` (None: any
+    project) owns it: what a status change checks before its compare-and-swap."""
+    row = s.connection().execute(_OWNER_AND_HOST, {"id": volume_id}).first()
+    if row is None or (project_id is not None and row.project_id != project_id):
+        raise errors.VolumeNotFound(volume_id=volume_id)
+    host: str | None = row.host
+    return host
+
+
 def get(s: Unit, volume_id: str, project_id: str | None) -> Volume:
     """The volume, if `project_id` (None: any project, an admin's view) owns it."""
     rows = s.connection().execute(_WHOLE, {"id": volume_id}).all()
@@ -90,13 +107,20 @@ def list_volumes(s: Session, project_id: str | None) -> list[Volume]:
     return [record(s, row, attached.get(row.id, []), types) for row in rows]
 
 
-def create(s: Session, values: dict[str, Any], volume_type: VolumeType | None = None
+_ADD = insert(m.Volume.__table__)
+# A new volume's columns unless given (the model's defaults)
+_UNSET: dict[str, Any] = {**dict.fromkeys(m.Volume.__table__.columns.keys()),
+                          "bootable": False, "volume_metadata": {}}
+
+
+def create(s: Unit, values: dict[str, Any], volume_type: VolumeType | None = None
            ) -> Volume:
-    """`volume_type`: the volume's, if the caller read it already."""
-    row = m.Volume(**values)
-    s.add(row)
-    s.flush()
-    return record(s, row, [], None if volume_type is None else {volume_type.id: volume_type})
+    """`values`: the new volume's columns (those left out are unset);
+    `volume_type`: the volume's, if the caller read it already."""
+    columns = {**_UNSET, **values, "created_at": utcnow()}
+    s.connection().execute(_ADD, columns)
+    return _volume(SimpleNamespace(**columns),
+                   volume_type or volume_types.one(s, columns["volume_type_id"]), [])
 
 
 def update_fields(s: Session, row: m.Volume, values: dict[str, Any]) -> Volume:
@@ -123,12 +147,12 @@ def swap_status(s: Unit, volume_id: str, expected: Iterable[str],
     return bool(result.rowcount)
 
 
-def place(s: Session, volume_id: str, host: str) -> None:
+def place(s: Unit, volume_id: str, host: str) -> None:
     """The volume is on backend `host` from now on."""
     s.connection().execute(_PLACE, {"b_id": volume_id, "b_host": host})
 
 
-def remove(s: Session, volume_id: str) -> None:
+def remove(s: Unit, volume_id: str) -> None:
     s.connection().execute(_REMOVE, {"b_id": volume_id})
 
 

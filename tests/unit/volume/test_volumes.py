@@ -1,10 +1,13 @@
 """Volume rows read back as records: each with its own type, a list in a fixed number of
 statements however many volumes it holds."""
 
+import dataclasses
+import datetime
+
 import pytest
 
 from novalite.db import session
-from novalite.volume import attachments, errors, states, volume_types, volumes
+from novalite.volume import attachments, errors, snapshots, states, volume_types, volumes
 from novalite.volume.records import MULTIATTACH
 from tests.statements import statements
 from tests.unit.volume.builders import make_volume
@@ -83,3 +86,44 @@ def test_status_swaps_settles_and_removals_on_each_backend(backend_db):
         volumes.remove(s, volume_id)
     with pytest.raises(errors.VolumeNotFound), session.reader() as s:
         volumes.get(s, volume_id, None)
+
+
+def test_a_new_volume_is_what_is_read_back_and_found_by_owner(backend_db):
+    """A volume made on a bare connection is the record a read of it gives, columns
+    left out unset; its backend is found for its own project or any, never another's."""
+    with session.core_writer() as s:
+        made = volumes.create(s, {
+            "id": "0e5b5cbb-4c39-4d44-9c4e-4b1d4bbd7e0a", "project_id": "p1", "size": 2,
+            "status": states.CREATING, "availability_zone": "nova",
+            "volume_type_id": volume_types.default(s).id})
+    with session.core_reader() as s:
+        read = volumes.get(s, made.id, "p1")
+        # MariaDB's DATETIME keeps whole seconds
+        assert read == dataclasses.replace(made, created_at=read.created_at)
+        assert made.created_at - read.created_at < datetime.timedelta(seconds=1)
+        assert volumes.host_of(s, made.id, "p1") is None
+    with session.core_writer() as s:
+        volumes.place(s, made.id, "host1@file#file")
+    with session.core_reader() as s:
+        assert volumes.host_of(s, made.id, None) == "host1@file#file"
+        with pytest.raises(errors.VolumeNotFound):
+            volumes.host_of(s, made.id, "p2")
+        with pytest.raises(errors.VolumeNotFound):
+            volumes.host_of(s, "missing", None)
+    assert (made.bootable, made.metadata, made.host, made.updated_at) == (False, {}, None, None)
+
+
+def test_a_snapshot_is_found_for_its_own_project_only(backend_db):
+    volume_id = make_volume(states.AVAILABLE)
+    with session.writer() as s:
+        made = snapshots.create(s, {
+            "id": "5d0c3d8e-3ad9-4b4e-a7f4-0d6a1c4f0b11", "project_id": "p1",
+            "volume_id": volume_id, "volume_size": 1, "status": snapshots.AVAILABLE})
+    with session.core_reader() as s:
+        read = snapshots.get(s, made.id, "p1")
+        assert read == snapshots.get(s, made.id, None)
+        assert read == dataclasses.replace(made, created_at=read.created_at)
+        assert snapshots.of_volume(s, volume_id) == 1
+        for project_id, snapshot_id in (("p2", made.id), (None, "missing")):
+            with pytest.raises(errors.SnapshotNotFound):
+                snapshots.get(s, snapshot_id, project_id)
