@@ -10,11 +10,11 @@ from typing import Any
 
 from sqlalchemy import bindparam, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from novalite import exception, timeutils
 from novalite.db import models
 from novalite.db.session import (
+    Unit,
     core_reader,
     in_chunks,
     reader,
@@ -136,11 +136,11 @@ def service_get_by_hosts(hosts: Iterable[str], binary: str) -> list[Service]:
     wanted = sorted(set(hosts))
     if not wanted:
         return []
-    with reader() as s:
+    with core_reader() as s:
         return _live_of_hosts(s, wanted, binary)
 
 
-def _live_of_hosts(s: Session, hosts: Sequence[str], binary: str) -> list[Service]:
+def _live_of_hosts(s: Unit, hosts: Sequence[str], binary: str) -> list[Service]:
     return [Service(*r) for r in s.connection().execute(
         _LIVE_ROWS_OF_HOSTS, {"hosts": hosts, "binary": binary})]
 
