@@ -29,7 +29,7 @@ def options() -> Options:
 def list_allocation_candidates(req: ApiRequest) -> ApiResponse:
     groups, params = query.parse(list(req.query.multi_items()), req.version)
     try:
-        with session.reader() as s:
+        with session.core_reader() as s:
             body = allocation_candidates.get(s.connection(), groups, params, req.version,
                                              options())
     except ResourceClassNotFound as exc:

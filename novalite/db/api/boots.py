@@ -12,7 +12,7 @@ from typing import Any
 
 from novalite import context as ctx_mod
 from novalite.db.api import actions, build_outbox, info_caches, instances, request_specs
-from novalite.db.session import retry_on_deadlock, writer
+from novalite.db.session import core_writer, retry_on_deadlock
 from novalite.objects.request_spec import RequestSpec
 
 
@@ -21,7 +21,7 @@ def boot_records_create(ctx: ctx_mod.RequestContext, records: list[dict[str, Any
                         metadata: dict[str, str] | None, tags: list[str] | None,
                         spec: RequestSpec, api_host: str,
                         network_infos: dict[str, list[dict[str, Any]]] | None = None) -> None:
-    with writer() as s:
+    with core_writer() as s:
         build_outbox.add(s, [values["uuid"] for values in records], api_host)
         for values in records:
             instances.add_instance(s, values, metadata, tags)

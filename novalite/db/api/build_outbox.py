@@ -13,7 +13,6 @@ import datetime
 from collections.abc import Iterable
 
 from sqlalchemy import bindparam, delete, exists, insert, select
-from sqlalchemy.orm import Session
 
 from novalite.db import models
 from novalite.db.session import Unit, core_writer, reader, retry_on_deadlock
@@ -22,7 +21,7 @@ from novalite.objects import states
 _ADD = insert(models.BuildOutbox.__table__)
 
 
-def add(s: Session, instance_uuids: Iterable[str], host: str) -> None:
+def add(s: Unit, instance_uuids: Iterable[str], host: str) -> None:
     """In the caller's transaction: the builds of `instance_uuids` await a conductor."""
     s.connection().execute(_ADD, [{"instance_uuid": uuid, "host": host}
                                   for uuid in instance_uuids])

@@ -8,12 +8,11 @@ import dataclasses
 import datetime
 
 from sqlalchemy import bindparam, select, update
-from sqlalchemy.orm import Session
 
 from novalite import context as ctx_mod
 from novalite.db import models
 from novalite.db.api import actions, build_outbox
-from novalite.db.session import Unit, core_writer, reader, retry_on_deadlock, writer
+from novalite.db.session import Unit, core_reader, core_writer, retry_on_deadlock, writer
 from novalite.objects import states
 from novalite.timeutils import utcnow
 
@@ -35,7 +34,7 @@ _COLUMNS = (models.Instance.uuid, models.Instance.vm_state, models.Instance.task
 
 def build_progress(uuids: list[str]) -> dict[str, BuildProgress]:
     """The live instances among `uuids` (a deleted one is absent) and their progress."""
-    with reader() as s:
+    with core_reader() as s:
         return _read(s, uuids)
 
 
@@ -67,7 +66,7 @@ def _touch_scheduling(s: Unit, uuids: list[str]) -> None:
     s.connection().execute(_TOUCH, {"uuids": list(uuids), "now": utcnow()})
 
 
-def _read(s: Session, uuids: list[str]) -> dict[str, BuildProgress]:
+def _read(s: Unit, uuids: list[str]) -> dict[str, BuildProgress]:
     rows = s.connection().execute(_PROGRESS, {"uuids": list(uuids)})
     return {row.uuid: BuildProgress(row.vm_state, row.task_state, row.host, row.node,
                                     row.scheduled_at, row.launched_on) for row in rows}

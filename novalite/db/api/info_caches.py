@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import insert, select
-from sqlalchemy.orm import Session
 
 from novalite.db.models.info_cache import InstanceInfoCache
-from novalite.db.session import reader, retry_on_deadlock, writer
+from novalite.db.session import Unit, reader, retry_on_deadlock, writer
 
 _ADD = insert(InstanceInfoCache.__table__)
 
 
-def add(s: Session, instance_uuid: str, network_info: list[dict[str, Any]]) -> None:
+def add(s: Unit, instance_uuid: str, network_info: list[dict[str, Any]]) -> None:
     """A new instance's cache, in the transaction that records the instance."""
     s.connection().execute(_ADD, {"instance_uuid": instance_uuid,
                                   "network_info": network_info})

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.orm import Session, joinedload, lazyload
+from sqlalchemy.orm import joinedload, lazyload
 
 from novalite import exception, timeutils
 from novalite.db import models
@@ -78,7 +78,7 @@ _INSERT_METADATA = insert(models.InstanceMetadata.__table__)
 _INSERT_TAG = insert(models.Tag.__table__)
 
 
-def add_instance(s: Session, values: dict[str, Any], metadata: dict[str, str] | None = None,
+def add_instance(s: Unit, values: dict[str, Any], metadata: dict[str, str] | None = None,
                  tags: list[str] | None = None) -> None:
     """Add an instance (with its metadata and tags) inside the caller's transaction, so a
     boot's records commit together."""

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from sqlalchemy import insert, select, update
-from sqlalchemy.orm import Session
 
 from novalite import exception
 from novalite.db import models
-from novalite.db.session import reader, writer
+from novalite.db.session import Unit, reader, writer
 from novalite.objects import codec
 from novalite.objects.request_spec import RequestSpec
 
 _ADD = insert(models.RequestSpec.__table__)
 
 
-def add_request_spec(s: Session, spec: RequestSpec) -> None:
+def add_request_spec(s: Unit, spec: RequestSpec) -> None:
     """Keep `spec` inside the caller's transaction."""
     s.connection().execute(_ADD, {"instance_uuid": spec.instance_uuid,
                                   "spec": codec.serialize(spec)})
