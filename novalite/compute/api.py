@@ -8,7 +8,7 @@ import functools
 import logging
 import uuid as uuidlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from novalite import availability_zones, exception, strutils, timeutils
 from novalite.clients import placement as placement_client
@@ -52,6 +52,7 @@ from novalite.objects.request_spec import Destination, RequestSpec, UnshelvePlac
 from novalite.rpc.errors import MessagingError, MessagingTimeout
 
 LOG = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # How long the broker may take to accept a new build before the request is answered 503
 # (it takes milliseconds when it is up; a client waiting a minute helps no one).
@@ -506,12 +507,16 @@ class API:
         return self.compute.get_console_output(ctx, host, instance, tail_length)
 
     def rebuild(self, ctx: RequestContext, instance: Instance, image_ref: str,
-                preserve_ephemeral: bool = False, metadata: dict[str, str] | None = None,
-                **changes: Any) -> None:
+                answer: Callable[[], T], preserve_ephemeral: bool = False,
+                metadata: dict[str, str] | None = None, **changes: Any) -> T:
         """Nova's rebuild on the server's own host: the image is checked as for a create,
         the other `changes` (name, description, key_name, user_data, hostname, access
         IPs) are saved with REBUILDING, and the compute makes the guest again. A new
-        image replaces the one in the request spec, which later moves ask for."""
+        image replaces the one in the request spec, which later moves ask for.
+
+        `answer()` (what the request answers) is read once all that is saved, before
+        the compute is asked: Nova reads its answer after asking, when a real rebuild
+        has hardly begun, but a fake compute's may have ended by then."""
         guards.check_lock(ctx, instance)
         host = guards.check_host(instance)
         guards.check_state(instance, "rebuild", states.ALLOW_REBUILD)
@@ -534,8 +539,10 @@ class API:
             spec = request_specs.request_spec_get(instance.uuid)
             spec.image = image
             request_specs.request_spec_save(spec)
+        answered = answer()
         self.compute.rebuild_instance(ctx, host, instances.instance_get(instance.uuid),
                                       image, preserve_ephemeral)
+        return answered
 
     def snapshot(self, ctx: RequestContext, instance: Instance, name: str,
                  metadata: dict[str, str] | None = None) -> str:

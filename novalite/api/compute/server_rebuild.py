@@ -40,9 +40,11 @@ def rebuild(req: ApiRequest) -> ApiResponse:
     preserve = strutils.parse_bool(str(body.get("preserve_ephemeral", False)))
     if preserve is None:
         raise HTTPFault(400, "Invalid input for field/attribute preserve_ephemeral.")
-    API().rebuild(req.ctx, instance, body["imageRef"], preserve_ephemeral=preserve,
-                  metadata=body.get("metadata"), **changes)
-    return ApiResponse(202, {"server": _answer(req, instance.uuid, body.get("adminPass"))})
+    answered = API().rebuild(
+        req.ctx, instance, body["imageRef"],
+        lambda: _answer(req, instance.uuid, body.get("adminPass")),
+        preserve_ephemeral=preserve, metadata=body.get("metadata"), **changes)
+    return ApiResponse(202, {"server": answered})
 
 
 def _answer(req: ApiRequest, uuid: str, password: str | None) -> dict:

@@ -4,11 +4,13 @@ stopped; Nova's 400/403/409 answers; a failed rebuild is ERROR with its fault.""
 
 import pytest
 
+from novalite.compute.rpcapi import ComputeAPI
 from novalite.context import get_admin_context
 from novalite.db.api import instances
 from novalite.image import db as images
 from novalite.image.record import ImageRecord
 from tests.functional.tempest_schemas import check
+from tests.waiting import wait_for
 
 MV = "X-OpenStack-Nova-API-Version"
 ALICE = {"X-Auth-Token": "alice:proj1"}
@@ -59,6 +61,23 @@ def test_rebuild_with_a_new_image_and_changes(cloud, server, version, package):
                            f"{actions[0]['request_id']}").json()["instanceAction"]["events"]
     assert [(e["event"], e["result"]) for e in events] == [
         ("compute_rebuild_instance", "Success")]
+
+
+def test_the_answer_is_the_rebuild_asked_however_fast_the_compute(cloud, server,
+                                                                  monkeypatch):
+    """A compute that has rebuilt the guest by the time it is asked to: the request
+    still answers what it recorded (REBUILD), not what the compute made of it since."""
+    asked = ComputeAPI.rebuild_instance
+
+    def rebuilt_at_once(self, ctx, host, instance, *args):
+        asked(self, ctx, host, instance, *args)
+        wait_for(lambda: instances.instance_get(instance.uuid).task_state is None)
+
+    monkeypatch.setattr(ComputeAPI, "rebuild_instance", rebuilt_at_once)
+    answered = _rebuild(cloud, server, "2.75", name="quick").json()["server"]
+    assert (answered["status"], answered["OS-EXT-STS:task_state"]) == ("REBUILD",
+                                                                       "rebuilding")
+    assert cloud.server(server)["status"] == "ACTIVE"
 
 
 def test_a_stopped_server_is_rebuilt_stopped_with_new_keys_and_user_data(cloud, server):
