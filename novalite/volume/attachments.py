@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from novalite.db.models import volume as m
 from novalite.db.session import Unit
 from novalite.volume import errors, states
-from novalite.volume.records import Attachment
+from novalite.volume.records import Attachment, visible
 
 RESERVED = "reserved"
 ATTACHING = "attaching"
@@ -87,7 +87,7 @@ def split(attached: list[Attachment], attachment_id: str
 
 def get(s: Unit, attachment_id: str, project_id: str | None) -> Attachment:
     found = s.connection().execute(_BY_ID, {"id": attachment_id}).first()
-    if found is None or (project_id is not None and found.project_id != project_id):
+    if not visible(found, project_id):
         raise _not_found(attachment_id)
     return from_row(found, found.project_id)
 

@@ -16,7 +16,7 @@ from novalite import timeutils
 from novalite.db.models import volume as m
 from novalite.db.session import Unit
 from novalite.volume import errors
-from novalite.volume.records import Message
+from novalite.volume.records import Message, visible
 
 RESOURCE_VOLUME = "VOLUME"
 RESOURCE_SNAPSHOT = "VOLUME_SNAPSHOT"
@@ -81,7 +81,7 @@ def create(s: Unit, project_id: str, request_id: str | None, resource_id: str,
 
 def get_row(s: Session, message_id: str, project_id: str | None) -> m.Message:
     row = s.get(m.Message, message_id)
-    if row is None or (project_id is not None and row.project_id != project_id):
+    if not visible(row, project_id):
         raise errors.MessageNotFound(message_id=message_id)
     return row
 

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-from typing import Any
+from typing import Any, TypeGuard, TypeVar, cast
 
 # the value of the `multiattach` extra spec that makes a type's volumes multiattach
 MULTIATTACH = "<is> True"
+T = TypeVar("T")
+
+
+def visible(row: T | None, project_id: str | None) -> TypeGuard[T]:
+    """Whether the row (None: not found) is one `project_id` owns (None: any project's,
+    an admin's view): what every read by id of a project's resource checks."""
+    return row is not None and (project_id is None or cast(Any, row).project_id == project_id)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from novalite.db.models import volume as m
 from novalite.db.session import Unit
 from novalite.volume import errors
-from novalite.volume.records import Snapshot
+from novalite.volume.records import Snapshot, visible
 
 CREATING = "creating"
 AVAILABLE = "available"
@@ -46,14 +46,14 @@ _ONE = select(m.Snapshot.__table__).where(m.Snapshot.id == bindparam("id"))
 def get(s: Unit, snapshot_id: str, project_id: str | None) -> Snapshot:
     """The snapshot, if `project_id` (None: any project) owns it."""
     row = s.connection().execute(_ONE, {"id": snapshot_id}).first()
-    if row is None or (project_id is not None and row.project_id != project_id):
+    if not visible(row, project_id):
         raise errors.SnapshotNotFound(snapshot_id=snapshot_id)
     return record(row)
 
 
 def get_row(s: Session, snapshot_id: str, project_id: str | None) -> m.Snapshot:
     row = s.get(m.Snapshot, snapshot_id)
-    if row is None or (project_id is not None and row.project_id != project_id):
+    if not visible(row, project_id):
         raise errors.SnapshotNotFound(snapshot_id=snapshot_id)
     return row
 

@@ -17,7 +17,7 @@ from novalite.db.models import volume as m
 from novalite.db.session import Unit
 from novalite.timeutils import utcnow
 from novalite.volume import attachments, errors, volume_types
-from novalite.volume.records import Attachment, Volume, VolumeType
+from novalite.volume.records import Attachment, Volume, VolumeType, visible
 
 
 def record(s: Session, row: m.Volume, attached: list[Attachment] | None = None,
@@ -66,7 +66,7 @@ def get_row(s: Session, volume_id: str, project_id: str | None) -> m.Volume:
     """The volume to change, if `project_id` (None: any project, an admin's view) owns
     it."""
     row = s.scalar(_BY_ID, {"id": volume_id})
-    if row is None or (project_id is not None and row.project_id != project_id):
+    if not visible(row, project_id):
         raise errors.VolumeNotFound(volume_id=volume_id)
     return row
 
@@ -79,7 +79,7 @@ def host_of(s: Unit, volume_id: str, project_id: str | None) -> str | None:
     """The backend of the volume (None: not placed yet), if `project_id` (None: any
     project) owns it: what a status change checks before its compare-and-swap."""
     row = s.connection().execute(_OWNER_AND_HOST, {"id": volume_id}).first()
-    if row is None or (project_id is not None and row.project_id != project_id):
+    if not visible(row, project_id):
         raise errors.VolumeNotFound(volume_id=volume_id)
     host: str | None = row.host
     return host
@@ -88,7 +88,7 @@ def host_of(s: Unit, volume_id: str, project_id: str | None) -> str | None:
 def get(s: Unit, volume_id: str, project_id: str | None) -> Volume:
     """The volume, if `project_id` (None: any project, an admin's view) owns it."""
     rows = s.connection().execute(_WHOLE, {"id": volume_id}).all()
-    if not rows or (project_id is not None and rows[0].project_id != project_id):
+    if not rows or not visible(rows[0], project_id):
         raise errors.VolumeNotFound(volume_id=volume_id)
     first = rows[0]
     attached = {row.attachment_id: attachments.from_row(row, first.project_id)
