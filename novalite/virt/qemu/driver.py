@@ -943,14 +943,7 @@ class QemuDriver(driver.ComputeDriver):
         return diagnostics.gather(self._running(instance), instance, self.accel)
 
     def get_console_output(self, ctx: Any, instance: Instance) -> str:
-        guest = self._existing(instance)
-        try:
-            with open(guest.paths.console, "rb") as console:
-                console.seek(0, os.SEEK_END)
-                console.seek(max(0, console.tell() - MAX_CONSOLE_BYTES))
-                return console.read().decode("utf-8", errors="replace")
-        except FileNotFoundError:
-            return ""
+        return self._existing(instance).console_tail(MAX_CONSOLE_BYTES)
 
     def get_vnc_console(self, ctx: Any, instance: Instance) -> ConsoleEndpoint:
         port = self._console_port(instance, consoles.vnc_port, "vnc")
@@ -1002,7 +995,8 @@ class QemuDriver(driver.ComputeDriver):
                     self._watched.discard(guest.uuid)
                 code = guest.process.returncode if guest.process is not None else None
                 LOG.warning("QEMU of guest %s exited without being asked (exit code %s); "
-                            "its qemu.log ends: %s", guest.uuid, code, guest.log_tail(300))
+                            "its qemu.log ends: %s; its console ends: %s", guest.uuid, code,
+                            guest.log_tail(300), guest.console_tail(300).strip())
                 try:
                     self.emit_event(driver.LifecycleEvent(guest.uuid,
                                                           driver.EVENT_LIFECYCLE_STOPPED))

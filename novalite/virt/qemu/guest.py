@@ -121,13 +121,13 @@ class Guest:
 
     def log_tail(self, limit: int = 600, since: int = 0) -> str:
         """The end of qemu.log (QEMU's own messages), from offset `since` at most."""
-        try:
-            with open(self.paths.qemu_log, "rb") as log:
-                log.seek(0, os.SEEK_END)
-                log.seek(max(since, log.tell() - limit))
-                return log.read().decode(errors="replace").strip()
-        except OSError:
-            return "(no qemu.log)"
+        found = _tail(self.paths.qemu_log, limit, since)
+        return "(no qemu.log)" if found is None else found.strip()
+
+    def console_tail(self, limit: int) -> str:
+        """The end of console.log: what the guest printed last. A guest that panics or
+        powers off ends its QEMU, which writes nothing of why to qemu.log."""
+        return _tail(self.paths.console, limit) or ""
 
     # --- monitor ------------------------------------------------------------------------
 
@@ -169,3 +169,15 @@ class Guest:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
             self.wait_exit(5.0)
+
+
+def _tail(path: str, limit: int, since: int = 0) -> str | None:
+    """The last `limit` bytes of the file at `path`, from offset `since` at most; None if
+    it cannot be read."""
+    try:
+        with open(path, "rb") as file:
+            file.seek(0, os.SEEK_END)
+            file.seek(max(since, file.tell() - limit))
+            return file.read().decode("utf-8", errors="replace")
+    except OSError:
+        return None

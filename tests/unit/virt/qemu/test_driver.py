@@ -1,4 +1,5 @@
 import os
+import threading
 
 import pytest
 
@@ -446,3 +447,33 @@ def test_a_guest_whose_image_runs_an_agent_takes_the_password_through_it(qemu, m
     Agent(qemu._guest(instance.uuid).paths.guest_agent, silent=True)
     with pytest.raises(exception.AdminPasswordNotImplemented):  # no agent answers
         qemu.set_admin_password(instance, image, "s3cret")
+
+
+def test_a_guest_that_ends_unasked_is_reported_with_its_last_words(qemu, monkeypatch,
+                                                                    caplog):
+    """A guest that panics ends its QEMU (-no-reboot) with exit code 0 and nothing in
+    qemu.log: its console is where the operator learns why."""
+    guest = qemu._guest("g1")
+    os.makedirs(guest.paths.directory)
+    with open(guest.paths.qemu_log, "w") as log:
+        log.write("qemu-system-x86_64 -name g1\nVNC server running on 127.0.0.1:5900\n")
+    with open(guest.paths.console, "w") as console:
+        console.write("booted\n" * 100 + "Kernel panic - not syncing: Attempted to kill init!\n")
+    events: list = []
+    noticed = threading.Event()
+    qemu.register_event_listener(lambda event: (events.append(event), noticed.set()))
+    monkeypatch.setattr(driver, "WATCH_INTERVAL", 0.001)
+    qemu._watch("g1")  # its QEMU has no pidfile: it does not run
+    watcher = threading.Thread(target=qemu._watch_loop)
+    watcher.start()
+    try:
+        assert noticed.wait(10)
+    finally:
+        qemu._stop.set()
+        watcher.join()
+    assert [(e.instance_uuid, e.transition) for e in events] == \
+        [("g1", driver.driver.EVENT_LIFECYCLE_STOPPED)]
+    warning = next(r.getMessage() for r in caplog.records if r.levelname == "WARNING")
+    qemu_log, console = warning.split("; its console ends: ")
+    assert qemu_log.endswith("VNC server running on 127.0.0.1:5900")
+    assert console.endswith("booted\nKernel panic - not syncing: Attempted to kill init!")
