@@ -33,5 +33,5 @@ def test_novalite_placement_killed_during_a_storm_leaves_nothing_stuck(topology)
     instead of failing the builds."""
     found = fault_storm.assert_recovers(
         topology, fault_storm.stop_and_restart(topology, "placement"), placement_apart=True)
-    assert found["error"] == 0, found
+    assert found["error"] == 0, found["error_reasons"]
     assert "Unable to establish connection" in topology.log("scheduler")  # it met the outage
