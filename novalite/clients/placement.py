@@ -220,32 +220,55 @@ class SchedulerReportClient:
                         allocation_request: AllocationRequest, project_id: str,
                         user_id: str) -> bool:
         """Claim for a new consumer; False when placement refuses (the capacity went to
-        someone else, or the consumer already holds allocations)."""
-        return self.put_allocations(ctx, consumer_uuid, allocation_request.to_placement(),
-                                    project_id, user_id, consumer_generation=None)
+        someone else, or the consumer already holds other allocations)."""
+        allocations = allocation_request.to_placement()
+        refused = self._put_allocations(ctx, consumer_uuid, allocations, project_id,
+                                        user_id, consumer_generation=None)
+        if refused is None:
+            return True
+        if "consumer" not in refused.lower():
+            return False
+        # The consumer exists: a claim whose request went again (placement, or the
+        # connection, died between its commit and its answer) finds its own.
+        held = self.get_allocations_for_consumer(ctx, consumer_uuid)
+        ours = (held.get("project_id"), held.get("user_id")) == (project_id, user_id) and \
+            {rp: a["resources"] for rp, a in held.get("allocations", {}).items()} == \
+            {rp: a["resources"] for rp, a in allocations.items()}
+        if ours:
+            LOG.info("%s already holds the allocation it claimed: its claim's answer was "
+                     "lost and the claim sent again", consumer_uuid)
+        return ours
 
     def put_allocations(self, ctx: RequestContext, consumer_uuid: str,
                         allocations: dict[str, dict[str, Any]], project_id: str, user_id: str,
                         consumer_generation: int | None) -> bool:
         """Replace the consumer's allocations (`consumer_generation` as last read, None
         for a new consumer); False when placement refuses."""
+        return self._put_allocations(ctx, consumer_uuid, allocations, project_id, user_id,
+                                     consumer_generation) is None
+
+    def _put_allocations(self, ctx: RequestContext, consumer_uuid: str,
+                         allocations: dict[str, dict[str, Any]], project_id: str,
+                         user_id: str, consumer_generation: int | None) -> str | None:
+        """None once placement took the allocations, else why it refused them."""
         body = {"allocations": allocations, "project_id": project_id, "user_id": user_id,
                 "consumer_generation": consumer_generation, "consumer_type": "INSTANCE"}
+        why = ""
         for _ in range(CONFLICT_RETRIES):
             response = self._request("PUT", f"/allocations/{consumer_uuid}", CLAIM_VERSION,
                                      ctx, body)
             if response.status_code == 204:
-                return True
+                return None
             if response.status_code != 409:
                 self._check(response, f"allocating for {consumer_uuid}")
+            why = _errors(response)
             # A provider generation race alone is worth another try; a consumer
             # generation conflict or missing capacity is not.
             if "placement.concurrent_update" not in _error_codes(response) or \
-                    "consumer" in _errors(response).lower():
-                LOG.info("Placement refused the allocation for %s: %s", consumer_uuid,
-                         _errors(response))
-                return False
-        return False
+                    "consumer" in why.lower():
+                LOG.info("Placement refused the allocation for %s: %s", consumer_uuid, why)
+                return why
+        return why
 
     def move_allocations(self, ctx: RequestContext, source_consumer: str,
                          target_consumer: str, source_type: str = "INSTANCE",
