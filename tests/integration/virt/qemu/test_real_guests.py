@@ -55,11 +55,20 @@ def console(cloud: Cloud, server_id: str) -> str:
 def wait_console(cloud: Cloud, server_id: str, text: str, count: int = 1) -> str:
     """The console's complete lines once `text` is on `count` of them: the guest may be
     mid-line when the log is read, and a marker's line is checked whole."""
+    seen = [""]
+
     def lines() -> str:
-        out = console(cloud, server_id)
+        seen[0] = out = console(cloud, server_id)
         return out[:out.rfind("\n") + 1]
-    return cloud.wait(lambda: (out := lines()).count(text) >= count and out,
-                      timeout=BOOT_TIMEOUT)
+    try:
+        return cloud.wait(lambda: (out := lines()).count(text) >= count and out,
+                          timeout=BOOT_TIMEOUT)
+    except AssertionError as missed:
+        server = cloud.server(server_id)
+        raise AssertionError(
+            f"{text!r} not {count} time(s) on the console of {server['status']} server "
+            f"{server_id} (power state {server['OS-EXT-STS:power_state']}) within "
+            f"{BOOT_TIMEOUT}s; the console ends: {seen[0][-1500:]!r}") from missed
 
 
 def action(cloud: Cloud, server_id: str, body: dict) -> None:
