@@ -33,6 +33,14 @@ libvirt_opts = [
         "it was made with.",
     ),
     cfg.IntOpt(
+        "live_migration_bandwidth",
+        default=0,
+        min=0,
+        help="Most MiB/s a live migration's memory copy may take. Nova's option; 0, as "
+        "with libvirt, leaves it unbounded (QEMU alone would cap it at 128 MiB/s, and a "
+        "TCG guest is paused while its memory is copied).",
+    ),
+    cfg.IntOpt(
         "device_detach_timeout",
         default=20,
         min=1,

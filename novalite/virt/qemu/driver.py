@@ -900,15 +900,17 @@ class QemuDriver(driver.ComputeDriver):
     def live_migration(self, ctx: Any, instance: Instance, dest: str,
                        migrate_data: dict[str, Any]) -> None:
         """QEMU's own: the disk (if the guest has one) mirrored into the destination's
-        export, the memory copied while the guest runs, then the switch; the source's
-        QEMU (its volumes' NBD clients with it) and directory go. Aborted: the guest runs
-        on here with its volumes, LiveMigrationAborted."""
+        export, the memory copied while the guest runs (paused under TCG), then the
+        switch; the source's QEMU (its volumes' NBD clients with it) and directory go.
+        Aborted: the guest runs on here with its volumes, LiveMigrationAborted."""
         guest = self._running(instance)
         control = migrating.Control()
         with self._lock:
             self._live[instance.uuid] = control
         try:
-            migrating.send(guest, migrate_data, control, CONF.qemu.live_migration_timeout)
+            accel = GuestConfig.load(guest.paths.config).accel
+            migrating.send(guest, migrate_data, control, CONF.qemu.live_migration_timeout,
+                           migrating.pauses_for_copy(accel))
         finally:
             with self._lock:
                 del self._live[instance.uuid]

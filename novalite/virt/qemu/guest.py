@@ -21,6 +21,7 @@ from novalite.virt.qemu import consoles
 from novalite.virt.qemu.qmp import QMPClient, QMPError
 
 LAUNCH_TIMEOUT = 30.0
+EXIT_POLL_S = 0.01
 # QMP run states (query-status) as power states; any other counts as paused.
 RUN_STATES = {
     "running": states.RUNNING,
@@ -150,11 +151,13 @@ class Guest:
     # --- stopping -----------------------------------------------------------------------
 
     def wait_exit(self, timeout: float) -> bool:
+        """A live migration's source waits here, its guest paused until the destination
+        runs it: hence short looks (a look is a wait on a child, or two /proc reads)."""
         deadline = time.monotonic() + timeout
         while self.alive():
             if time.monotonic() >= deadline:
                 return False
-            time.sleep(0.05)
+            time.sleep(EXIT_POLL_S)
         return True
 
     def kill(self) -> None:

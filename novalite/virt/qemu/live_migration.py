@@ -1,9 +1,9 @@
 """A running guest from one QEMU to another, as libvirt drives it for Nova when the two
 hosts share no storage: the destination's QEMU waits for the guest (-incoming defer) and
 serves its empty disk over NBD; the source mirrors its disk into that export, then
-migrates the memory while the guest runs; paused just before the switch, it ends the
-mirror (the disks are identical) and lets QEMU switch over. query-migrate reports the
-downtime the guest saw.
+migrates the memory while the guest runs (a TCG guest paused: pauses_for_copy); paused
+just before the switch, it ends the mirror (the disks are identical) and lets QEMU
+switch over. query-migrate reports the downtime the guest saw.
 
 QEMU's migration stream carries the state of devices, not the devices: the incoming
 QEMU is the same machine, which the source describes (Layout) before the destination
@@ -34,7 +34,10 @@ LOG = logging.getLogger(__name__)
 DRIVE = "virtio0"  # what QEMU calls the guest's one -drive if=virtio
 JOB = "live-migration-mirror"
 POLL_S = 0.05
+# while the guest is paused for its copy, each poll's wait is downtime: look often
+PAUSED_POLL_S = 0.01
 LAYOUT = "layout"  # the key of the source's Layout in its migrate_data
+UNBOUNDED_MIB_S = 1 << 30  # 1 PiB/s: more than any link
 
 
 @dataclasses.dataclass
@@ -96,40 +99,70 @@ def _export_disk(guest: Guest, address: str) -> str:
 
 
 def send(guest: Guest, migrate_data: dict[str, str], control: Control,
-         timeout: float) -> None:
+         timeout: float, pause_copy: bool = False) -> None:
     """On the source; returns once the guest runs on the destination. The disk is
-    mirrored when the destination serves one (a volume-backed guest has none). Aborted,
-    failed or out of time: the mirror and the migration are cancelled and the guest
-    runs here as it did before, resumed if the migration had paused it (a forced
-    completion, or the pause before the switch-over)."""
+    mirrored when the destination serves one (a volume-backed guest has none); with
+    `pause_copy` the guest is paused once the mirror is ready, for the copy of its
+    memory (see pauses_for_copy). Aborted, failed or out of time: the mirror and the
+    migration are cancelled and the guest runs here as it did before, resumed if the
+    migration had paused it (a forced completion, a paused copy, or the pause before the
+    switch-over)."""
     deadline = time.monotonic() + timeout
     mirrored = "nbd" in migrate_data
     was_running = guest.status() == "running"
     paused: list[bool] = []
 
+    def pause() -> None:
+        if not paused:
+            guest.qmp("stop")
+            paused.append(True)
+            LOG.info("Guest %s paused for the copy of its memory", guest.uuid)
+
     def check() -> None:
         if control.abort.is_set():
             raise exception.LiveMigrationAborted(instance_uuid=guest.uuid)
-        if control.force.is_set() and not paused:
-            guest.qmp("stop")
-            paused.append(True)
+        if control.force.is_set():
+            pause()
         if time.monotonic() > deadline:
             raise exception.NovaliteException(
                 f"The live migration of {guest.uuid} did not finish within {timeout:g}s")
 
     guest.qmp("migrate-set-capabilities",
               capabilities=[{"capability": "pause-before-switchover", "state": True}])
+    guest.qmp("migrate-set-parameters", **{"max-bandwidth": _bandwidth()})
     if mirrored:
         guest.qmp("drive-mirror", **{"job-id": JOB, "device": DRIVE,
                                      "target": migrate_data["nbd"], "format": "raw",
                                      "sync": "top", "mode": "existing"})
     try:
         _until(lambda: not mirrored or bool(_mirror(guest).get("ready")), check)
+        if pause_copy:
+            pause()
         guest.qmp("migrate", uri=migrate_data["uri"])
-        _until(lambda: _progress(guest, check, mirrored), check)
+        _until(lambda: _progress(guest, check, mirrored), check,
+               PAUSED_POLL_S if pause_copy else POLL_S)
     except BaseException:
         _cancel(guest, resume=was_running)
         raise
+
+
+def _bandwidth() -> int:
+    """QEMU's max-bandwidth (bytes/s) for [libvirt] live_migration_bandwidth (MiB/s; 0:
+    unbounded, as libvirt leaves it)."""
+    return (CONF.libvirt.live_migration_bandwidth or UNBOUNDED_MIB_S) << 20
+
+
+def pauses_for_copy(accel: str) -> bool:
+    """Whether a guest under `accel` is paused while its memory is copied. Under TCG,
+    QEMU's tracking of the pages the guest dirties can miss a store: the vCPU thread
+    stores through a TLB entry it read before the migration thread marked the page
+    clean and sent it, so the destination gets the page without that store. The window
+    is a few instructions, unless the vCPU thread is preempted inside it, which on a
+    loaded host happens: the guest then crashes on its new host (seen here as a NULL
+    dereference in the kernel's hrtimer code, "Attempted to kill the idle task"). A
+    paused guest stores nothing; its downtime is the copy, as after a forced
+    completion. KVM tracks dirty pages in the kernel, with none of this."""
+    return accel == "tcg"
 
 
 def _progress(guest: Guest, check: Callable[[], None], mirrored: bool) -> bool:
@@ -141,7 +174,7 @@ def _progress(guest: Guest, check: Callable[[], None], mirrored: bool) -> bool:
         LOG.info("Guest %s paused for the switch-over", guest.uuid)
         if mirrored:
             guest.qmp("block-job-cancel", device=JOB)
-            _until(lambda: not _mirror(guest), check)
+            _until(lambda: not _mirror(guest), check, PAUSED_POLL_S)
         guest.qmp("migrate-continue", state="pre-switchover")
     elif state == "completed":
         LOG.info("Live migration of guest %s completed in %s ms, downtime %s ms",
@@ -159,10 +192,11 @@ def _mirror(guest: Guest) -> dict:
     return next((job for job in jobs if job.get("device") == JOB), {})
 
 
-def _until(done: Callable[[], bool], check: Callable[[], None]) -> None:
+def _until(done: Callable[[], bool], check: Callable[[], None],
+           interval: float = POLL_S) -> None:
     while not done():
         check()
-        time.sleep(POLL_S)
+        time.sleep(interval)
 
 
 def _cancel(guest: Guest, resume: bool) -> None:

@@ -1,6 +1,7 @@
 """The source's side of a live migration against a scripted QMP: an abort, whenever it
 comes, leaves a guest that ran running on the source; a guest without a disk to mirror
-(volume-backed) moves with its memory alone."""
+(volume-backed) moves with its memory alone; a TCG guest is paused for the copy of its
+memory, after its disk's mirror; the copy takes [libvirt] live_migration_bandwidth."""
 
 import pytest
 
@@ -17,12 +18,15 @@ class ScriptedGuest:
         self.reached = reached
         self.state = "running"
         self.sent: list[str] = []
+        self.parameters: dict = {}
 
     def status(self) -> str:
         return self.state
 
     def qmp(self, command: str, **arguments):
         self.sent.append(command)
+        if command == "migrate-set-parameters":
+            self.parameters.update(arguments)
         if command == "query-block-jobs":
             return [] if "block-job-cancel" in self.sent else [
                 {"device": live_migration.JOB, "ready": True}]
@@ -32,16 +36,20 @@ class ScriptedGuest:
             return {"status": "cancelled" if "migrate_cancel" in self.sent else self.reached}
         if command == "cont":
             self.state = "running"
+        if command == "stop":
+            self.state = "paused"
         return {}
 
 
+@pytest.mark.parametrize("pause_copy", [False, True])
 @pytest.mark.parametrize("reached", ["active", "pre-switchover"])
-def test_an_abort_leaves_the_guest_running_here(reached):
+def test_an_abort_leaves_the_guest_running_here(reached, pause_copy):
     guest = ScriptedGuest(reached)
     control = live_migration.Control()
     control.abort.set()
     with pytest.raises(exception.LiveMigrationAborted):
-        live_migration.send(guest, {"nbd": "nbd://x", "uri": "tcp:x:1"}, control, 30)
+        live_migration.send(guest, {"nbd": "nbd://x", "uri": "tcp:x:1"}, control, 30,
+                            pause_copy)
     assert guest.state == "running"
     assert "migrate_cancel" in guest.sent
 
@@ -62,3 +70,24 @@ def test_without_a_disk_on_the_destination_nothing_is_mirrored():
     live_migration.send(guest, {"uri": "tcp:x:1"}, live_migration.Control(), 30)
     assert not {"drive-mirror", "block-job-cancel", "query-block-jobs"} & set(guest.sent)
     assert guest.sent[-2:] == ["migrate-continue", "query-migrate"]
+
+
+@pytest.mark.parametrize("accel", ["tcg", "kvm"])
+def test_a_tcg_guest_is_paused_for_its_memory_copy_once_its_disk_is_mirrored(accel):
+    guest = SwitchingGuest("pre-switchover")
+    live_migration.send(guest, {"nbd": "nbd://x", "uri": "tcp:x:1"},
+                        live_migration.Control(), 30, live_migration.pauses_for_copy(accel))
+    started = guest.sent.index("migrate")
+    assert ("stop" in guest.sent[:started]) == (accel == "tcg")
+    assert "stop" not in guest.sent[started:]
+    if accel == "tcg":
+        assert guest.sent.index("query-block-jobs") < guest.sent.index("stop")
+
+
+@pytest.mark.parametrize(("option", "max_bandwidth"), [(0, 1 << 50), (40, 40 << 20)])
+def test_the_copy_takes_the_bandwidth_the_option_gives(conf, option, max_bandwidth):
+    conf.set_override("live_migration_bandwidth", option, group="libvirt")
+    guest = SwitchingGuest("pre-switchover")
+    live_migration.send(guest, {"uri": "tcp:x:1"}, live_migration.Control(), 30)
+    assert guest.parameters["max-bandwidth"] == max_bandwidth
+    assert guest.sent.index("migrate-set-parameters") < guest.sent.index("migrate")
