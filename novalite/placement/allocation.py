@@ -188,9 +188,15 @@ def delete_consumer(s: Session, consumer_uuid: str) -> bool:
     if not touched:
         return False
     s.execute(_FREE, {"consumer": consumer_uuid})
-    s.execute(_BUMP_EACH, {"ids": touched})
+    bump_each(s, touched)
     consumer.delete_if_unused(s, [consumer_uuid])
     return True
+
+
+def bump_each(s: Session, provider_ids: list[int]) -> None:
+    """Move these providers' generations on: what they offer changed."""
+    if provider_ids:
+        s.execute(_BUMP_EACH, {"ids": provider_ids})
 
 
 def for_consumer(s: Session, consumer_uuid: str) -> dict[str, dict]:

@@ -1,24 +1,19 @@
 """The fast path: one request group on a deployment with neither provider trees nor
 sharing providers. Every candidate is then one provider holding all the resources, so
-one pass over the providers with their inventories, in id order, finds them and stops at
-the limit: usage is read once grouped by (provider, class) and each trait or aggregate
-test once as a set of provider ids, rather than a correlated SUM and EXISTS per row.
-Traits are read for the chosen providers only and the body is written as text."""
+one pass over the providers' offers (inventories, usage and traits, kept between requests
+by `offers`), in id order, finds them and stops at the limit; each trait or aggregate
+test is one query of provider ids, rather than an EXISTS per provider. The body is
+written as text, each provider's summary once per offer."""
 
 from __future__ import annotations
 
-import itertools
 import operator
 import random
-from collections import defaultdict
-from collections.abc import Generator, Iterable, Sequence
-from typing import Any
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
-from novalite.placement import capacity
-from novalite.placement.candidates import render
+from novalite.placement.candidates import offers, render
 from novalite.placement.candidates.request import (
     Options,
     RequestGroup,
@@ -26,20 +21,7 @@ from novalite.placement.candidates.request import (
     ResourceClassNotFound,
     TraitNotFound,
 )
-from novalite.placement.candidates.snapshot import (
-    AGG,
-    ALLOC,
-    INV,
-    RC,
-    RP,
-    RP_AGG,
-    RP_TRAIT,
-    TRAIT,
-)
-
-_PROVIDER = operator.itemgetter(0, 1)  # (id, uuid) of a scanned row
-_FEW = 500  # providers whose traits are read by id
-_BATCH = 1000  # rows taken from the DB-API cursor at a time
+from novalite.placement.candidates.snapshot import AGG, RC, RP, RP_AGG, RP_TRAIT, TRAIT
 
 
 def applies(groups: dict[str, RequestGroup], nested: bool, sharing: bool) -> bool:
@@ -56,9 +38,6 @@ _MEMBERS = (select(RP_AGG.c.resource_provider_id)
             .join(AGG, AGG.c.id == RP_AGG.c.aggregate_id)
             .where(AGG.c.uuid.in_(bindparam("uuids", expanding=True))))
 _ROOT_OF = select(RP.c.root_provider_id).where(RP.c.uuid == bindparam("uuid"))
-_USAGE = (select(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id,
-                 func.sum(ALLOC.c.used))
-          .group_by(ALLOC.c.resource_provider_id, ALLOC.c.resource_class_id))
 _CLASS_NAMES = select(RC.c.id, RC.c.name)
 
 
@@ -116,104 +95,45 @@ def _allowed(conn: Connection, group: RequestGroup, params: RequestWideParams,
     return allowed, excluded
 
 
-def _usage(conn: Connection) -> dict[tuple[int, int], int]:
-    """What is allocated, per (provider, class): one grouped read instead of a SUM per
-    inventory row."""
-    return {(rp, rc): int(used) for rp, rc, used in conn.execute(_USAGE)}
-
-
-_SCAN = (select(RP.c.id, RP.c.uuid, INV.c.resource_class_id, INV.c.total, INV.c.reserved,
-                INV.c.allocation_ratio, INV.c.min_unit, INV.c.max_unit, INV.c.step_size)
-         .select_from(RP.outerjoin(INV, INV.c.resource_provider_id == RP.c.id))
-         .order_by(RP.c.id))
-_TRAITS = (select(RP_TRAIT.c.resource_provider_id, TRAIT.c.name)
-           .join(TRAIT, TRAIT.c.id == RP_TRAIT.c.trait_id))
-_TRAITS_OF = _TRAITS.where(RP_TRAIT.c.resource_provider_id.in_(
-    bindparam("ids", expanding=True)))
-_TRAITS_BETWEEN = _TRAITS.where(RP_TRAIT.c.resource_provider_id.between(
-    bindparam("first"), bindparam("last")))
-# (dialect, statement): its SQL, and the order of its parameters for a positional style
-_COMPILED: dict[tuple[str, int], tuple[str, list[str] | None]] = {}
-
-
-def _raw(conn: Connection, stmt, params: dict[str, Any] | None = None
-         ) -> Generator[tuple[Any, ...], None, None]:
-    """Rows as plain tuples from the DB-API cursor, the statement compiled once per
-    dialect (no expanding parameters): thousands of rows cost less this way than as
-    SQLAlchemy Rows. Stopping early closes the cursor."""
-    key = (conn.dialect.name, id(stmt))
-    compiled = _COMPILED.get(key)
-    if compiled is None:
-        found = stmt.compile(dialect=conn.dialect)
-        compiled = _COMPILED[key] = (str(found), found.positiontup)
-    sql, order = compiled
-    cursor = conn.connection.cursor()
-    try:
-        if params is None:
-            cursor.execute(sql)
-        else:
-            cursor.execute(sql, tuple(params[name] for name in order) if order else params)
-        while batch := cursor.fetchmany(_BATCH):
-            yield from batch
-    finally:
-        cursor.close()
-
-
 def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams,
-                stop: int | None) -> list[tuple[int, str, list]]:
-    """(id, uuid, [(class, capacity, used)]) of the providers satisfying the group, in
-    id order, at most `stop` of them. Providers are read with their inventories in id
-    order from the DB-API cursor (plain tuples, tens of thousands of rows) and the read
-    ends at `stop`."""
+                stop: int | None) -> tuple[list[tuple[int, offers.Offer]], dict[int, str]]:
+    """(id, offer) of the providers satisfying the group, in id order, at most `stop` of
+    them; and every class's name by id."""
     trait_ids = _trait_ids(conn, params.root_required | params.root_forbidden)
     names = dict(conn.execute(_CLASS_NAMES).all())
     wanted = _wanted(names, group.resources)
     trait_ids |= _trait_ids(conn, group.trait_names())
     allowed, excluded = _allowed(conn, group, params, trait_ids)
-    usage = _usage(conn)
-    found: list[tuple[int, str, list]] = []
-    rows = _raw(conn, _SCAN)
+    asked = tuple(sorted(wanted.items()))
+    found: list[tuple[int, offers.Offer]] = []
+    every = offers.in_id_order(conn)
     try:
-        for (rp_id, uuid), inventories in itertools.groupby(rows, key=_PROVIDER):
+        for rp_id, offer in every:
             if (allowed is not None and rp_id not in allowed) or rp_id in excluded:
                 continue
-            resources, met = [], 0
-            for _, _, rc, total, reserved, ratio, min_unit, max_unit, step in inventories:
-                if rc is None:
-                    continue
-                used = usage.get((rp_id, rc), 0)
-                amount = wanted.get(rc)
-                if (amount is not None
-                        and capacity.within_units(amount, min_unit, max_unit, step)
-                        and capacity.has_room(used, amount, total, reserved, ratio)):
-                    met += 1
-                resources.append((names[rc], int(capacity.capacity(total, reserved, ratio)),
-                                  used))
-            if met == len(wanted):
-                found.append((rp_id, uuid, resources))
+            if offer.admits(asked):
+                found.append((rp_id, offer))
                 if stop is not None and len(found) >= stop:
                     break
     finally:
-        rows.close()
-    return found
+        every.close()
+    return found, names
 
 
-def _traits(conn: Connection, ids: list[int]) -> dict[int, list[str]]:
-    """Sorted trait names of just these providers: by id when they are few, else those
-    of the span of ids they lie in, filtered (cheaper than many IN lists). Candidates are
-    found in id order, so the first thousand of 10,000 providers span about a thousand
-    (with 4 traits each: 4 ms, against 18 ms reading every provider's)."""
-    rows: Iterable[Sequence[Any]] = (
-        conn.execute(_TRAITS_OF, {"ids": ids}) if len(ids) <= _FEW else
-        _raw(conn, _TRAITS_BETWEEN, {"first": min(ids), "last": max(ids)}))
-    wanted = set(ids)
-    traits: dict[int, list[str]] = defaultdict(list)
-    for rp_id, name in rows:
-        if rp_id in wanted:
-            traits[rp_id].append(name)
-    for names in traits.values():
-        names.sort()
-    return traits
+def _summaries(chosen: list[tuple[int, offers.Offer]], names: dict[int, str],
+               requested: set[str], version: tuple[int, int]) -> str:
+    """The chosen providers' summaries, each written once per view of its offer."""
+    shown = render.view(requested, version)
+    texts = []
+    for _, offer in chosen:
+        text = offer.summaries.get(shown)
+        if text is None:
+            text = offer.summaries[shown] = render.summary(render.Summary(
+                offer.uuid, None, offer.uuid,
+                [(names[rc], kept.capacity, kept.used) for rc, kept in offer.classes.items()],
+                offer.traits), shown)
+        texts.append(text)
+    return ",".join(texts)
 
 
 def find(conn: Connection, group: RequestGroup, params: RequestWideParams,
@@ -223,15 +143,12 @@ def find(conn: Connection, group: RequestGroup, params: RequestWideParams,
     stop = options.max_candidates if options.max_candidates >= 0 else None
     if params.limit and not options.randomize and (stop is None or params.limit < stop):
         stop = params.limit
-    chosen = _candidates(conn, group, params, stop)
+    chosen, names = _candidates(conn, group, params, stop)
     if options.randomize:
         chosen = random.sample(chosen, min(params.limit or len(chosen), len(chosen)))
-    uuids = [uuid for _, uuid, _ in chosen]
+    uuids = [offer.uuid for _, offer in chosen]
     if options.randomize:
-        chosen.sort(key=lambda c: c[0])
-    traits = _traits(conn, [c[0] for c in chosen]) if version >= (1, 17) else {}
-    summaries = (render.Summary(uuid, None, uuid, resources, traits.get(rp_id, []))
-                 for rp_id, uuid, resources in chosen)
+        chosen.sort(key=operator.itemgetter(0))
     return render.body(
         render.single_provider_requests(uuids, group.resources, group.suffix, version),
-        render.summaries(summaries, set(group.resources), version))
+        _summaries(chosen, names, set(group.resources), version))

@@ -67,19 +67,27 @@ def _names(names: list[str]) -> str:
     return '["' + '","'.join(names) + '"]' if names else "[]"
 
 
+def view(requested: set[str], version: Version) -> tuple[bool, bool, frozenset[str] | None]:
+    """What a summary shows at this version (traits, tree, the classes shown: None for
+    all): a provider's summary is the same text for every request with the same view."""
+    return (version >= (1, 17), version >= (1, 29),
+            None if version >= (1, 27) else frozenset(requested))
+
+
+def summary(s: Summary, shown: tuple[bool, bool, frozenset[str] | None]) -> str:
+    """One provider's summary, as `"uuid":{...}`, in the `view` given."""
+    with_traits, nested, classes = shown
+    res = ",".join(f'"{rc}":{{"capacity":{cap},"used":{used}}}'
+                   for rc, cap, used in s.resources if classes is None or rc in classes)
+    text = f'"{s.uuid}":{{"resources":{{{res}}}'
+    if with_traits:
+        text += f',"traits":{_names(s.traits)}'
+    if nested:
+        parent = "null" if s.parent_uuid is None else f'"{s.parent_uuid}"'
+        text += f',"parent_provider_uuid":{parent},"root_provider_uuid":"{s.root_uuid}"'
+    return text + "}"
+
+
 def summaries(items: Iterable[Summary], requested: set[str], version: Version) -> str:
-    all_classes = version >= (1, 27)
-    with_traits = version >= (1, 17)
-    nested = version >= (1, 29)
-    out = []
-    for s in items:
-        res = ",".join(f'"{rc}":{{"capacity":{cap},"used":{used}}}'
-                       for rc, cap, used in s.resources if all_classes or rc in requested)
-        text = f'"{s.uuid}":{{"resources":{{{res}}}'
-        if with_traits:
-            text += f',"traits":{_names(s.traits)}'
-        if nested:
-            parent = "null" if s.parent_uuid is None else f'"{s.parent_uuid}"'
-            text += f',"parent_provider_uuid":{parent},"root_provider_uuid":"{s.root_uuid}"'
-        out.append(text + "}")
-    return ",".join(out)
+    shown = view(requested, version)
+    return ",".join(summary(s, shown) for s in items)

@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl
 
 from novalite.api.placement import allocation_candidates_query as query
 from novalite.placement import allocation_candidates
+from novalite.placement.candidates import offers
 from novalite.placement.candidates.request import Options
 from tests.unit.placement.topology import Topology
 
@@ -15,6 +16,7 @@ def candidates(topo: Topology, qs: str, version: tuple[int, int] = (1, 39),
                options: Options | None = None, general: bool = False) -> dict:
     """The body; `general` forces the full search where the flat path would apply."""
     groups, params = query.parse(parse_qsl(qs, keep_blank_values=True), version)
+    offers.forget(topo.conn.engine)  # the topology's rows bypass placement's writers
     run = allocation_candidates.general if general else allocation_candidates.get
     return json.loads(run(topo.conn, groups, params, version, options or Options()))
 

@@ -138,14 +138,9 @@ def test_body_shapes_per_microversion(topo, general):
 
 
 @pytest.mark.parametrize("randomize", [False, True], ids=["first", "sampled"])
-def test_summaries_carry_their_own_traits_when_many_are_chosen(topo, monkeypatch,
-                                                               randomize):
-    """Past _FEW chosen providers, traits are read for the span of their ids: those
-    outside it (or skipped inside it) must not leak into a summary."""
-    from novalite.placement.candidates import flat
+def test_summaries_carry_their_own_traits(topo, randomize):
     from novalite.placement.candidates.request import Options
 
-    monkeypatch.setattr(flat, "_FEW", 2)
     for i in range(8):
         topo.provider(f"cn{i}", inventory=COMPUTE, traits=[f"CUSTOM_T{i}", "CUSTOM_ALL"])
     body = candidates(topo, "resources=VCPU:1&limit=4", options=Options(randomize=randomize))
@@ -155,13 +150,14 @@ def test_summaries_carry_their_own_traits_when_many_are_chosen(topo, monkeypatch
         assert summary["traits"] == sorted([f"CUSTOM_T{name[2:]}", "CUSTOM_ALL"])
 
 
-def test_the_span_of_traits_is_read_on_every_backend(backend_db, monkeypatch):
-    """Read from the DB-API cursor with each driver's own parameter style."""
+def test_offers_are_read_in_batches_on_every_backend(backend_db, monkeypatch):
+    """Generations come from the DB-API cursor a batch at a time, each driver's own way,
+    and a stale batch's offers are read beside the open cursor."""
     from novalite.db import session
-    from novalite.placement.candidates import flat
+    from novalite.placement.candidates import offers
     from tests.unit.placement.topology import Topology
 
-    monkeypatch.setattr(flat, "_FEW", 2)
+    monkeypatch.setattr(offers, "_BATCH", 2)
     with session.writer() as s:
         topo = Topology(s.connection())
         for i in range(5):
