@@ -8,7 +8,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from keystoneauth1.identity import v3
 
@@ -114,10 +114,10 @@ class AllInOne:
         if real_guests() or CONF.datapath.network_node:  # guests with real networks
             self.network_node = network_node.start()
 
-    def start_computes(self, base_url: str) -> None:
-        """The computes, once the HTTP APIs at `base_url` serve: they report to
-        placement as they start. Then the API's own service record."""
-        self._configure_service_clients(base_url)
+    def start_computes(self, base_url: str, app: Any = None) -> None:
+        """The computes, once the HTTP APIs at `base_url` serve (`app`, in this process):
+        they report to placement as they start. Then the API's own service record."""
+        self._configure_service_clients(base_url, app)
         computes = [assembly.compute(h, driver_args(h)) for h in compute_host_names(self.hosts)]
         try:
             start_together(computes)
@@ -130,9 +130,10 @@ class AllInOne:
         api.start()
         self.services.append(api)
 
-    def _configure_service_clients(self, base_url: str) -> None:
+    def _configure_service_clients(self, base_url: str, app: Any) -> None:
         """The services reach placement, the image, network and volume services on this
-        process's own HTTP server, with the admin's credentials when tokens are checked
+        process's own HTTP server (its `app` called in-process, without a socket), with
+        the admin's credentials when tokens are checked
         (a Nova deployment gives them a service user in the same way), unless
         [placement] / [glance] / [neutron] / [cinder] name others."""
         auth = None
@@ -141,11 +142,11 @@ class AllInOne:
                                password=self.identity.passwords["admin"],
                                project_name="admin", user_domain_name="Default",
                                project_domain_name="Default")
-        placement_client.use_local_placement(f"{base_url}/placement", auth)
-        adapters.use_local(glance_client.GROUP, f"{base_url}/image", auth)
-        adapters.use_local(neutron_client.GROUP, f"{base_url}/networking", auth)
-        adapters.use_local(cinder_client.GROUP, f"{base_url}/volume/v3", auth)
-        adapters.use_local(nova_notifier.GROUP, f"{base_url}/compute/v2.1", auth)
+        placement_client.use_local_placement(f"{base_url}/placement", auth, app)
+        adapters.use_local(glance_client.GROUP, f"{base_url}/image", auth, app)
+        adapters.use_local(neutron_client.GROUP, f"{base_url}/networking", auth, app)
+        adapters.use_local(cinder_client.GROUP, f"{base_url}/volume/v3", auth, app)
+        adapters.use_local(nova_notifier.GROUP, f"{base_url}/compute/v2.1", auth, app)
         metadata_proxy.use_local(f"{base_url}/metadata")
 
     def stop(self, stop_http: Callable[[], None] = lambda: None) -> None:

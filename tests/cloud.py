@@ -80,7 +80,7 @@ def cloud_factory(conf, state_db):
         port = http_server.bound_port(server)
         aio.bootstrap_identity(port)
         base_url = f"http://127.0.0.1:{port}"
-        aio.start_computes(base_url)
+        aio.start_computes(base_url, server.config.app)
         return Cloud(aio, base_url)
 
     yield start

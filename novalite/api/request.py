@@ -24,7 +24,7 @@ from novalite import exception
 from novalite.api import auth, faults
 from novalite.api.profile import ApiProfile
 from novalite.api.worker_threads import WorkerThreads
-from novalite.clients import adapters
+from novalite.clients import adapters, in_process
 from novalite.conf import CONF
 
 LOG = logging.getLogger("novalite.api")
@@ -103,9 +103,13 @@ def _rendered(result: ApiResponse) -> ApiResponse:
     return result
 
 
-def _response(result: ApiResponse, headers: dict[str, str]) -> Response:
-    """A rendered body, or a stream sent as it comes, with `headers`: given at once, as
-    each header set on a made response scans and encodes its list again."""
+def _response(result: ApiResponse, headers: dict[str, str], inline: bool) -> Response:
+    """A rendered body, or a stream sent as it comes (whole to an in-process caller,
+    which reads it whole), with `headers`: given at once, as each header set on a made
+    response scans and encodes its list again."""
+    if result.stream is not None and inline:
+        return Response(b"".join(result.stream), status_code=result.status, headers=headers,
+                        media_type=result.media_type)
     if result.stream is not None:
         return StreamingResponse(iterate_in_threadpool(result.stream), headers=headers,
                                  status_code=result.status, media_type=result.media_type)
@@ -236,7 +240,9 @@ def _serve(handler: Handler, profile: ApiProfile, authenticated: bool, request: 
             progress.ctx.activate()
         progress.version = profile.negotiate(headers)
         progress.negotiated = True
-        body = _chunks(request.stream()) if raw is None else _parse_body(raw)
+        body = (_chunks(request.stream()) if raw is None
+                else iter((raw,) if raw else ()) if getattr(handler, "streams_body", False)
+                else _parse_body(raw))
         query = request.query_params if request.scope["query_string"] else _NO_QUERY
         return _rendered(handler(ApiRequest(
             progress.ctx, progress.version, dict(request.path_params), query, body,
@@ -249,7 +255,14 @@ async def _in_thread(handler: Handler, profile: ApiProfile, authenticated: bool,
                      request: Request, headers: dict[str, str],
                      progress: _Progress) -> ApiResponse:
     try:
-        if getattr(handler, "streams_body", False):
+        streams = getattr(handler, "streams_body", False)
+        if request.scope.get(in_process.INLINE):
+            # The calling thread serves it (novalite.clients.in_process), the body
+            # read whole: a service's upload is not held to a JSON body's size limit.
+            raw = b"".join([chunk async for chunk in request.stream()]) if streams \
+                else await _read_body(request, headers)
+            return _serve(handler, profile, authenticated, request, headers, raw, progress)
+        if streams:
             # its body is pulled from the event loop through anyio: in an anyio worker
             return await run_in_threadpool(_serve, handler, profile, authenticated,
                                            request, headers, None, progress)
@@ -304,7 +317,8 @@ def endpoint(handler: Handler, profile: ApiProfile, authenticated: bool = True) 
                     f'Keystone uri="{_base_url(request, headers, "/identity")}"')
         else:
             response = _response(result, {**result.headers,
-                                          **_stamps(profile, progress, request_id)})
+                                          **_stamps(profile, progress, request_id)},
+                                 bool(request.scope.get(in_process.INLINE)))
         LOG.log(_access_level(headers), '%s "%s %s" status: %s len: %s microversion: %s '
                 'time: %.4f',
                  request.client.host if request.client else "-", request.method,

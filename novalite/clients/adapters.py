@@ -23,6 +23,7 @@ from novalite.conf import CONF
 CLIENT_NAME = "novalite-service"
 
 _local: dict[str, tuple[str, Any]] = {}  # group -> (endpoint, keystoneauth plugin or None)
+_apps: dict[str, Any] = {}  # group -> the ASGI app serving its local endpoint in-process
 _shared: dict[str, Any] = {}  # group -> the adapter its clients share
 _lock = threading.Lock()
 
@@ -58,7 +59,11 @@ def local_client(group: str) -> LocalClient | None:
     """A client of the all-in-one's own server without keystoneauth's cost per call
     (novalite.clients.local_http), when it is the group's; else None."""
     local = _local_endpoint(group)
-    return LocalClient(*local, CLIENT_NAME, CONF[group]) if local else None
+    if local is None:
+        return None
+    with _lock:
+        app = _apps.get(group)
+    return LocalClient(*local, CLIENT_NAME, CONF[group], app)
 
 
 def shared(group: str) -> Any:
@@ -74,13 +79,15 @@ def shared(group: str) -> Any:
     return found
 
 
-def use_local(group: str, endpoint: str, auth: Any | None) -> None:
+def use_local(group: str, endpoint: str, auth: Any | None, app: Any = None) -> None:
     with _lock:
         _local[group] = (endpoint, auth)
+        _apps[group] = app
         _shared.pop(group, None)
 
 
 def forget_local(group: str) -> None:
     with _lock:
         _local.pop(group, None)
+        _apps.pop(group, None)
         _shared.pop(group, None)

@@ -3,15 +3,16 @@
 Each call through them cost the caller 0.7 ms of CPU on a 2-core machine, about as much
 as the server's answer; a compute reports a new host to placement in three calls, so a
 10,000-host start spent 20 s in them. Here a call is one request on a kept-alive
-connection of novalite.clients.http1 (0.1 ms). Only for a group the all-in-one aimed at
-itself (no auth options, no endpoint_override: plain HTTP on loopback, no proxy, no
-certificates), and with what keystoneauth would still have done there: the token of the
-all-in-one's credentials (cached by its plugin, fetched again once on a 401), the
-microversion, global request id and User-Agent headers, and the group's connect and
-status code retries with the same back-off. The answer has the attributes of a requests
-response that the clients use. Neutron's and Cinder's clients call through it too, most
-often with the user's token in their own headers (as Nova calls them), which it then
-sends instead of the service's.
+connection of novalite.clients.http1 (0.1 ms), or, given the app that serves the
+endpoint in this process, a call of it in the caller's thread (clients.in_process). Only
+for a group the all-in-one aimed at itself (no auth options, no endpoint_override: plain
+HTTP on loopback, no proxy, no certificates), and with what keystoneauth would still
+have done there: the token of the all-in-one's credentials (cached by its plugin,
+fetched again once on a 401), the microversion, global request id and User-Agent
+headers, and the group's connect and status code retries with the same back-off. The
+answer has the attributes of a requests response that the clients use. Neutron's and
+Cinder's clients call through it too, most often with the user's token in their own
+headers (as Nova calls them), which it then sends instead of the service's.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from keystoneauth1 import exceptions as ks_exc
 from keystoneauth1 import session as ks_session
 
 from novalite import __version__
-from novalite.clients import http1
+from novalite.clients import http1, in_process
 
 LOG = logging.getLogger(__name__)
 FIRST_DELAY, MAX_DELAY = 0.5, 60.0  # keystoneauth's back-off between retries
@@ -77,12 +78,15 @@ class LocalClient:
     process, safe to share between threads (its pool keeps the connections)."""
 
     def __init__(self, endpoint: str, auth: Any | None, user_agent: str,
-                 options: Any) -> None:
-        """`options`: the group's configuration (service_type, timeout, retries)."""
+                 options: Any, app: Any = None) -> None:
+        """`options`: the group's configuration (service_type, timeout, retries); `app`:
+        the ASGI app serving `endpoint` in this process, called without a socket."""
         parts = urllib.parse.urlsplit(endpoint)
         self._prefix = parts.path.rstrip("/")
-        self._pool = http1.Pool(parts.hostname or "127.0.0.1", parts.port or 80,
-                                timeout=options.timeout)
+        host, port = parts.hostname or "127.0.0.1", parts.port or 80
+        self._pool: http1.Pool | in_process.AppPool = (
+            in_process.AppPool(app, host, port) if app is not None
+            else http1.Pool(host, port, timeout=options.timeout))
         self._auth = auth
         self._auth_session = ks_session.Session(auth=auth) if auth is not None else None
         self._service_type = options.service_type

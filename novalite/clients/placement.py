@@ -362,11 +362,12 @@ def report_client() -> SchedulerReportClient:
         return _client
 
 
-def use_local_placement(endpoint: str, auth: Any | None) -> None:
+def use_local_placement(endpoint: str, auth: Any | None, app: Any = None) -> None:
     """The all-in-one's services reach placement on its own HTTP server (unless the
-    [placement] options say otherwise), with `auth` when tokens are checked."""
+    [placement] options say otherwise), with `auth` when tokens are checked; `app`: that
+    server's app, called in-process."""
     reset()
-    adapters.use_local(GROUP, endpoint, auth)
+    adapters.use_local(GROUP, endpoint, auth, app)
 
 
 def reset() -> None:

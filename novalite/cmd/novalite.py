@@ -104,7 +104,7 @@ def _serve(lock: state_dir.StateDirLock) -> None:
         thread = http_server.start_in_thread(server)
         port = http_server.bound_port(server)
         cloud.bootstrap_identity(port)
-        cloud.start_computes(f"http://127.0.0.1:{port}")
+        cloud.start_computes(f"http://127.0.0.1:{port}", server.config.app)
         banner = cloud.banner(port)
         lock.publish(banner)
         print(banner, flush=True)

@@ -3,6 +3,7 @@ reschedules move the claim, deletes and failures free it, the audit heals."""
 
 from __future__ import annotations
 
+import logging
 import uuid
 
 import httpx
@@ -142,3 +143,16 @@ def test_with_tokens_checked_the_services_still_reach_placement(conf, cloud_fact
     usages = httpx.get(f"{cloud.base_url}/placement/usages", headers={**MV,
                        "X-Auth-Token": token}, params={"project_id": "x"})
     assert usages.status_code == 403
+
+
+def test_the_services_reach_placement_in_process(cloud, caplog):
+    """The all-in-one's services call its app without a socket (no client address), and
+    the API logs each call as it logs any request."""
+    caplog.set_level(logging.DEBUG, logger="novalite.api")
+    server_id = cloud.boot("in-process")
+    cloud.wait_status(server_id, "ACTIVE")
+    claims = [r.args for r in caplog.records
+              if r.name == "novalite.api" and isinstance(r.args, tuple) and len(r.args) > 3
+              and r.args[2] == f"/placement/allocations/{server_id}"]
+    assert [(client, method, status) for client, method, _, status, *_ in claims] == [
+        ("-", "PUT", 204)]
