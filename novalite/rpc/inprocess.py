@@ -75,6 +75,10 @@ class InProcessTransport(Transport):
         super().__init__(url)
         self._lock = threading.Lock()
         self._by_topic: dict[str | None, list[_InProcessListener]] = defaultdict(list)
+        # The same listeners by (topic, server): a cast to one of 10,000 computes finds
+        # its own without a pass over the others.
+        self._by_server: dict[tuple[str | None, str | None], list[_InProcessListener]] = \
+            defaultdict(list)
         self._round_robin: dict[str | None, itertools.count[int]] = defaultdict(itertools.count)
         # Messages for targets nobody listens on yet, delivered when a listener appears.
         self._pending: dict[tuple[str | None, str | None], deque[Any]] = defaultdict(deque)
@@ -89,6 +93,7 @@ class InProcessTransport(Transport):
         listener = _InProcessListener(self, target, handler)
         with self._lock:
             self._by_topic[target.topic].append(listener)
+            self._by_server[target.topic, target.server].append(listener)
             backlog = [*self._pending.pop((target.topic, target.server), ()),
                        *self._pending.pop((target.topic, None), ())]
             self._delivering += 1
@@ -108,17 +113,19 @@ class InProcessTransport(Transport):
             self._changed.notify_all()
 
     def _unregister(self, listener: _InProcessListener) -> None:
+        target = listener.target
         with self._lock:
-            listeners = self._by_topic.get(listener.target.topic, [])
-            if listener in listeners:
-                listeners.remove(listener)
+            for listeners in (self._by_topic.get(target.topic, []),
+                              self._by_server.get((target.topic, target.server), [])):
+                if listener in listeners:
+                    listeners.remove(listener)
 
     def _recipients(self, target: Target) -> list[_InProcessListener]:
         listeners = self._by_topic.get(target.topic, [])
         if target.fanout:
             return list(listeners)
         if target.server is not None:
-            return [lst for lst in listeners if lst.target.server == target.server][:1]
+            return self._by_server.get((target.topic, target.server), [])[:1]
         if not listeners:
             return []
         return [listeners[next(self._round_robin[target.topic]) % len(listeners)]]
