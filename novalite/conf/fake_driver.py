@@ -59,8 +59,9 @@ opts = [
         "persist_guests",
         default=True,
         help="Keep each simulated host's guests (power state and console log) in "
-        "$state_path/fake-guests/<host>.json, so that they outlive the compute service as "
-        "a real hypervisor's guests do: after a restart they are as they were.",
+        "$state_path/fake-guests/<host>/<instance uuid>.json, so that they outlive the "
+        "compute service as a real hypervisor's guests do: after a restart they are as "
+        "they were.",
     ),
     cfg.IntOpt(
         "hosts",

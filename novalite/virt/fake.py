@@ -7,14 +7,15 @@ guest records the volumes attached to it (their connection info, by volume id) a
 PCIe root port each sits on, so that it reports its devices where a qemu guest would
 have them (novalite.virt.pci_layout), its NICs after them in its ports' order; a NIC
 attached to it later sits on a root port of its own from the same pool. With
-[fake_driver] persist_guests the guests of a host are kept in a file under the state
-directory, so that, as real guests, they outlive a restart of their compute service.
+[fake_driver] persist_guests the guests of a host are kept in files (one each) under the
+state directory, so that, as real guests, they outlive a restart of their compute service.
 Its guests' VNC and serial consoles are real TCP endpoints a console proxy can reach
 (novalite.virt.fake_consoles), served while the guest runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -119,44 +120,67 @@ class FakeDriver(ComputeDriver):
             server.stop()  # not under the lock: a connection's thread may be waiting for it
 
     def _store(self) -> str | None:
+        """The host's directory of guests, a file each."""
         if not CONF.fake_driver.persist_guests or not self.host:
             return None
-        return os.path.join(CONF.state_path, "fake-guests", f"{self.host}.json")
+        return os.path.join(CONF.state_path, "fake-guests", self.host)
 
     def _load(self) -> None:
-        """The guests this host had when its compute service last stopped."""
-        path = self._store()
-        if path is None or not os.path.exists(path):
+        """The guests this host had when its compute service last stopped (a store of
+        one file for all of them, as novalite kept it before, is split into files)."""
+        store = self._store()
+        if store is None:
             return
-        with open(path) as f, self._lock:
-            guests = json.load(f)
-            for uuid_, guest in guests.items():
-                self.instances[uuid_] = guest["power_state"]
-                self.consoles[uuid_] = guest["console"]
-                if guest.get("volumes"):
-                    self.volumes[uuid_] = guest["volumes"]
-                    self.ports[uuid_] = guest.get("ports", {})
-                if guest.get("nics"):
-                    self.nics[uuid_] = guest["nics"]
-                if guest.get("volume_chains"):
-                    self.volume_chains[uuid_] = guest["volume_chains"]
+        if os.path.exists(f"{store}.json"):
+            self._load_whole_host(f"{store}.json")
+        for name in os.listdir(store) if os.path.isdir(store) else []:
+            if name.endswith(".json"):  # not an unfinished .tmp
+                with open(os.path.join(store, name), "rb") as f:
+                    guest = orjson.loads(f.read())
+                with self._lock:
+                    self._take(name.removesuffix(".json"), guest)
 
-    def _save(self) -> None:
-        """Write the host's guests (caller holds the lock): to a new file renamed over
-        the old one, so a kill at any line leaves one whole file. In one write by orjson:
-        every spawn and destroy writes all the host's guests, and the standard library's
-        json.dump, writing piece by piece, cost a boot storm 2 % of its CPU."""
-        path = self._store()
-        if path is None:
+    def _load_whole_host(self, path: str) -> None:
+        with open(path, "rb") as f:
+            guests = orjson.loads(f.read())
+        with self._lock:
+            for uuid_, guest in guests.items():
+                self._take(uuid_, guest)
+                self._save(uuid_)
+        os.remove(path)
+
+    def _take(self, uuid_: str, guest: dict[str, Any]) -> None:
+        self.instances[uuid_] = guest["power_state"]
+        self.consoles[uuid_] = guest["console"]
+        if guest.get("volumes"):
+            self.volumes[uuid_] = guest["volumes"]
+            self.ports[uuid_] = guest.get("ports", {})
+        if guest.get("nics"):
+            self.nics[uuid_] = guest["nics"]
+        if guest.get("volume_chains"):
+            self.volume_chains[uuid_] = guest["volume_chains"]
+
+    def _save(self, uuid_: str) -> None:
+        """Write one guest as it is now, or remove it once gone (caller holds the lock):
+        to a new file renamed over the old, so a kill at any line leaves it whole. A file
+        per guest: with one for the whole host, every spawn and destroy wrote all of its
+        guests, 7 % of a boot storm's CPU at 60 guests a host."""
+        store = self._store()
+        if store is None:
             return
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        guests = {u: {"power_state": state, "console": self.consoles.get(u, []),
-                      "volumes": self.volumes.get(u, {}), "ports": self.ports.get(u, {}),
-                      "nics": self.nics.get(u, {}),
-                      "volume_chains": self.volume_chains.get(u, {})}
-                  for u, state in self.instances.items()}
+        path = os.path.join(store, f"{uuid_}.json")
+        state = self.instances.get(uuid_)
+        if state is None:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+            return
+        guest = {"power_state": state, "console": self.consoles.get(uuid_, []),
+                 "volumes": self.volumes.get(uuid_, {}), "ports": self.ports.get(uuid_, {}),
+                 "nics": self.nics.get(uuid_, {}),
+                 "volume_chains": self.volume_chains.get(uuid_, {})}
+        os.makedirs(store, exist_ok=True)
         with open(f"{path}.tmp", "wb") as f:
-            f.write(orjson.dumps(guests, option=orjson.OPT_NON_STR_KEYS))
+            f.write(orjson.dumps(guest, option=orjson.OPT_NON_STR_KEYS))
         os.replace(f"{path}.tmp", path)
 
     def get_available_nodes(self, refresh: bool = False) -> list[str]:
@@ -226,7 +250,7 @@ class FakeDriver(ComputeDriver):
                                      f"{self.host}")
             if power_on:
                 self._boot_log(instance.uuid)
-            self._save()
+            self._save(instance.uuid)
 
     def power_off(self, instance: Instance, timeout: int = 0, retry_interval: int = 0) -> None:
         self._transition(instance, states.SHUTDOWN, "reboot: Power down")
@@ -300,7 +324,7 @@ class FakeDriver(ComputeDriver):
             self.consoles.pop(instance.uuid, None)
             self.volumes.pop(instance.uuid, None)
             self._hang_up_consoles(instance.uuid)
-            self._save()
+            self._save(instance.uuid)
 
     def _live_copy(self, instance: Instance, abort: bool) -> None:
         with self._lock:
@@ -329,7 +353,7 @@ class FakeDriver(ComputeDriver):
             self.consoles.setdefault(instance.uuid, [])
             self._log(instance.uuid, f"novalite fake guest {instance.uuid} arrived on "
                                      f"{self.host}")
-            self._save()
+            self._save(instance.uuid)
 
     def rescue(self, ctx: Any, instance: Instance, image_meta: ImageMeta,
                rescue_password: str | None) -> None:
@@ -353,7 +377,7 @@ class FakeDriver(ComputeDriver):
                 self.instances[instance.uuid] = states.RUNNING
                 self.consoles.setdefault(instance.uuid, [])
                 self._boot_log(instance.uuid)
-                self._save()
+                self._save(instance.uuid)
             return
         self._transition(instance, states.RUNNING, "reboot: Restarting system")
 
@@ -378,7 +402,7 @@ class FakeDriver(ComputeDriver):
             self.instances[instance.uuid] = states.RUNNING
             self.consoles.setdefault(instance.uuid, [])
             self._boot_log(instance.uuid)
-            self._save()
+            self._save(instance.uuid)
 
     def get_volume_connector(self, instance: Instance) -> dict[str, Any]:
         return network_connector(self.host)
@@ -399,7 +423,7 @@ class FakeDriver(ComputeDriver):
                 ports[serial] = _free_port(ports, self.nics.get(instance.uuid, {}))
             if state == states.RUNNING:
                 self._log(instance.uuid, f"virtio_blk: [{mountpoint}] disk {serial} attached")
-            self._save()
+            self._save(instance.uuid)
 
     def extend_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
                       requested_size: int) -> None:
@@ -411,7 +435,7 @@ class FakeDriver(ComputeDriver):
             if self.instances.get(instance.uuid) == states.RUNNING:
                 self._log(instance.uuid, f"virtio_blk: disk {serial}: new size "
                                          f"{requested_size // 512} 512-byte logical blocks")
-            self._save()
+            self._save(instance.uuid)
 
     def detach_volume(self, ctx: Any, connection_info: dict[str, Any], instance: Instance,
                       mountpoint: str | None) -> None:
@@ -426,7 +450,7 @@ class FakeDriver(ComputeDriver):
             if not attached:
                 self.volumes.pop(instance.uuid, None)
                 self.ports.pop(instance.uuid, None)
-            self._save()
+            self._save(instance.uuid)
 
     def volume_snapshot_create(self, ctx: Any, instance: Instance, volume_id: str,
                                create_info: dict[str, Any]) -> None:
@@ -435,7 +459,7 @@ class FakeDriver(ComputeDriver):
         with self._lock:
             chain = self._chain(instance, volume_id)
             chain.append(create_info["new_file"])
-            self._save()
+            self._save(instance.uuid)
 
     def volume_snapshot_delete(self, ctx: Any, instance: Instance, volume_id: str,
                                snapshot_id: str, delete_info: dict[str, Any]) -> None:
@@ -453,7 +477,7 @@ class FakeDriver(ComputeDriver):
                     f"{delete_info.get('merge_target_file') or 'the active file'}: volume "
                     f"{volume_id}'s chain is {' <- '.join(chain)}")
             chain[:] = merged
-            self._save()
+            self._save(instance.uuid)
 
     def _chain(self, instance: Instance, volume_id: str) -> list[str]:
         """The guest's chain of the volume, its base file as Cinder's remotefs names it
@@ -479,7 +503,7 @@ class FakeDriver(ComputeDriver):
             nics[vif.id] = _free_port(self.ports.get(instance.uuid, {}), nics)
             if state == states.RUNNING:
                 self._log(instance.uuid, f"virtio_net: NIC {vif.address} attached")
-            self._save()
+            self._save(instance.uuid)
 
     def detach_interface(self, ctx: Any, instance: Instance, vif: VIF) -> None:
         with self._lock:
@@ -488,7 +512,7 @@ class FakeDriver(ComputeDriver):
             self.nics.get(instance.uuid, {}).pop(vif.id, None)
             if self.instances[instance.uuid] == states.RUNNING:
                 self._log(instance.uuid, f"virtio_net: NIC {vif.address} removed")
-            self._save()
+            self._save(instance.uuid)
 
     def guest_devices(self, instance: Instance) -> list[DeviceMetadata]:
         """Where a qemu guest would have them: the NICs it was made with are its ports,
@@ -545,7 +569,7 @@ class FakeDriver(ComputeDriver):
         with self._lock:
             if instance_uuid in self.consoles:
                 self.consoles[instance_uuid].append(line)
-                self._save()
+                self._save(instance_uuid)
 
     def _hang_up_consoles(self, instance_uuid: str) -> None:
         """A guest that stops (not a paused one, whose QEMU process lives on) or leaves
@@ -580,7 +604,7 @@ class FakeDriver(ComputeDriver):
                                            self.consoles.pop(instance.uuid))
             self.volumes.pop(instance.uuid, None)  # disconnected: the manager hands them over
             self._hang_up_consoles(instance.uuid)
-            self._save()
+            self._save(instance.uuid)
         return json.dumps({"source": self.host, "root_gb": flavor.root_gb})
 
     def finish_migration(self, ctx: Any, migration: Migration, instance: Instance,
@@ -599,7 +623,7 @@ class FakeDriver(ComputeDriver):
                                      f"{flavor.name if flavor else '?'}")
             if power_on:
                 self._boot_log(instance.uuid)
-            self._save()
+            self._save(instance.uuid)
 
     def confirm_migration(self, ctx: Any, migration: Migration, instance: Instance) -> None:
         with self._lock:
@@ -619,7 +643,7 @@ class FakeDriver(ComputeDriver):
             self._log(instance.uuid, "novalite fake guest reverted to its original flavor")
             if power_on:
                 self._boot_log(instance.uuid)
-            self._save()
+            self._save(instance.uuid)
 
     def crash(self, instance_uuid: str) -> None:
         """Simulate the guest dying by itself: it is SHUTDOWN and the driver's listener
@@ -630,7 +654,7 @@ class FakeDriver(ComputeDriver):
             self.instances[instance_uuid] = states.SHUTDOWN
             self._log(instance_uuid, "Kernel panic - not syncing: simulated crash")
             self._hang_up_consoles(instance_uuid)
-            self._save()
+            self._save(instance_uuid)
         self.emit_event(LifecycleEvent(instance_uuid, EVENT_LIFECYCLE_STOPPED))
 
     def trigger_crash_dump(self, instance: Instance) -> None:
@@ -676,7 +700,7 @@ class FakeDriver(ComputeDriver):
                 self._boot_log(instance.uuid)
             if state not in _CONSOLE_UP:
                 self._hang_up_consoles(instance.uuid)
-            self._save()
+            self._save(instance.uuid)
 
     def _connected(self, instance: Instance,
                    block_device_info: list[VolumeDevice] | None) -> None:
@@ -713,7 +737,7 @@ class FakeDriver(ComputeDriver):
             self.nics.pop(instance.uuid, None)
             self.volume_chains.pop(instance.uuid, None)
             self._hang_up_consoles(instance.uuid)
-            self._save()
+            self._save(instance.uuid)
 
 
 def _merged(chain: list[str], file_to_merge: str | None,
