@@ -22,14 +22,14 @@ from novalite.conf import CONF
 # DEBUG: a compute's periodic placement report is not a user's request).
 CLIENT_NAME = "novalite-service"
 
-_local: dict[str, tuple[str, Any]] = {}  # group -> (endpoint, keystoneauth plugin or None)
-_apps: dict[str, Any] = {}  # group -> the ASGI app serving its local endpoint in-process
+# group -> (endpoint, keystoneauth plugin or None, the ASGI app serving it in-process or None)
+_local: dict[str, tuple[str, Any, Any]] = {}
 _shared: dict[str, Any] = {}  # group -> the adapter its clients share
 _lock = threading.Lock()
 
 
-def _local_endpoint(group: str) -> tuple[str, Any] | None:
-    """(endpoint, auth) of the all-in-one's own server when it is the group's: the group
+def _local_endpoint(group: str) -> tuple[str, Any, Any] | None:
+    """(endpoint, auth, app) of the all-in-one's own server when it is the group's: the group
     names neither auth nor endpoint_override."""
     with _lock:
         local = _local.get(group)
@@ -44,7 +44,7 @@ def adapter(group: str) -> Any:
     overrides = {}
     local = _local_endpoint(group)
     if local:
-        overrides["endpoint_override"], auth = local
+        overrides["endpoint_override"], auth, _ = local
     session = ks_loading.load_session_from_conf_options(
         CONF, group, auth=auth, app_name=CLIENT_NAME, app_version=__version__)
     if "endpoint_override" in overrides:
@@ -61,9 +61,8 @@ def local_client(group: str) -> LocalClient | None:
     local = _local_endpoint(group)
     if local is None:
         return None
-    with _lock:
-        app = _apps.get(group)
-    return LocalClient(*local, CLIENT_NAME, CONF[group], app)
+    endpoint, auth, app = local
+    return LocalClient(endpoint, auth, CLIENT_NAME, CONF[group], app)
 
 
 def shared(group: str) -> Any:
@@ -81,13 +80,11 @@ def shared(group: str) -> Any:
 
 def use_local(group: str, endpoint: str, auth: Any | None, app: Any = None) -> None:
     with _lock:
-        _local[group] = (endpoint, auth)
-        _apps[group] = app
+        _local[group] = (endpoint, auth, app)
         _shared.pop(group, None)
 
 
 def forget_local(group: str) -> None:
     with _lock:
         _local.pop(group, None)
-        _apps.pop(group, None)
         _shared.pop(group, None)
