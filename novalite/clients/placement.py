@@ -15,14 +15,17 @@ import threading
 import urllib.parse
 from typing import Any
 
-import orjson
 from keystoneauth1 import exceptions as ks_exc
 
 from novalite import exception
 from novalite.clients import adapters
 from novalite.conf.placement_client import GROUP
 from novalite.context import RequestContext
-from novalite.objects.allocation_request import AllocationCandidates, AllocationRequest
+from novalite.objects.allocation_request import (
+    AllocationCandidates,
+    AllocationRequest,
+    MalformedAnswer,
+)
 
 LOG = logging.getLogger(__name__)
 
@@ -213,8 +216,12 @@ class SchedulerReportClient:
         response = self._check(self._request("GET", f"/allocation_candidates?{query}",
                                              CANDIDATES_VERSION, ctx, stream=True),
                                "asking for allocation candidates")
-        # 1,000 hosts: 3x the stdlib's speed
-        return AllocationCandidates.from_placement(orjson.loads(_whole_body(response)))
+        try:
+            return AllocationCandidates.decode(_whole_body(response))
+        except MalformedAnswer as e:
+            raise PlacementUnavailable(
+                reason=f"asking for allocation candidates answered a body that is not "
+                       f"placement's: {e}") from None
 
     def claim_resources(self, ctx: RequestContext, consumer_uuid: str,
                         allocation_request: AllocationRequest, project_id: str,

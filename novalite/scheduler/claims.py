@@ -41,7 +41,7 @@ class PlacementClaims:
         """The allocation request claimed for `instance_uuid` on the node, or None (and
         the instance in `abandoned` when its build ended meanwhile)."""
         for offered in self.by_node.get(node_uuid, []):
-            candidate = AllocationRequest.from_placement(offered)
+            candidate = offered.request()
             if self.client.claim_resources(self.ctx, instance_uuid, candidate,
                                            self.spec.project_id or "",
                                            self.spec.user_id or ""):
@@ -57,7 +57,7 @@ class PlacementClaims:
         """An unclaimed candidate for an alternate host (claimed by the conductor if a
         reschedule gets there)."""
         candidates = self.by_node.get(node_uuid)
-        return AllocationRequest.from_placement(candidates[0]) if candidates else None
+        return candidates[0].request() if candidates else None
 
     def release_all(self) -> None:
         """Undo the claims of a request that cannot be placed in full."""

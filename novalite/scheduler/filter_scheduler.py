@@ -52,10 +52,11 @@ class FilterScheduler(Scheduler):
         delays this request, not every other one queued behind the lock. The table may
         move on meanwhile; a claim placement refuses sends the choice on, as always.
 
-        The collector is paused throughout: the up to 1,000 candidates parsed here are
-        tens of thousands of containers, whose allocation set off full collection passes
-        over a 10,000-host process's heap (about 70 ms a decision in py-spy's samples);
-        paused, they are freed by their counts when the decision ends."""
+        The collector is paused throughout: a decision among 1,000 offered nodes still
+        allocates a container for each, enough to set off collection passes, the full
+        ones over a 10,000-host process's heap; paused, the decision's garbage is freed
+        by its counts when it ends (without the pause the 1,000-host boot storm ran 11 %
+        slower)."""
         with collector.paused():
             return self._select_destinations(ctx, spec, instance_uuids, return_alternates)
 

@@ -1,5 +1,6 @@
 """The scheduler's candidates are read whole in one go, with or without the bodies
-logged at debug level (which reads them first), over one kept-alive connection."""
+logged at debug level (which reads them first), over one kept-alive connection; an
+answer that is not placement's is refused saying where it differs."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import logging
 
 import pytest
 
-from novalite.clients.placement import SchedulerReportClient
+from novalite.clients.placement import PlacementUnavailable, SchedulerReportClient
 from novalite.context import get_admin_context
 from tests.unit.clients import fake_placement
 
@@ -25,6 +26,9 @@ class Candidates(fake_placement.Handler):
     def do_GET(self):  # noqa: N802 (http.server's name)
         if "resources=" not in self.path:
             self.answer(400, {"errors": [{"detail": "no resources asked for"}]})
+            return
+        if "member_of=" in self.path:  # a proxy's page, or some other service, not placement
+            self.answer(200, {"allocation_requests": "maintenance"})
             return
         self.answer(200, {
             "allocation_requests": [
@@ -57,7 +61,12 @@ def test_every_candidate_arrives(placement, bodies_logged, caplog):
 
 
 def test_a_refusal_still_says_why(placement):
-    from novalite.clients.placement import PlacementUnavailable
-
     with pytest.raises(PlacementUnavailable, match="no resources asked for"):
         SchedulerReportClient().get_allocation_candidates(get_admin_context(), "limit=1")
+
+
+def test_an_answer_not_shaped_as_placements_says_so(placement):
+    with pytest.raises(PlacementUnavailable, match=r"not placement's: Expected `array`, "
+                       r"got `str` - at `\$.allocation_requests`"):
+        SchedulerReportClient().get_allocation_candidates(
+            get_admin_context(), "resources=VCPU:1&member_of=a")

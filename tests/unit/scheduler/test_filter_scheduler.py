@@ -3,6 +3,7 @@
 import logging
 import random
 
+import orjson
 import pytest
 
 from novalite import context, exception
@@ -41,6 +42,15 @@ def resource_filters(conf):
                       group="filter_scheduler")
 
 
+def offering(*uuids: str) -> AllocationCandidates:
+    """Placement's answer offering each of the nodes, one VCPU from each."""
+    return AllocationCandidates.decode(orjson.dumps({
+        "allocation_requests": [{"allocations": {u: {"resources": {"VCPU": 1}}}}
+                                for u in uuids],
+        "provider_summaries": {u: {"resources": {}, "root_provider_uuid": u}
+                               for u in uuids}}))
+
+
 class OfferEverything:
     """Placement as these tests need it: every host of the table is a candidate, every
     claim succeeds (unless the host is in `refuse`), and it remembers what was asked."""
@@ -51,10 +61,7 @@ class OfferEverything:
 
     def get_allocation_candidates(self, ctx, query):
         self.queries.append(query)
-        uuids = [s.uuid for s in self.table.states]
-        return AllocationCandidates(
-            [{"allocations": {u: {"resources": {"VCPU": 1}}}} for u in uuids],
-            {u: u for u in uuids})
+        return offering(*(s.uuid for s in self.table.states))
 
     def claim_resources(self, ctx, consumer, candidate, project_id, user_id):
         [node] = candidate.allocations
@@ -228,8 +235,7 @@ def test_a_refused_claim_moves_the_choice_to_the_next_best_host(conf):
 def test_only_hosts_placement_offers_are_considered(conf):
     scheduler = scheduler_over([state("a"), state("b")])
     offered = scheduler.reportclient.table.states[1].uuid
-    scheduler.reportclient.get_allocation_candidates = lambda ctx, q: AllocationCandidates(
-        [{"allocations": {offered: {"resources": {}}}}], {offered: offered})
+    scheduler.reportclient.get_allocation_candidates = lambda ctx, q: offering(offered)
     (host_list,) = scheduler.select_destinations(context.get_admin_context(),
                                                  builders.request_spec(), ["i1"], True)
     assert [s.service_host for s in host_list] == ["b"]
@@ -237,8 +243,7 @@ def test_only_hosts_placement_offers_are_considered(conf):
 
 def test_nothing_offered_is_no_valid_host_saying_what_placement_was_asked(conf):
     scheduler = scheduler_over([state("a")])
-    scheduler.reportclient.get_allocation_candidates = lambda ctx, q: AllocationCandidates(
-        [], {})
+    scheduler.reportclient.get_allocation_candidates = lambda ctx, q: offering()
     with pytest.raises(exception.NoValidHost, match=r"0 hosts: no filter removed any. "
                        r"Placement offered 0 hosts for limit=1000, "
                        r"resources=DISK_GB:1,MEMORY_MB:512,VCPU:1, "
