@@ -148,11 +148,14 @@ def _generation_batches(conn: Connection) -> Generator[Sequence[Any], None, None
 
 def in_id_order(conn: Connection) -> Generator[tuple[int, Offer], None, None]:
     """Every provider's offer in id order, read from the database where the kept one is
-    stale; stop iterating to stop reading."""
+    stale; stop iterating to stop reading. A pass that reads every provider also lets go
+    of the offers of providers deleted since they were kept."""
     kept = _offers_of(conn.engine)
     batches = _generation_batches(conn)
+    seen = 0
     try:
         for batch in batches:
+            seen += len(batch)
             stale = {rp_id: (uuid, gen) for rp_id, uuid, gen in batch
                      if (offer := kept.get(rp_id)) is None or offer.generation != gen
                      or offer.uuid != uuid}
@@ -164,3 +167,15 @@ def in_id_order(conn: Connection) -> Generator[tuple[int, Offer], None, None]:
                     yield rp_id, offer
     finally:
         batches.close()
+    if len(kept) > seen:
+        _prune(conn, kept)
+
+
+def _prune(conn: Connection, kept: dict[int, Offer]) -> None:
+    """Keep only the offers of providers that exist: run when a whole pass found fewer
+    providers than are kept (the missing were deleted). An offer another pass kept
+    meanwhile for a provider created since may go too, and is read again."""
+    exists = set(conn.execute(select(RP.c.id)).scalars())
+    for rp_id in list(kept):  # a copy: other passes may add to it meanwhile
+        if rp_id not in exists:
+            kept.pop(rp_id, None)

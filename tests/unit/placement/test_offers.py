@@ -121,3 +121,16 @@ def test_only_the_providers_whose_generation_moved_are_read_again(make_provider,
     read.clear()
     _summaries()
     assert read == []
+
+
+def test_the_offers_of_deleted_providers_are_let_go(make_provider):
+    """Offers are kept per provider id: a cloud whose computes come and go would
+    otherwise keep every provider it ever had."""
+    kept, gone = make_provider(VCPU=4), [make_provider(VCPU=4) for _ in range(3)]
+    _summaries()
+    with session.writer() as s:
+        for provider in gone:
+            inventory.delete_all(s, _fresh(provider))
+            resource_provider.delete_provider(s, _fresh(provider))
+    assert set(_summaries()) == {kept.uuid}
+    assert set(offers._offers_of(session.get_engine())) == {kept.id}
