@@ -9,9 +9,11 @@ own per-request line ("Scheduled ... refresh, placement, filters, weighers, clai
 read from the all-in-one's log: the first boot pays the full host-state refresh, the
 others an incremental one. Prints seconds and CPU-seconds to serving, RSS (the process
 and its children), and per phase the first boot's and the median of the others'
-milliseconds, against the targets in targets.toml. The last line is JSON.
+milliseconds, against the targets in targets.toml. `--idle S`: then the CPU the cloud
+uses, as a share of one core, over S seconds in which nobody asks it anything (its
+periodic tasks: 60 s covers each host's once). The last line is JSON.
 
-    python benchmarks/big_cloud.py --hosts 1000 [--boots 5] [--timeout 900]
+    python benchmarks/big_cloud.py --hosts 1000 [--boots 5] [--idle 60] [--timeout 900]
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def _summary(requests: list[dict[str, float]]) -> dict[str, dict[str, float]]:
     return out
 
 
-def run(hosts: int, boots: int, timeout: float) -> dict:
+def run(hosts: int, boots: int, idle_s: float, timeout: float) -> dict:
     with tempfile.TemporaryDirectory(prefix="novalite-big-") as state:
         port = free_port()
         started = time.perf_counter()
@@ -83,21 +85,34 @@ def run(hosts: int, boots: int, timeout: float) -> dict:
                   f"RSS {rss_mb:.0f} MB", flush=True)
             statuses = [_boot(api, f"big-{i}", timeout=120) for i in range(boots)]
             phases = _summary(scheduler_phases(os.path.join(state, "all-in-one.log")))
+            idle = _idle_cpu_percent(proc.pid, idle_s) if idle_s else None
         finally:
             proc.terminate()
             proc.wait(timeout=120)
     return {"hosts": hosts, "serving_s": round(serving_s, 1), "cpu_s_to_serving": round(cpu_s, 1),
-            "rss_mb": round(rss_mb), "boots": statuses, "scheduler_ms": phases}
+            "rss_mb": round(rss_mb), "boots": statuses, "scheduler_ms": phases,
+            "idle_cpu_percent": idle}
+
+
+def _idle_cpu_percent(pid: int, seconds: float) -> float:
+    began, cpu = time.perf_counter(), _cpu_seconds(pid)
+    time.sleep(seconds)
+    used = _cpu_seconds(pid) - cpu
+    percent = round(100 * used / (time.perf_counter() - began), 1)
+    print(f"idle for {seconds:.0f} s: {percent} % of a core", flush=True)
+    return percent
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hosts", type=int, default=1000)
     parser.add_argument("--boots", type=int, default=5)
+    parser.add_argument("--idle", type=float, default=0.0,
+                        help="seconds to measure the idle cloud's CPU over (0: not at all)")
     parser.add_argument("--timeout", type=float, default=900.0,
                         help="seconds to wait for the cloud to serve")
     args = parser.parse_args()
-    result = run(args.hosts, args.boots, args.timeout)
+    result = run(args.hosts, args.boots, args.idle, args.timeout)
     for which, phases in result["scheduler_ms"].items():
         print(f"  scheduler, {which.replace('_', ' ')} boot: " +
               ", ".join(f"{name} {ms} ms" for name, ms in phases.items()), flush=True)

@@ -22,11 +22,11 @@ from typing import Any
 from novalite import exception
 from novalite.clients import glance
 from novalite.clients import placement as placement_client
-from novalite.compute import group_policy, host_boot, neutron, power_sync
+from novalite.compute import group_policy, host_boot, neutron, power_sync, resource_tracker
 from novalite.compute.console_steps import ConsoleSteps
 from novalite.compute.interface_steps import InterfaceSteps, image_meta
 from novalite.compute.live_moves import LiveMoveSteps
-from novalite.compute.resource_tracker import NodeWrite, ResourceTracker
+from novalite.compute.resource_tracker import Held, NodeWrite, ResourceTracker
 from novalite.compute.rpcapi import ComputeAPI
 from novalite.compute.running_deleted import RunningDeletedCleanup
 from novalite.compute.volume_snapshot_steps import VolumeSnapshotSteps
@@ -91,6 +91,18 @@ InitHandler = Callable[[RequestContext, Instance, host_boot.Plan, int], None]
 
 def _resources_interval() -> float:
     return CONF.update_resources_interval or 60
+
+
+def _held_by_hosts(ctx: RequestContext, managers: list[ComputeManager]) -> list[Held]:
+    """The hosts of one process whose resource updates come due together (they started
+    together) read what they hold in two queries, not two each."""
+    return resource_tracker.read_held(ctx, [manager.rt for manager in managers])
+
+
+def _placed_on_hosts(ctx: RequestContext, managers: list[ComputeManager]
+                     ) -> list[list[Instance]]:
+    placed = managers[0].conductor.instance_get_all_by_hosts(ctx, [m.host for m in managers])
+    return [placed.get(manager.host, []) for manager in managers]
 
 
 def _sync_power_interval() -> float:
@@ -161,11 +173,9 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
         computes = [m for m in managers if isinstance(m, ComputeManager)]
         if not computes:
             return
-        ctx, hosts = get_admin_context(), [m.host for m in computes]
-        placed = computes[0].conductor.instance_get_all_by_hosts(ctx, hosts)
-        moves = computes[0].conductor.migration_get_in_progress_by_hosts(ctx, hosts)
-        for manager in computes:
-            manager._at_start = (placed.get(manager.host, []), moves.get(manager.host, []))
+        held = resource_tracker.read_held(get_admin_context(), [m.rt for m in computes])
+        for manager, found in zip(computes, held, strict=True):
+            manager._at_start = (found.instances, found.migrations)
 
     def init_host(self) -> None:
         self.driver.init_host(self.host)
@@ -214,8 +224,9 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
         self.rt.service_id = self.service_id
         self.rt.disabled = self.service_disabled
         self.rt.new_host = self.service_new
-        self.rt.update_available_resource(get_admin_context(),
-                                          ([], []) if self._idle_at_start else None, writes)
+        self.rt.update_available_resource(
+            get_admin_context(), self.rt.nothing_held() if self._idle_at_start else None,
+            writes)
 
     @classmethod
     def pre_start_together(cls, managers: list[Manager]) -> None:
@@ -263,9 +274,9 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
                 found[image_id] = "error"
         return found
 
-    @periodic_task(spacing=_resources_interval)
-    def update_available_resource(self, ctx: RequestContext) -> None:
-        self.rt.update_available_resource(ctx)
+    @periodic_task(spacing=_resources_interval, prefetch=_held_by_hosts)
+    def update_available_resource(self, ctx: RequestContext, held: Held | None = None) -> None:
+        self.rt.update_available_resource(ctx, held)
 
     @periodic_task(spacing=lambda: CONF.scheduler_instance_sync_interval)
     def sync_scheduler_instance_info(self, ctx: RequestContext) -> None:
@@ -849,15 +860,20 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
 
     # --- power state sync ------------------------------------------------------------
 
-    @periodic_task(spacing=_sync_power_interval, run_immediately=True)
-    def _sync_power_states(self, ctx: RequestContext) -> None:
+    @periodic_task(spacing=_sync_power_interval, run_immediately=True,
+                   prefetch=_placed_on_hosts)
+    def _sync_power_states(self, ctx: RequestContext,
+                           placed: list[Instance] | None = None) -> None:
         """Align the recorded power states of this host's instances with the hypervisor.
         Its first run, right after a start that found no instance here, has none to look
-        at (a build since sets its own): a start of 10,000 such hosts skips 10,000 reads."""
+        at (a build since sets its own): a start of 10,000 such hosts skips 10,000 reads.
+        `placed`: the instances here, read for many hosts at once; each is read again
+        before its power state is written, and one placed since is seen next time."""
         if self._idle_at_start:
             self._idle_at_start = False
             return
-        db_instances = self.conductor.instance_get_all_by_host(ctx, self.host)
+        db_instances = placed if placed is not None else \
+            self.conductor.instance_get_all_by_host(ctx, self.host)
         on_hypervisor = len(self.driver.list_instances())
         if on_hypervisor != len(db_instances):
             LOG.warning("While synchronizing instance power states, found %d instances in "

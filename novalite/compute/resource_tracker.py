@@ -66,6 +66,28 @@ def _takes_hardware(flavor: Flavor) -> bool:
         return True
 
 
+@dataclasses.dataclass(frozen=True)
+class Held:
+    """A host's instances and moves in progress as read from the database, and how many
+    changes its tracker had made (claims, releases) when the read began: a read that
+    began before a change may not show it, so it is not used after one."""
+
+    changes: int
+    instances: list[Instance]
+    migrations: list[Migration]
+
+
+def read_held(ctx: RequestContext, trackers: list[ResourceTracker]) -> list[Held]:
+    """What each of these trackers' hosts holds, in two reads for all of them."""
+    changes = [tracker.changes for tracker in trackers]  # before the reads
+    hosts = [tracker.host for tracker in trackers]
+    conductor = trackers[0].conductor
+    placed = conductor.instance_get_all_by_hosts(ctx, hosts)
+    moves = conductor.migration_get_in_progress_by_hosts(ctx, hosts)
+    return [Held(seen, placed.get(host, []), moves.get(host, []))
+            for seen, host in zip(changes, hosts, strict=True)]
+
+
 class ResourceTracker:
     def __init__(self, host: str, driver: ComputeDriver, conductor: ConductorAPI,
                  reportclient: placement_client.SchedulerReportClient | None = None) -> None:
@@ -96,20 +118,36 @@ class ResourceTracker:
         # them without looking first (a request less per node; a 10,000-host start).
         self.new_host = False
         self._lock = threading.Lock()
+        self.changes = 0  # claims and releases made, under the lock (see Held)
 
-    def update_available_resource(
-            self, ctx: RequestContext,
-            held: tuple[list[Instance], list[Migration]] | None = None,
-            writes: list[NodeWrite] | None = None) -> None:
+    def read_held(self, ctx: RequestContext) -> Held:
+        changes = self.changes
+        return Held(changes, self.conductor.instance_get_all_by_host(ctx, self.host),
+                    self.conductor.migration_get_in_progress_by_host(ctx, self.host))
+
+    def nothing_held(self) -> Held:
+        """What a host that was found to hold nothing at its start holds."""
+        return Held(self.changes, [], [])
+
+    def update_available_resource(self, ctx: RequestContext, held: Held | None = None,
+                                  writes: list[NodeWrite] | None = None) -> None:
         """Re-read the hypervisor and the instances placed here, then placement_client.
-        `held`: this host's instances and moves in progress, when the caller just read
-        them; `writes`: where to leave the node records to write, for the caller to
-        write them (and nothing may change them until it has)."""
-        placed, in_progress = held or (
-            self.conductor.instance_get_all_by_host(ctx, self.host),
-            self.conductor.migration_get_in_progress_by_host(ctx, self.host))
-        moves = move_claims.held_by_moves(self.host, {i.uuid: i for i in placed}, in_progress)
+        `held`: this host's instances and moves in progress, when the caller read them;
+        `writes`: where to leave the node records to write, for the caller to write them
+        (and nothing may change them until it has).
+
+        The instances are read outside the lock, so that claims need not wait for the
+        database. A claim or release made since the read began would be undone by it:
+        then they are read again, under the lock the second time (as Nova's tracker
+        always reads them)."""
+        if held is None or held.changes != self.changes:
+            held = self.read_held(ctx)
         with self._lock:
+            if held.changes != self.changes:
+                held = self.read_held(ctx)
+            placed = held.instances
+            moves = move_claims.held_by_moves(self.host, {i.uuid: i for i in placed},
+                                              held.migrations)
             self.tracked = {i.uuid: (i.node, capacity.requested(i.flavor, i.is_volume_backed))
                             for i in placed if i.flavor is not None}
             self.flavors = {i.uuid: i.flavor for i in placed
@@ -253,6 +291,7 @@ class ResourceTracker:
             self.tracked[instance.uuid] = (nodename, wanted)
             self._keep_flavor(instance.uuid, flavor)
             self.busy.add(instance.uuid)
+            self.changes += 1
             self._report(ctx, nodename)
 
     def move_claim(self, ctx: RequestContext, instance: Instance, migration_uuid: str,
@@ -271,6 +310,7 @@ class ResourceTracker:
         with self._lock:
             self.tracked[consumer] = (nodename, capacity.requested(flavor))
             self._keep_flavor(consumer, flavor)
+            self.changes += 1
             if consumer != instance_uuid:
                 self.moves.add(consumer)
             if nodename in self.nodes:
@@ -288,6 +328,7 @@ class ResourceTracker:
             self.flavors.pop(instance_uuid, None)
             self.moves.discard(instance_uuid)
             self.busy.discard(instance_uuid)
+            self.changes += 1
             if held is not None and held[0] is not None:
                 self._report(ctx, held[0])
 
@@ -299,6 +340,7 @@ class ResourceTracker:
         with self._lock:
             changed = instance_uuid in self.busy
             self.busy.discard(instance_uuid)
+            self.changes += 1
             if failed:
                 self.failed_builds[nodename] = self.failed_builds.get(nodename, 0) + 1
             elif failed is not None:

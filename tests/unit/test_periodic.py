@@ -81,3 +81,63 @@ def test_stop_waits_for_the_runners_task_under_way_and_none_runs_after():
     gate.set()
     assert ran.get(timeout=5)[0] == "h0"
     runner.stop()
+
+
+
+def _read_for_all(ctx, hosts):
+    if any(host.name == "broken" for host in hosts):
+        raise RuntimeError("the database went away")
+    return [f"read for {host.name}" for host in hosts]
+
+
+class Prefetching:
+    """A host whose task reads something first, which its group may read for many."""
+
+    def __init__(self, name, ran):
+        self.name, self.ran = name, ran
+
+    @periodic_task(spacing=60, run_immediately=True, prefetch=_read_for_all)
+    def report(self, ctx, prefetched):
+        self.ran.put((self.name, prefetched))
+
+
+def _due_together(group, names):
+    """What each of these hosts' runs got, all queued while the group's thread was busy
+    with another runner's task, so that they come due together."""
+    busy, release, ran = threading.Event(), threading.Event(), queue.Queue()
+
+    class Busy:
+        @periodic_task(spacing=60, run_immediately=True)
+        def hold(self, ctx):
+            busy.set()
+            release.wait(5)
+
+    runners = [PeriodicRunner(Busy(), "busy", group=group)]
+    runners[0].start()
+    assert busy.wait(5)
+    runners += [PeriodicRunner(Prefetching(name, ran), name, group=group) for name in names]
+    for runner in runners[1:]:
+        runner.start()
+    release.set()
+    got = sorted(ran.get(timeout=5) for _ in names)
+    for runner in runners:
+        runner.stop()
+    return got
+
+
+def test_a_task_due_on_many_runners_at_once_prefetches_once_for_all(monkeypatch):
+    reads = []
+    monkeypatch.setattr(Prefetching.report, "_periodic_prefetch",
+                        lambda ctx, hosts: reads.append(len(hosts)) or _read_for_all(ctx, hosts))
+    assert _due_together("test-prefetch", ["h0", "h1", "h2"]) == [
+        ("h0", "read for h0"), ("h1", "read for h1"), ("h2", "read for h2")]
+    assert reads == [3]
+
+
+def test_a_failed_prefetch_leaves_each_run_to_read_for_itself(caplog):
+    assert _due_together("test-broken", ["broken", "h1"]) == [("broken", None), ("h1", None)]
+    assert "Prefetching for 2 runs of periodic task report failed" in caplog.text
+
+
+def test_a_run_due_alone_reads_for_itself():
+    assert _due_together("test-alone", ["h0"]) == [("h0", None)]

@@ -65,4 +65,6 @@ def test_the_first_sync_after_a_start_that_found_the_host_idle_reads_nothing(con
     assert manager.conductor.asked == 0
     manager._sync_power_states(None)
     assert manager.conductor.asked == 1
+    manager._sync_power_states(None, [])  # read with other hosts'
+    assert manager.conductor.asked == 1
     manager.cleanup_host()

@@ -189,3 +189,50 @@ def test_a_claim_looks_again_only_at_flavors_that_take_numa_cells_or_devices(
                         lambda *args: asked.append(args) or real(*args))
     tracker.instance_claim(ctx, builders.instance(flavor=tiny), "host1")
     assert len(asked) <= 2  # the claimed flavor's own, not the node's twenty
+
+
+def test_a_claim_made_after_the_instances_were_read_is_not_undone_by_that_read(tracker):
+    """A periodic run reads the host's instances before it takes the tracker's lock (or
+    its process read them for many hosts at once): a claim landing in between is not in
+    the read, so the read is not used and the instances are read again."""
+    ctx = context.get_admin_context()
+    before_the_claim = tracker.read_held(ctx)
+    inst = builders.instance(host="host1", node="host1", task_state="spawning")
+    tracker.instance_claim(ctx, inst, "host1")
+    tracker.conductor.placed = [inst]  # what the database shows by now
+    tracker.update_available_resource(ctx, before_the_claim)
+    assert inst.uuid in tracker.tracked
+    assert tracker.conductor.saved[-1] == (1, 512, 1)
+
+
+def test_a_release_made_after_the_instances_were_read_is_not_undone_by_that_read(tracker):
+    ctx = context.get_admin_context()
+    inst = builders.instance(host="host1", node="host1", task_state="deleting")
+    tracker.instance_claim(ctx, inst, "host1")
+    tracker.conductor.placed = [inst]
+    before_the_release = tracker.read_held(ctx)
+    tracker.release(ctx, inst.uuid)
+    tracker.conductor.placed = []
+    tracker.update_available_resource(ctx, before_the_release)
+    assert tracker.tracked == {}
+
+
+def test_many_hosts_read_what_they_hold_in_one_call_each_for_instances_and_moves(conf):
+    asked = []
+
+    class ManyHosts(RecordingConductor):
+        def instance_get_all_by_hosts(self, ctx, hosts):
+            asked.append(("instances", hosts))
+            return {"host2": self.placed}
+
+        def migration_get_in_progress_by_hosts(self, ctx, hosts):
+            asked.append(("migrations", hosts))
+            return {}
+
+    inst = builders.instance(host="host2", node="host2")
+    conductor = ManyHosts(placed=[inst])
+    trackers = [ResourceTracker(f"host{i}", FakeDriver(), conductor, RecordingPlacement())
+                for i in (1, 2)]
+    held = resource_tracker.read_held(context.get_admin_context(), trackers)
+    assert asked == [("instances", ["host1", "host2"]), ("migrations", ["host1", "host2"])]
+    assert [(h.instances, h.migrations) for h in held] == [([], []), ([inst], [])]
