@@ -71,7 +71,7 @@ class _Held(msgspec.Struct, gc=False):
 
 
 class _Summary(msgspec.Struct, gc=False):
-    root_provider_uuid: str | None = None  # from 1.14; before, every provider a root
+    root_provider_uuid: str | None = None  # from 1.29; before, every provider a root
 
 
 class _Answer(msgspec.Struct, gc=False):
@@ -91,7 +91,8 @@ class AllocationCandidates:
     providers each candidate names, and the root of each summary, are decoded (into
     objects the collector does not track); the amounts wait until a candidate is claimed
     or handed on. Decoding all of it with orjson, freeing it and the collector's passes
-    over it were a quarter of a decision's CPU. Never crosses RPC."""
+    over it were a quarter of the all-in-one's CPU in a boot storm at 1,000 hosts.
+    Never crosses RPC."""
 
     requests: list[Offered]
     roots: dict[str, str]  # provider uuid -> the root of its tree

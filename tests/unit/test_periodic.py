@@ -83,7 +83,6 @@ def test_stop_waits_for_the_runners_task_under_way_and_none_runs_after():
     runner.stop()
 
 
-
 def _read_for_all(ctx, hosts):
     if any(host.name == "broken" for host in hosts):
         raise RuntimeError("the database went away")

@@ -41,7 +41,7 @@ def test_candidates_are_grouped_under_the_root_of_each_tree_they_take_from():
             NODE: {"resources": {}, "root_provider_uuid": NODE},
             VF: {"resources": {"SRIOV_NET_VF": {"capacity": 8, "used": 1}},
                  "parent_provider_uuid": NODE, "root_provider_uuid": NODE},
-            other_node: {"resources": {}}}}))  # before 1.14: its own root
+            other_node: {"resources": {}}}}))  # before 1.29: its own root
     grouped = candidates.by_root()
     assert {root: [c.request() for c in offered] for root, offered in grouped.items()} == {
         NODE: [AllocationRequest.from_placement(PLACEMENT_FORM)],
