@@ -10,6 +10,7 @@ access to use it and a Nova operator's `[placement]` section works unchanged.
 
 from __future__ import annotations
 
+import enum
 import logging
 import threading
 import urllib.parse
@@ -39,6 +40,13 @@ TRAITS_VERSION = "1.6"
 # an inventory may reserve all of its total.
 PROVIDER_WRITE_VERSION = "1.26"
 CONFLICT_RETRIES = 4
+
+
+class Claim(enum.Enum):
+    """What placement made of a claim for a new consumer."""
+    MADE = "made"  # it holds the claim now
+    FOUND = "found"  # the consumer held this very claim already (see claim_resources)
+    REFUSED = "refused"  # the capacity went to someone else, or the consumer holds other
 
 
 class PlacementUnavailable(exception.NovaliteException):
@@ -225,26 +233,28 @@ class SchedulerReportClient:
 
     def claim_resources(self, ctx: RequestContext, consumer_uuid: str,
                         allocation_request: AllocationRequest, project_id: str,
-                        user_id: str) -> bool:
-        """Claim for a new consumer; False when placement refuses (the capacity went to
-        someone else, or the consumer already holds other allocations)."""
+                        user_id: str) -> Claim:
+        """Claim for a new consumer. A consumer found holding exactly this claim already
+        is `Claim.FOUND`: this claim's own request sent again (placement, or the
+        connection, died between its commit and its answer), or another handling's of
+        the same request (see novalite.objects.claimant)."""
         allocations = allocation_request.to_placement()
         refused = self._put_allocations(ctx, consumer_uuid, allocations, project_id,
                                         user_id, consumer_generation=None)
         if refused is None:
-            return True
+            return Claim.MADE
         if "consumer" not in refused.lower():
-            return False
-        # The consumer exists: a claim whose request went again (placement, or the
-        # connection, died between its commit and its answer) finds its own.
+            return Claim.REFUSED
         held = self.get_allocations_for_consumer(ctx, consumer_uuid)
-        ours = (held.get("project_id"), held.get("user_id")) == (project_id, user_id) and \
+        same = (held.get("project_id"), held.get("user_id")) == (project_id, user_id) and \
             {rp: a["resources"] for rp, a in held.get("allocations", {}).items()} == \
             {rp: a["resources"] for rp, a in allocations.items()}
-        if ours:
-            LOG.info("%s already holds the allocation it claimed: its claim's answer was "
-                     "lost and the claim sent again", consumer_uuid)
-        return ours
+        if not same:
+            return Claim.REFUSED
+        LOG.info("%s already holds the allocation it claimed: the claim was sent again "
+                 "after its answer was lost, or another handling of the request made it",
+                 consumer_uuid)
+        return Claim.FOUND
 
     def put_allocations(self, ctx: RequestContext, consumer_uuid: str,
                         allocations: dict[str, dict[str, Any]], project_id: str, user_id: str,

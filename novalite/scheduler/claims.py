@@ -7,7 +7,9 @@ A claim can land after everyone else gave up on the build: the conductor that as
 killed or stopped waiting, and the build watchdog (or the conductor's rollback) put the
 instance in ERROR and freed what it held, before this claim. Whoever ends a build writes
 ERROR first and frees second; the claimant claims first and reads the instance second, so
-one of the two always sees the other and no claim outlives its build.
+one of the two always sees the other and no claim outlives its build. A claim found made
+already for an instance another handling of the request placed meanwhile is that one's
+(see novalite.objects.claimant): it is kept.
 """
 
 from __future__ import annotations
@@ -15,23 +17,24 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from novalite.clients import placement as placement_client
-from novalite.clients.placement import SchedulerReportClient
+from novalite.clients.placement import Claim, SchedulerReportClient
 from novalite.context import RequestContext
 from novalite.objects.allocation_request import AllocationRequest
+from novalite.objects.claimant import Claimant
 from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.resource_request import ResourceRequest
 
 
 class PlacementClaims:
     def __init__(self, client: SchedulerReportClient, ctx: RequestContext, spec: RequestSpec,
-                 request: ResourceRequest, awaits_host: Callable[[str], bool]) -> None:
+                 request: ResourceRequest, claimant: Callable[[str], Claimant]) -> None:
         self.client, self.ctx, self.spec, self.request = client, ctx, spec, request
-        self.awaits_host = awaits_host
+        self.claimant = claimant
         # Each candidate, as placement sent it, under the compute node it would land on.
         self.by_node = client.get_allocation_candidates(
             ctx, request.to_querystring()).by_root()
-        self.claimed: list[str] = []
-        self.abandoned: set[str] = set()  # builds ended meanwhile: their claims given back
+        self.claimed: list[str] = []  # the claims this request made
+        self.abandoned: set[str] = set()  # instances that stopped waiting meanwhile
 
     def explain(self) -> str:
         return (f"Placement offered {len(self.by_node)} hosts for "
@@ -39,18 +42,23 @@ class PlacementClaims:
 
     def claim(self, node_uuid: str, instance_uuid: str) -> AllocationRequest | None:
         """The allocation request claimed for `instance_uuid` on the node, or None (and
-        the instance in `abandoned` when its build ended meanwhile)."""
+        the instance in `abandoned` when it stopped waiting for a host meanwhile)."""
         for offered in self.by_node.get(node_uuid, []):
             candidate = offered.request()
-            if self.client.claim_resources(self.ctx, instance_uuid, candidate,
-                                           self.spec.project_id or "",
-                                           self.spec.user_id or ""):
-                if not self.awaits_host(instance_uuid):
-                    placement_client.free_allocations(self.ctx, instance_uuid, self.client)
-                    self.abandoned.add(instance_uuid)
-                    return None
-                self.claimed.append(instance_uuid)
+            claim = self.client.claim_resources(self.ctx, instance_uuid, candidate,
+                                                self.spec.project_id or "",
+                                                self.spec.user_id or "")
+            if claim is Claim.REFUSED:
+                continue
+            claimant = self.claimant(instance_uuid)
+            if claimant is Claimant.WAITING:
+                if claim is Claim.MADE:
+                    self.claimed.append(instance_uuid)
                 return candidate
+            if claim is Claim.MADE or claimant is Claimant.GONE:
+                placement_client.free_allocations(self.ctx, instance_uuid, self.client)
+            self.abandoned.add(instance_uuid)
+            return None
         return None
 
     def alternate(self, node_uuid: str) -> AllocationRequest | None:
@@ -60,7 +68,9 @@ class PlacementClaims:
         return candidates[0].request() if candidates else None
 
     def release_all(self) -> None:
-        """Undo the claims of a request that cannot be placed in full."""
+        """Undo the claims of a request that cannot be placed in full; one found made
+        already is left to whoever made it (the conductor's rollback frees it if nobody
+        placed the instance)."""
         for instance_uuid in self.claimed:
             placement_client.free_allocations(self.ctx, instance_uuid, self.client)
         self.claimed = []

@@ -71,7 +71,7 @@ class FilterScheduler(Scheduler):
                                                       self.host_manager.zone_aggregates)
         with phases.timed("placement"):
             claims = PlacementClaims(self.reportclient, ctx, spec, request,
-                                     self.host_manager.awaits_host)
+                                     self.host_manager.claimant)
         with self.host_manager.lock:
             if any(f.needs_instances(spec) for f in self.filters) or \
                     any(w.needs_instances(spec) for w in self.weighers):
@@ -153,7 +153,7 @@ class FilterScheduler(Scheduler):
                 return (chosen, allocation, weighed), rows
             if instance_uuid in claims.abandoned:
                 LOG.info("Instance %s stopped waiting for a host while it was being "
-                         "scheduled; its claim was given back", instance_uuid)
+                         "scheduled", instance_uuid)
                 return None, rows
             decision.record("placement claim", 1, [table.states[chosen].host])
             rows = rows[rows != chosen]

@@ -20,8 +20,8 @@ from typing import Any
 from novalite import collector, exception
 from novalite.conf import CONF
 from novalite.db.api import aggregates, compute_nodes, instances, services
-from novalite.objects import states
 from novalite.objects.aggregate import Aggregate
+from novalite.objects.claimant import Claimant, claimant
 from novalite.objects.compute_node import ComputeNode
 from novalite.objects.service import Service
 from novalite.scheduler.host_state import HostState
@@ -175,20 +175,15 @@ class HostManager:
         return (svc is not None and liveness.service_is_up(svc, now, down_after),
                 svc is None or svc.disabled)
 
-    def awaits_host(self, instance_uuid: str) -> bool:
-        """Whether the instance is still waiting for its host: a move or an unshelve
-        being scheduled, or a build not deleted, not being deleted, not put in ERROR
-        meanwhile (by the build watchdog or a rollback whose caller gave up on this
-        request)."""
+    def claimant(self, instance_uuid: str) -> Claimant:
+        """What the instance makes of a claim just made for it: still waiting for its
+        host (a build, or a move, an evacuation or an unshelve asking for its
+        destination), or not any more (ended by the build watchdog or a rollback whose
+        caller gave up on this request, deleted, or placed by another handling of it)."""
         try:
-            instance = instances.instance_get(instance_uuid)
+            return claimant(instances.instance_get(instance_uuid))
         except exception.InstanceNotFound:
-            return False
-        if instance.task_state in (states.RESIZE_PREP, states.UNSHELVING, states.MIGRATING,
-                                   states.REBUILDING):
-            return True  # a move, an evacuation or an unshelve asking for its destination
-        return (instance.vm_state == states.BUILDING
-                and instance.task_state != states.DELETING)
+            return claimant(None)
 
     def fill_instances(self, table: HostTable) -> None:
         """Which instances each host holds (server group filters need it): what the

@@ -11,6 +11,7 @@ import logging
 
 from novalite import exception, rpc
 from novalite.clients import placement as placement_client
+from novalite.clients.placement import Claim
 from novalite.compute import neutron, server_groups
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.conductor.tasks import build_resume
@@ -19,6 +20,7 @@ from novalite.conf import CONF
 from novalite.context import RequestContext
 from novalite.db.api import actions, build_progress, info_caches, instances
 from novalite.objects import states
+from novalite.objects.claimant import Claimant, claimant
 from novalite.objects.instance import Instance
 from novalite.objects.request_spec import (
     FilterProperties,
@@ -179,7 +181,7 @@ def _claim_alternate(ctx: RequestContext, spec: RequestSpec, selection: Selectio
         return True
     claimed = placement_client.report_client().claim_resources(
         ctx, selection.instance_uuid, selection.allocation_request,
-        spec.project_id or "", spec.user_id or "")
+        spec.project_id or "", spec.user_id or "") is not Claim.REFUSED
     if not claimed:
         LOG.info("Alternate %s for %s has no room left", selection.service_host,
                  selection.instance_uuid)
@@ -189,8 +191,8 @@ def _claim_alternate(ctx: RequestContext, spec: RequestSpec, selection: Selectio
 def build_on(ctx: RequestContext, compute: compute_rpcapi.ComputeAPI, selection: Selection,
              alternates: list[Selection], spec: RequestSpec, props: FilterProperties,
              event: str) -> None:
-    """Record the chosen host and cast the build to it; an instance deleted meanwhile
-    gives its claim back instead."""
+    """Record the chosen host and cast the build to it; an instance that stopped waiting
+    meanwhile does not get it (see _give_up)."""
     uuid = selection.instance_uuid
     try:
         instance = instances.instance_update(
@@ -201,12 +203,26 @@ def build_on(ctx: RequestContext, compute: compute_rpcapi.ComputeAPI, selection:
             along=functools.partial(actions.finish_event, ctx=ctx, instance_uuid=uuid,
                                     event=event, details=selection.decision))
     except (exception.InstanceNotFound, exception.UnexpectedTaskStateError):
-        LOG.info("Instance %s was deleted while it was being scheduled", uuid)
-        placement_client.free_allocations(ctx, uuid)
+        _give_up(ctx, uuid)
         return
     props.hosts.append([selection.service_host, selection.nodename])
     compute.build_and_run_instance(ctx, selection.service_host, instance, spec, props,
                                    alternates, selection.nodename)
+
+
+def _give_up(ctx: RequestContext, uuid: str) -> None:
+    """The build stopped waiting for the host chosen for it: deleted or ended meanwhile,
+    its claim given back; or placed by another handling of its request, whose claim is
+    the one this handling found (see novalite.objects.claimant) and is kept."""
+    try:
+        found: Instance | None = instances.instance_get(uuid)
+    except exception.InstanceNotFound:
+        found = None
+    if claimant(found) is not Claimant.GONE:
+        LOG.info("Instance %s was placed by another handling of its build", uuid)
+        return
+    LOG.info("Instance %s was deleted or ended while it was being scheduled", uuid)
+    placement_client.free_allocations(ctx, uuid)
 
 
 def bury(ctx: RequestContext, instance_uuid: str, exc: Exception, event: str,

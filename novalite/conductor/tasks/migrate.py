@@ -16,6 +16,7 @@ import logging
 
 from novalite import exception
 from novalite.clients import placement as placement_client
+from novalite.clients.placement import Claim
 from novalite.compute import rpcapi as compute_rpcapi
 from novalite.compute import server_groups
 from novalite.conductor.tasks import move_resume
@@ -171,7 +172,7 @@ class RescheduleMoveTask(TaskBase):
         for index, selection in enumerate(self.host_list):
             if selection.allocation_request is None or client.claim_resources(
                     self.ctx, instance.uuid, selection.allocation_request,
-                    instance.project_id or "", instance.user_id or ""):
+                    instance.project_id or "", instance.user_id or "") is not Claim.REFUSED:
                 hand_on(self.ctx, self.compute, instance, self.migration, self.spec,
                         selection, self.host_list[index + 1:], RESCHEDULE_EVENT)
                 return

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from novalite.clients.placement import SchedulerReportClient
+from novalite.clients.placement import Claim, SchedulerReportClient
 from novalite.context import get_admin_context
 from novalite.objects.allocation_request import AllocationRequest
 from tests.unit.clients import fake_placement
@@ -60,28 +60,28 @@ def placement(conf):
         yield server
 
 
-def _claim(project_id: str = "p1") -> bool:
+def _claim(project_id: str = "p1") -> Claim:
     return SchedulerReportClient().claim_resources(get_admin_context(), "c1", CLAIM,
                                                    project_id, "u1")
 
 
 def test_a_claim_whose_answer_was_lost_finds_its_allocations_and_holds(placement):
     Consumers.answers_lost = 1
-    assert _claim()
+    assert _claim() is Claim.FOUND
     assert Consumers.log == ["PUT", "PUT", "GET"]
 
 
 def test_a_consumer_holding_another_allocation_refuses_the_claim(placement):
     Consumers.held["c1"] = {"allocations": {"rp2": {"resources": {"VCPU": 1}}},
                             "project_id": "p1", "user_id": "u1"}
-    assert not _claim()
+    assert _claim() is Claim.REFUSED
 
 
 def test_a_consumer_of_another_project_refuses_the_claim(placement):
-    assert _claim("p2")
-    assert not _claim()
+    assert _claim("p2") is Claim.MADE
+    assert _claim() is Claim.REFUSED
 
 
 def test_a_claim_answered_at_once_reads_nothing(placement):
-    assert _claim()
+    assert _claim() is Claim.MADE
     assert Consumers.log == ["PUT"]

@@ -7,6 +7,7 @@ import datetime
 import pytest
 
 from novalite import rpc
+from novalite.clients.placement import Claim
 from novalite.conductor.tasks import build, build_resume
 from novalite.context import get_admin_context
 from novalite.db.api import build_progress, compute_nodes, instances
@@ -49,9 +50,9 @@ class Placement:
 
     def claim_resources(self, ctx, uuid, allocation_request, project_id, user_id):
         if uuid in self.held:
-            return False
+            return Claim.REFUSED
         self.held[uuid] = allocation_request
-        return True
+        return Claim.MADE
 
 
 @pytest.fixture
@@ -141,6 +142,31 @@ def test_a_twin_that_claimed_first_is_followed_not_buried(cloud):
                                Refusing(), compute).execute()
     assert compute.builds == [(uuid, "host2", "host2")]
     assert instances.instance_get(uuid).vm_state == states.BUILDING
+
+
+@pytest.mark.parametrize(("values", "kept"), [
+    ({"task_state": states.SPAWNING, "host": "host1", "node": "host1"}, True),
+    ({"vm_state": states.ACTIVE, "task_state": None, "host": "host1", "node": "host1"}, True),
+    ({"vm_state": states.ERROR, "task_state": None}, False),
+    ({"task_state": states.DELETING}, False),
+], ids=["spawning", "active", "ended", "deleting"])
+def test_a_host_chosen_too_late_keeps_the_claim_only_of_a_live_placed_build(cloud, values,
+                                                                            kept):
+    """Handled twice at once, the other handling placed the instance while this one's
+    scheduler found that handling's claim and chose its host again: the claim is the
+    placed build's and stays. One for a build ended or deleted meanwhile is given back."""
+    uuid = instance()
+    cloud.held[uuid] = {NODE.uuid: {}}
+
+    class Overtaken(Scheduler):
+        def select_destinations(self, ctx, spec, uuids, return_alternates):
+            instances.instance_update(uuid, values)
+            return super().select_destinations(ctx, spec, uuids, return_alternates)
+    compute = Compute()
+    build.ScheduleAndBuildTask(CTX, builders.request_spec(instance_uuid=uuid), [uuid],
+                               Overtaken(), compute).execute()
+    assert compute.builds == []
+    assert (uuid in cloud.held) is kept
 
 
 def test_a_redelivered_build_tells_the_watchdog_it_moves(cloud, redelivered):

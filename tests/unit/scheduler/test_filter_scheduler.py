@@ -7,7 +7,9 @@ import orjson
 import pytest
 
 from novalite import context, exception
+from novalite.clients.placement import Claim
 from novalite.objects.allocation_request import AllocationCandidates, AllocationRequest
+from novalite.objects.claimant import Claimant
 from novalite.scheduler.filter_scheduler import FilterScheduler
 from novalite.scheduler.host_manager import HostManager
 from tests import builders
@@ -17,11 +19,13 @@ class StaticHostManager(HostManager):
     def __init__(self, states):
         super().__init__()
         self.ended = set()  # builds the watchdog or a rollback ended (ERROR, deleted)
+        self.placed = set()  # placed meanwhile by another handling of the request
         for host_state in states:
             self.table.add(host_state)
 
-    def awaits_host(self, instance_uuid):
-        return instance_uuid not in self.ended
+    def claimant(self, instance_uuid):
+        return (Claimant.GONE if instance_uuid in self.ended else
+                Claimant.PLACED if instance_uuid in self.placed else Claimant.WAITING)
 
     def refresh(self):
         return self.table
@@ -58,6 +62,7 @@ class OfferEverything:
     def __init__(self, table, refuse=()):
         self.table, self.refuse, self.queries, self.claims = table, set(refuse), [], []
         self.freed = []
+        self.found = set()  # consumers holding the claim already (another handling's)
 
     def get_allocation_candidates(self, ctx, query):
         self.queries.append(query)
@@ -67,7 +72,9 @@ class OfferEverything:
         [node] = candidate.allocations
         host = next(s.host for s in self.table.states if s.uuid == node)
         self.claims.append((consumer, host))
-        return host not in self.refuse
+        if host in self.refuse:
+            return Claim.REFUSED
+        return Claim.FOUND if consumer in self.found else Claim.MADE
 
     def delete_allocation_for_instance(self, ctx, consumer):
         self.freed.append(consumer)
@@ -264,6 +271,34 @@ def test_a_claim_landing_after_its_build_was_ended_is_given_back(conf):
     placement = scheduler.reportclient
     assert len(placement.claims) == 1  # one claim landed, and no other host was tried
     assert placement.freed == ["i1"]
+
+
+@pytest.mark.parametrize(("found", "freed"), [(True, []), (False, ["i1"])],
+                         ids=["found", "made"])
+def test_a_claim_for_an_instance_placed_meanwhile_is_kept_only_if_found(conf, found, freed):
+    """The request was handled twice at once (a call sent again after its reply queue
+    was lost), and the other handling placed the instance first: the claim placement
+    says it holds already is that one's and stays; one made now is nobody's."""
+    scheduler = scheduler_over([state("a"), state("b")])
+    scheduler.host_manager.placed.add("i1")
+    if found:
+        scheduler.reportclient.found.add("i1")
+    with pytest.raises(exception.NoValidHost):
+        scheduler.select_destinations(context.get_admin_context(), builders.request_spec(),
+                                      ["i1"], True)
+    assert len(scheduler.reportclient.claims) == 1
+    assert scheduler.reportclient.freed == freed
+
+
+def test_a_request_placed_in_part_leaves_the_claims_it_found_to_their_makers(conf):
+    states = [state("a", 64000)]  # 1024 MB free: two of the three
+    spec = builders.request_spec(min_count=3, num_instances=3)
+    scheduler = scheduler_over(states)
+    scheduler.reportclient.found.add("i1")
+    with pytest.raises(exception.NoValidHost):
+        scheduler.select_destinations(context.get_admin_context(), spec, ["i1", "i2", "i3"],
+                                      True)
+    assert scheduler.reportclient.freed == ["i2"]
 
 
 def test_each_request_logs_where_its_time_went(conf, caplog):

@@ -196,16 +196,26 @@ def test_without_tracking_the_database_is_the_only_source(db, conf):
     assert _instances(manager) == {"h1": set()}
 
 
-def test_a_build_awaits_its_host_until_it_is_ended_or_deleted(db):
+def test_a_build_awaits_its_host_until_it_is_ended_deleted_or_placed(db):
     """What the scheduler reads after claiming: a claim for an instance the build
-    watchdog put in ERROR, or that is being deleted or is gone, is given back."""
-    for uuid in ("waiting", "buried", "deleting", "gone"):
+    watchdog put in ERROR, or that is being deleted or is gone, is given back; one for an
+    instance resting on a host is another handling's (see novalite.objects.claimant)."""
+    for uuid in ("waiting", "buried", "deleting", "gone", "placed", "offloaded", "resizing"):
         instances.instance_create({"uuid": uuid, "project_id": "p", "user_id": "u",
                                    "vm_state": "building", "task_state": "scheduling",
                                    "flavor": builders.flavor(id=1)})
     instances.instance_update("buried", {"vm_state": "error", "task_state": None})
     instances.instance_update("deleting", {"task_state": "deleting"})
     instances.instance_destroy("gone")
+    instances.instance_update("placed", {"vm_state": "active", "task_state": None,
+                                         "host": "h1"})
+    instances.instance_update("offloaded", {"vm_state": "shelved_offloaded",
+                                            "task_state": None})
+    instances.instance_update("resizing", {"vm_state": "active", "task_state": "resize_prep",
+                                           "host": "h1"})
     manager = HostManager()
-    assert [u for u in ("waiting", "buried", "deleting", "gone", "never")
-            if manager.awaits_host(u)] == ["waiting"]
+    assert {u: manager.claimant(u).value for u in (
+        "waiting", "buried", "deleting", "gone", "never", "placed", "offloaded",
+        "resizing")} == {"waiting": "waiting", "buried": "gone", "deleting": "gone",
+                         "gone": "gone", "never": "gone", "placed": "placed",
+                         "offloaded": "gone", "resizing": "waiting"}
