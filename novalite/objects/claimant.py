@@ -12,9 +12,9 @@ placed the instance: giving it back would leave a live server holding nothing.
 from __future__ import annotations
 
 import enum
+from typing import Protocol
 
 from novalite.objects import states
-from novalite.objects.instance import Instance
 
 # The task states of a move, an evacuation or an unshelve asking for its destination.
 _MOVING = frozenset((states.RESIZE_PREP, states.UNSHELVING, states.MIGRATING,
@@ -27,7 +27,18 @@ class Claimant(enum.Enum):
     GONE = "gone"  # deleted, being deleted, or resting on no host (ERROR, offloaded)
 
 
-def claimant(instance: Instance | None) -> Claimant:
+class Standing(Protocol):
+    """What of an instance tells whom a claim serves (an Instance, or the few columns
+    read for it alone)."""
+    @property
+    def vm_state(self) -> str | None: ...
+    @property
+    def task_state(self) -> str | None: ...
+    @property
+    def host(self) -> str | None: ...
+
+
+def claimant(instance: Standing | None) -> Claimant:
     """What the instance (None: deleted) makes of a claim for it."""
     if instance is None or instance.task_state == states.DELETING:
         return Claimant.GONE

@@ -17,9 +17,9 @@ import threading
 import time
 from typing import Any
 
-from novalite import collector, exception
+from novalite import collector
 from novalite.conf import CONF
-from novalite.db.api import aggregates, compute_nodes, instances, services
+from novalite.db.api import aggregates, build_progress, compute_nodes, instances, services
 from novalite.objects.aggregate import Aggregate
 from novalite.objects.claimant import Claimant, claimant
 from novalite.objects.compute_node import ComputeNode
@@ -180,10 +180,7 @@ class HostManager:
         host (a build, or a move, an evacuation or an unshelve asking for its
         destination), or not any more (ended by the build watchdog or a rollback whose
         caller gave up on this request, deleted, or placed by another handling of it)."""
-        try:
-            return claimant(instances.instance_get(instance_uuid))
-        except exception.InstanceNotFound:
-            return claimant(None)
+        return claimant(build_progress.build_progress([instance_uuid]).get(instance_uuid))
 
     def fill_instances(self, table: HostTable) -> None:
         """Which instances each host holds (server group filters need it): what the

@@ -214,11 +214,7 @@ def _give_up(ctx: RequestContext, uuid: str) -> None:
     """The build stopped waiting for the host chosen for it: deleted or ended meanwhile,
     its claim given back; or placed by another handling of its request, whose claim is
     the one this handling found (see novalite.objects.claimant) and is kept."""
-    try:
-        found: Instance | None = instances.instance_get(uuid)
-    except exception.InstanceNotFound:
-        found = None
-    if claimant(found) is not Claimant.GONE:
+    if claimant(build_progress.build_progress([uuid]).get(uuid)) is not Claimant.GONE:
         LOG.info("Instance %s was placed by another handling of its build", uuid)
         return
     LOG.info("Instance %s was deleted or ended while it was being scheduled", uuid)
