@@ -211,10 +211,9 @@ class ResourceTracker:
         """Fold tracked usage into the node record and send it if it changed, or leave
         it in `writes` (lock held)."""
         node = self.nodes[nodename]
-        usage = [res for n, res in self.tracked.values() if n == nodename]
-        total = sum(usage, capacity.Resources())
+        total, count = self._used(nodename)
         node.vcpus_used, node.memory_mb_used = int(total.vcpus), int(total.memory_mb)
-        node.local_gb_used, node.running_vms = int(total.disk_gb), len(usage)
+        node.local_gb_used, node.running_vms = int(total.disk_gb), count
         node.current_workload = sum(1 for uuid in self.busy
                                     if self.tracked.get(uuid, ("",))[0] == nodename)
         topology, pools = self._numa_and_pci_in_use(nodename)
@@ -231,6 +230,20 @@ class ResourceTracker:
         # its id, once known, spares the next save a lookup
         node.id = self.conductor.compute_node_save(ctx, node, self.service_id).id
         self._written[nodename] = (_snapshot(node), self.service_id)
+
+    def _used(self, nodename: str) -> tuple[capacity.Resources, int]:
+        """What the consumers tracked on the node hold, and how many they are (lock
+        held). Summed in plain numbers: a Resources per consumer added was 2% of a
+        boot storm's samples, two sums a build over a host's hundred servers."""
+        vcpus = memory_mb = disk_gb = 0.0
+        count = 0
+        for node, held in self.tracked.values():
+            if node == nodename:
+                vcpus += held.vcpus
+                memory_mb += held.memory_mb
+                disk_gb += held.disk_gb
+                count += 1
+        return capacity.Resources(vcpus, memory_mb, disk_gb), count
 
     def node_written(self, write: NodeWrite) -> None:
         """A record left in `writes` by update_available_resource is written."""
@@ -279,9 +292,7 @@ class ResourceTracker:
                 raise exception.ComputeResourcesUnavailable(
                     reason=f"node {nodename} is not managed by host {self.host}")
             held = self.tracked.pop(instance.uuid, None)
-            used = sum((r for n, r in self.tracked.values() if n == nodename),
-                       capacity.Resources())
-            free = capacity.capacity(self.nodes[nodename]) - used
+            free = capacity.capacity(self.nodes[nodename]) - self._used(nodename)[0]
             why_not = free.shortfall(wanted) if not free.covers(wanted) else \
                 self._take(*self._numa_and_pci_in_use(nodename), flavor)[2]
             if why_not:
