@@ -101,6 +101,27 @@ def test_a_refresh_reads_only_what_changed(db, monkeypatch):
     assert states["h2"].free_ram_mb == 65536 - 512 - 2048
 
 
+def test_a_row_committed_after_a_refresh_it_predates_is_read_by_the_next_re_read(
+        db, monkeypatch):
+    """A node written with a stamp from before the last refresh (its writer's clock ran
+    behind, or its commit came late): the refreshes just after read only what was
+    stamped since the last one's second, the next re-read of CLOCK_MARGIN finds it."""
+    compute_nodes.compute_node_save(builders.node("h1"))
+    manager = HostManager()
+    start = timeutils.utcnow().replace(microsecond=500_000) + datetime.timedelta(seconds=5)
+    clock = [start]
+    monkeypatch.setattr(host_manager, "utcnow", lambda: clock[0])
+    manager.refresh()
+    compute_nodes.compute_node_save(builders.node("h1", memory_mb_used=2048))
+    with session.writer() as s:  # stamped a second before that refresh
+        s.execute(update(models.ComputeNode).values(
+            updated_at=start - datetime.timedelta(seconds=1)))
+    clock[0] = start + datetime.timedelta(milliseconds=100)
+    assert _states(manager)["h1"].free_ram_mb == 65536 - 512  # not re-read yet
+    clock[0] = start + host_manager.MARGIN_EVERY
+    assert _states(manager)["h1"].free_ram_mb == 65536 - 512 - 2048
+
+
 def test_a_host_goes_down_when_its_heartbeat_lapses_without_any_write(db, monkeypatch):
     compute_nodes.compute_node_save(builders.node("h1"))
     services.service_get_or_create("h1", "novalite-compute", "compute")
