@@ -34,9 +34,10 @@ BINARY = "novalite-compute"
 # Rows are stamped by their writer's clock before commit; re-reading this much of the past
 # catches a row committed after our previous read (and MariaDB's whole-second DATETIME).
 CLOCK_MARGIN = datetime.timedelta(seconds=2)
-# ... at most this often; the refreshes in between read only what was stamped since the
-# second of the refresh before them. At 1,000 hosts, fifty decisions a second each
-# re-read two seconds of heartbeats and node writes: the same rows, again and again.
+# That margin is re-read at most this often; the refreshes in between read only what was
+# stamped since the second of the refresh before them. At 1,000 hosts, fifty decisions a
+# second each re-read two seconds of heartbeats and node writes: the same rows, again
+# and again.
 MARGIN_EVERY = datetime.timedelta(seconds=1)
 # Aggregates are re-read at least this often even when their marker did not move (two
 # edits of one row within a second leave the marker unchanged on MariaDB).
