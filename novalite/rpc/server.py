@@ -63,7 +63,6 @@ def handling() -> bool:
 class Dispatcher:
     def __init__(self, endpoints: list[Any]) -> None:
         self.endpoints = endpoints
-        self._late: dict[tuple[str | None, str, str], bool] = {}
         # (namespace, version, method) -> the endpoint method found for it: the search,
         # with its getattrs on every endpoint, was 1% of a boot storm's samples
         self._found: dict[tuple[str | None, str, str], Any] = {}
@@ -92,16 +91,12 @@ class Dispatcher:
     def acks_late(self, message: Message) -> bool:
         """Whether the method `message` is for is marked @ack_when_done (a message for
         no method is not: it is answered at once with its error)."""
-        key = (message.get("namespace"), message.get("version", "1.0"),
-               message.get("method", ""))
-        late = self._late.get(key)
-        if late is None:
-            try:
-                late = getattr(self._find(*key), "ack_when_done", False)
-            except (NoSuchMethod, UnsupportedVersion):
-                late = False
-            self._late[key] = late
-        return late
+        try:
+            method = self._find(message.get("namespace"), message.get("version", "1.0"),
+                                message.get("method", ""))
+        except (NoSuchMethod, UnsupportedVersion):
+            return False
+        return bool(getattr(method, "ack_when_done", False))
 
     def any_acks_late(self) -> bool:
         """Whether any endpoint method is marked (read on the classes: no property of
