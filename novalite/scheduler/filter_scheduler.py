@@ -18,7 +18,7 @@ from novalite.context import RequestContext
 from novalite.objects.allocation_request import AllocationRequest
 from novalite.objects.request_spec import RequestSpec, Selection
 from novalite.scheduler import loader, request_filter
-from novalite.scheduler.claims import PlacementClaims
+from novalite.scheduler.claims import Offers, PlacementClaims
 from novalite.scheduler.cycle_state import CycleState
 from novalite.scheduler.decision import Decision, top_weights
 from novalite.scheduler.driver import Scheduler
@@ -27,6 +27,7 @@ from novalite.scheduler.host_manager import HostManager
 from novalite.scheduler.host_state import HostState
 from novalite.scheduler.host_table import HostTable
 from novalite.scheduler.phases import Phases
+from novalite.single_flight import SingleFlight
 
 LOG = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ class FilterScheduler(Scheduler):
                  reportclient: placement_client.SchedulerReportClient | None = None) -> None:
         super().__init__(host_manager)
         self.reportclient = reportclient or placement_client.report_client()
+        self.offered = SingleFlight[Offers]()  # see novalite.scheduler.claims
         self.filters = loader.load_filters()  # a bad name stops start-up, saying which
         self.weighers = loader.load_weighers()
         self.engine = Engine(self.filters, self.weighers, vectorized)
@@ -71,7 +73,7 @@ class FilterScheduler(Scheduler):
                                                       self.host_manager.zone_aggregates)
         with phases.timed("placement"):
             claims = PlacementClaims(self.reportclient, ctx, spec, request,
-                                     self.host_manager.claimant)
+                                     self.host_manager.claimant, self.offered)
         with self.host_manager.lock:
             if any(f.needs_instances(spec) for f in self.filters) or \
                     any(w.needs_instances(spec) for w in self.weighers):

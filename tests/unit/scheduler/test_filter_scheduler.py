@@ -2,6 +2,7 @@
 
 import logging
 import random
+import threading
 
 import orjson
 import pytest
@@ -13,6 +14,7 @@ from novalite.objects.claimant import Claimant
 from novalite.scheduler.filter_scheduler import FilterScheduler
 from novalite.scheduler.host_manager import HostManager
 from tests import builders
+from tests.waiting import wait_for
 
 
 class StaticHostManager(HostManager):
@@ -246,6 +248,38 @@ def test_only_hosts_placement_offers_are_considered(conf):
     (host_list,) = scheduler.select_destinations(context.get_admin_context(),
                                                  builders.request_spec(), ["i1"], True)
     assert [s.service_host for s in host_list] == ["b"]
+
+
+def test_requests_asking_placement_the_same_at_once_share_one_answer(conf):
+    scheduler = scheduler_over([state("a"), state("b")])
+    placement = scheduler.reportclient
+    asked, answer = threading.Event(), threading.Event()
+    ask = placement.get_allocation_candidates
+
+    def slow(ctx, query):
+        asked.set()
+        assert answer.wait(10)
+        return ask(ctx, query)
+
+    placement.get_allocation_candidates = slow
+    chosen = {}
+
+    def boot(uuid):
+        chosen[uuid] = scheduler.select_destinations(
+            context.get_admin_context(), builders.request_spec(), [uuid], False)
+
+    first = threading.Thread(target=boot, args=("i1",))
+    first.start()
+    assert asked.wait(10)
+    second = threading.Thread(target=boot, args=("i2",))
+    second.start()
+    [flight] = scheduler.offered._flying.values()
+    wait_for(lambda: flight.waiters == 1, what="the second request waiting")
+    answer.set()
+    first.join(10), second.join(10)
+    assert len(placement.queries) == 1
+    assert {chosen[uuid][0][0].service_host for uuid in ("i1", "i2")} == {"a", "b"}
+    assert len(placement.claims) == 2
 
 
 def test_nothing_offered_is_no_valid_host_saying_what_placement_was_asked(conf):
