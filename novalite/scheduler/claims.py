@@ -32,7 +32,7 @@ from novalite.objects.request_spec import RequestSpec
 from novalite.scheduler.resource_request import ResourceRequest
 from novalite.single_flight import SingleFlight
 
-Offers = dict[str, list[Offered]]  # compute node uuid -> its candidates, as placement sent
+Offers = dict[str, list[Offered]]  # compute node uuid -> its candidates as placement sent them
 
 
 class PlacementClaims:
