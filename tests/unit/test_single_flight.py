@@ -41,19 +41,21 @@ def in_thread(fn):
     return thread, result
 
 
-def waiting_on(flight, key):
-    """Until a second caller found the first's call for `key` running."""
-    wait_for(lambda: flight._flying[key].waiters == 1, what="a caller waiting")
+def asked_together(flight, question):
+    """The results of two callers asking `question`, the second while the first's call
+    runs."""
+    first, first_result = in_thread(lambda: flight.ask("q", question))
+    assert question.asked.wait(WAIT)
+    second, second_result = in_thread(lambda: flight.ask("q", question))
+    wait_for(lambda: flight._flying["q"].waiters == 1, what="a caller waiting")
+    question.release.set()
+    first.join(WAIT), second.join(WAIT)
+    return first_result, second_result
 
 
 def test_a_caller_asking_while_the_same_question_runs_gets_its_answer():
     flight, question = SingleFlight(), Question()
-    first, first_result = in_thread(lambda: flight.ask("q", question))
-    assert question.asked.wait(WAIT)
-    second, second_result = in_thread(lambda: flight.ask("q", question))
-    waiting_on(flight, "q")
-    question.release.set()
-    first.join(WAIT), second.join(WAIT)
+    first_result, second_result = asked_together(flight, question)
     assert first_result == second_result == {"value": "answer 1"}
     assert question.calls == 1
     assert flight._flying == {}
@@ -79,12 +81,7 @@ def test_different_questions_are_not_shared():
 
 def test_a_failed_question_is_asked_again_by_each_waiter():
     flight, question = SingleFlight(), Question(fails=True)
-    first, first_result = in_thread(lambda: flight.ask("q", question))
-    assert question.asked.wait(WAIT)
-    second, second_result = in_thread(lambda: flight.ask("q", question))
-    waiting_on(flight, "q")
-    question.release.set()
-    first.join(WAIT), second.join(WAIT)
+    first_result, second_result = asked_together(flight, question)
     assert isinstance(first_result["error"], RuntimeError)
     assert second_result == {"value": "answer 2"}
     assert flight._flying == {}
