@@ -60,7 +60,10 @@ class SoftDeleteMixin:
 
 class Service(Base, TimestampMixin, SoftDeleteMixin):
     __tablename__ = "services"
-    __table_args__ = (UniqueConstraint("host", "binary", "deleted"),)
+    # the stamps: what the scheduler's refresh reads by (novalite.db.api.services)
+    __table_args__ = (UniqueConstraint("host", "binary", "deleted"),
+                      Index("ix_services_updated_at", "updated_at"),
+                      Index("ix_services_created_at", "created_at"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     uuid: Mapped[str] = mapped_column(String(36), unique=True)
     host: Mapped[str] = mapped_column(String(255))

@@ -90,3 +90,17 @@ def test_a_changed_read_leaves_out_the_rows_it_gave_before(backend_db):
     [beaten] = services.service_get_all("novalite-compute", changed_since=since, known=known)
     assert beaten == services.service_get(made[1].id)
     assert beaten.report_count == made[1].report_count + 1
+
+
+def test_a_changed_read_searches_the_stamps_rather_than_every_service(db):
+    """SQLite's plan for the refresh's read: at 10,000 services a scan of every row cost
+    each scheduling decision 1.5 ms of CPU, most often to find none."""
+    statement = services._ALL[True, True].compile(dialect=db.dialect)
+    values = {"binary": "novalite-compute", "since": datetime.datetime(2000, 1, 1)}
+    params = tuple(statement.construct_params(values)[name] for name in statement.positiontup)
+    with db.connect() as conn:
+        plan = " | ".join(row[-1] for row in conn.exec_driver_sql(
+            f"EXPLAIN QUERY PLAN {statement}", params))
+    assert "USING INDEX ix_services_updated_at" in plan, plan
+    assert "USING INDEX ix_services_created_at" in plan, plan
+    assert "SCAN services" not in plan, plan
