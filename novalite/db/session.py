@@ -15,6 +15,7 @@ themselves.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import functools
 import json
 import logging
@@ -344,6 +345,13 @@ def writes_serialised() -> bool:
     write lock from its BEGIN IMMEDIATE to its commit, across processes), so that what
     one checked before its own write still holds when it commits."""
     return get_engine().dialect.name == "sqlite"
+
+
+def stamped_since(moment: datetime.datetime) -> datetime.datetime:
+    """The earliest stored stamp of a row stamped at or after `moment`: MariaDB's DATETIME
+    keeps whole seconds (the fraction is cut), SQLite and PostgreSQL keep microseconds.
+    What a read of the rows written since `moment` compares the stamps with."""
+    return moment.replace(microsecond=0) if get_engine().dialect.name == "mysql" else moment
 
 
 def run_dml(s: Session, statement: Executable,

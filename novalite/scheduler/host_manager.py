@@ -32,12 +32,13 @@ from novalite.timeutils import utcnow
 LOG = logging.getLogger(__name__)
 BINARY = "novalite-compute"
 # Rows are stamped by their writer's clock before commit; re-reading this much of the past
-# catches a row committed after our previous read (and MariaDB's whole-second DATETIME).
+# catches a row committed after our previous read.
 CLOCK_MARGIN = datetime.timedelta(seconds=2)
 # That margin is re-read at most this often; the refreshes in between read only what was
-# stamped since the second of the refresh before them. At 1,000 hosts, fifty decisions a
-# second each re-read two seconds of heartbeats and node writes: the same rows, again
-# and again.
+# stamped since the refresh before them. At 1,000 hosts, fifty decisions a second each
+# re-read two seconds of heartbeats and node writes: the same rows, again and again (and
+# reading since the second of the refresh before still re-read half a second of them:
+# 0.7 ms of CPU a decision, 2.5 ms at 10,000 hosts).
 MARGIN_EVERY = datetime.timedelta(seconds=1)
 # Aggregates are re-read at least this often even when their marker did not move (two
 # edits of one row within a second leave the marker unchanged on MariaDB).
@@ -94,7 +95,7 @@ class HostManager:
                                                         known=self._service_rows)
             self._last_margin = now
         else:
-            since = self._last_refresh.replace(microsecond=0)
+            since = self._last_refresh
             if now - self._last_margin >= MARGIN_EVERY:
                 # everything stamped since CLOCK_MARGIN before the last re-read: a row
                 # committed late since then is read now

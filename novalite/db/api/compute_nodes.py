@@ -18,6 +18,7 @@ from novalite.db.session import (
     json_loads,
     reader,
     retry_on_deadlock,
+    stamped_since,
     unseen,
 )
 from novalite.objects.compute_node import ComputeNode
@@ -149,7 +150,7 @@ def compute_node_get_changed(since: datetime.datetime,
     `known`: the row last read of each node by uuid (see novalite.db.session.unseen); a
     live node whose row is still that one is left out."""
     with core_reader() as s:
-        rows = s.connection().execute(_CHANGED, {"since": since}).all()
+        rows = s.connection().execute(_CHANGED, {"since": stamped_since(since)}).all()
     gone = [r.uuid for r in rows if r.deleted]
     live = [r for r in rows if not r.deleted]
     if known is None:

@@ -20,6 +20,7 @@ from novalite.db.session import (
     reader,
     retry_on_deadlock,
     run_dml,
+    stamped_since,
     unseen,
     writer,
 )
@@ -123,7 +124,9 @@ def service_get_all(binary: str | None = None,
     out."""
     query = _ALL[bool(binary), changed_since is not None]
     with core_reader() as s:  # plain columns: no ORM loading per row
-        rows = s.connection().execute(query, {"binary": binary, "since": changed_since})
+        rows = s.connection().execute(query, {
+            "binary": binary,
+            "since": changed_since and stamped_since(changed_since)})
         return [Service(*r) for r in (rows if known is None else unseen(rows, known, "id"))]
 
 

@@ -130,3 +130,16 @@ def test_a_changed_read_leaves_out_the_rows_already_read(backend_db):
                   .values(deleted=models.ComputeNode.id, deleted_at=first.updated_at))
     assert compute_nodes.compute_node_get_changed(since, known) == ([], ["uuid-h1"])
     assert set(known) == {"uuid-h2"}
+
+
+def test_a_changed_read_finds_a_row_stamped_after_its_moment_in_the_same_second(
+        backend_db):
+    """MariaDB keeps a stamp's whole seconds only: a node stamped at .7 of a second is
+    stored at .0, and a read of what changed since .5 of that second must find it."""
+    compute_nodes.compute_node_save(_node("h1"))
+    second = datetime.datetime(2030, 1, 1, 12, 0, 0)
+    with session.writer() as s:
+        s.execute(update(models.ComputeNode).values(
+            updated_at=second.replace(microsecond=700_000)))
+    changed, _ = compute_nodes.compute_node_get_changed(second.replace(microsecond=500_000))
+    assert [n.host for n in changed] == ["h1"]

@@ -7,8 +7,10 @@ import stat
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from sqlalchemy import update
+
 from novalite.conf import CONF
-from novalite.db import migration, session
+from novalite.db import migration, models, session
 from novalite.db.api import services
 
 
@@ -91,6 +93,20 @@ def test_a_changed_read_leaves_out_the_rows_it_gave_before(backend_db):
     assert beaten == services.service_get(made[1].id)
     assert beaten.report_count == made[1].report_count + 1
 
+
+
+def test_a_changed_read_finds_a_service_stamped_after_its_moment_in_the_same_second(
+        backend_db):
+    """As for compute nodes: a heartbeat stamped at .7 of a second is stored at .0 on
+    MariaDB, and a read of what changed since .5 of that second must find it."""
+    services.service_get_or_create("host-a", "novalite-compute", "compute")
+    second = datetime.datetime(2030, 1, 1, 12, 0, 0)
+    with session.writer() as s:
+        s.execute(update(models.Service).values(
+            updated_at=second.replace(microsecond=700_000)))
+    changed = services.service_get_all("novalite-compute",
+                                       changed_since=second.replace(microsecond=500_000))
+    assert [svc.host for svc in changed] == ["host-a"]
 
 def test_a_changed_read_searches_the_stamps_rather_than_every_service(db):
     """SQLite's plan for the refresh's read: at 10,000 services a scan of every row cost

@@ -105,7 +105,7 @@ def test_a_row_committed_after_a_refresh_it_predates_is_read_by_the_next_re_read
         db, monkeypatch):
     """A node written with a stamp from before the last refresh (its writer's clock ran
     behind, or its commit came late): the refreshes just after read only what was
-    stamped since the last one's second, the next re-read of CLOCK_MARGIN finds it."""
+    stamped since the last one, the next re-read of CLOCK_MARGIN finds it."""
     compute_nodes.compute_node_save(builders.node("h1"))
     manager = HostManager()
     start = timeutils.utcnow().replace(microsecond=500_000) + datetime.timedelta(seconds=5)
@@ -121,6 +121,32 @@ def test_a_row_committed_after_a_refresh_it_predates_is_read_by_the_next_re_read
     clock[0] = start + host_manager.MARGIN_EVERY
     assert _states(manager)["h1"].free_ram_mb == 65536 - 512 - 2048
 
+
+
+def test_a_refresh_reads_what_was_stamped_since_the_refresh_before_it(db, monkeypatch):
+    """Not since that refresh's second: in a storm every decision re-read half a second
+    of node writes and heartbeats, already read (2.5 ms of CPU at 10,000 hosts)."""
+    manager = HostManager()
+    start = timeutils.utcnow().replace(microsecond=200_000)
+    clock = [start]
+    monkeypatch.setattr(host_manager, "utcnow", lambda: clock[0])
+    manager.refresh()
+    asked = {}
+    nodes_changed, services_of = compute_nodes.compute_node_get_changed, services.service_get_all
+
+    def nodes_since(since, known):
+        asked["nodes"] = since
+        return nodes_changed(since, known)
+
+    def services_since(binary, changed_since, known):
+        asked["services"] = changed_since
+        return services_of(binary, changed_since, known)
+
+    monkeypatch.setattr(compute_nodes, "compute_node_get_changed", nodes_since)
+    monkeypatch.setattr(services, "service_get_all", services_since)
+    clock[0] = start + datetime.timedelta(milliseconds=300)
+    manager.refresh()
+    assert asked == {"nodes": start, "services": start}
 
 def test_a_host_goes_down_when_its_heartbeat_lapses_without_any_write(db, monkeypatch):
     compute_nodes.compute_node_save(builders.node("h1"))
