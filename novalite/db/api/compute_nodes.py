@@ -6,7 +6,7 @@ import datetime
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Text, bindparam, cast, insert, or_, select, update
+from sqlalchemy import Text, bindparam, cast, insert, select, union, update
 
 from novalite import exception, timeutils
 from novalite.db import models
@@ -135,11 +135,12 @@ def compute_node_get_all() -> list[ComputeNode]:
         return [_from_row(r) for r in s.connection().execute(_ALL)]
 
 
-# Every scheduling decision's refresh asks.
-_CHANGED = select(*_ROW).where(or_(models.ComputeNode.updated_at >= bindparam("since"),
-                                   models.ComputeNode.created_at >= bindparam("since"),
-                                   models.ComputeNode.deleted_at >= bindparam("since"))
-                               ).order_by(models.ComputeNode.id)
+# Every scheduling decision's refresh asks: each stamp's index finds its rows (SQLite
+# scanned every node in id order for the three stamps ORed: 2 ms of CPU a decision at
+# 10,000 hosts, to find a handful), put in id order once read.
+_CHANGED = union(*(select(*_ROW).where(stamp >= bindparam("since")) for stamp in (
+    models.ComputeNode.updated_at, models.ComputeNode.created_at,
+    models.ComputeNode.deleted_at)))
 
 
 def compute_node_get_changed(since: datetime.datetime,
@@ -150,7 +151,8 @@ def compute_node_get_changed(since: datetime.datetime,
     `known`: the row last read of each node by uuid (see novalite.db.session.unseen); a
     live node whose row is still that one is left out."""
     with core_reader() as s:
-        rows = s.connection().execute(_CHANGED, {"since": stamped_since(since)}).all()
+        rows = sorted(s.connection().execute(_CHANGED, {"since": stamped_since(since)}),
+                      key=lambda row: row.id)
     gone = [r.uuid for r in rows if r.deleted]
     live = [r for r in rows if not r.deleted]
     if known is None:

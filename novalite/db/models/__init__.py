@@ -79,7 +79,11 @@ class Service(Base, TimestampMixin, SoftDeleteMixin):
 
 class ComputeNode(Base, TimestampMixin, SoftDeleteMixin):
     __tablename__ = "compute_nodes"
-    __table_args__ = (UniqueConstraint("host", "hypervisor_hostname", "deleted"),)
+    # the stamps: what the scheduler's refresh reads by (novalite.db.api.compute_nodes)
+    __table_args__ = (UniqueConstraint("host", "hypervisor_hostname", "deleted"),
+                      Index("ix_compute_nodes_updated_at", "updated_at"),
+                      Index("ix_compute_nodes_created_at", "created_at"),
+                      Index("ix_compute_nodes_deleted_at", "deleted_at"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     uuid: Mapped[str] = mapped_column(String(36), unique=True)
     service_id: Mapped[int | None] = mapped_column(Integer)

@@ -9,7 +9,7 @@ from novalite.db import models, session
 from novalite.db.api import compute_nodes
 from novalite.db.session import reader
 from novalite.objects.compute_node import ComputeNode
-from tests.statements import statements
+from tests.statements import sqlite_plan, statements
 
 
 def _node(name: str, **fields) -> ComputeNode:
@@ -143,3 +143,19 @@ def test_a_changed_read_finds_a_row_stamped_after_its_moment_in_the_same_second(
             updated_at=second.replace(microsecond=700_000)))
     changed, _ = compute_nodes.compute_node_get_changed(second.replace(microsecond=500_000))
     assert [n.host for n in changed] == ["h1"]
+
+
+def test_a_changed_read_searches_the_stamps_rather_than_every_node(db):
+    """SQLite's plan for the refresh's read: at 10,000 nodes a scan of every row cost
+    each scheduling decision 2 ms of CPU, to find a handful."""
+    plan = sqlite_plan(db, compute_nodes._CHANGED, {"since": datetime.datetime(2000, 1, 1)})
+    for stamp in ("updated_at", "created_at", "deleted_at"):
+        assert f"USING INDEX ix_compute_nodes_{stamp}" in plan, plan
+    assert "SCAN compute_nodes" not in plan, plan
+
+
+def test_a_changed_read_gives_the_nodes_in_id_order(backend_db):
+    for name in ("c", "a", "b"):
+        compute_nodes.compute_node_save(_node(name))
+    changed, _ = compute_nodes.compute_node_get_changed(datetime.datetime(2000, 1, 1))
+    assert [n.host for n in changed] == ["c", "a", "b"]

@@ -12,6 +12,7 @@ from sqlalchemy import update
 from novalite.conf import CONF
 from novalite.db import migration, models, session
 from novalite.db.api import services
+from tests.statements import sqlite_plan
 
 
 def test_services_starting_together_share_one_record(backend_db):
@@ -111,12 +112,8 @@ def test_a_changed_read_finds_a_service_stamped_after_its_moment_in_the_same_sec
 def test_a_changed_read_searches_the_stamps_rather_than_every_service(db):
     """SQLite's plan for the refresh's read: at 10,000 services a scan of every row cost
     each scheduling decision 1.5 ms of CPU, most often to find none."""
-    statement = services._ALL[True, True].compile(dialect=db.dialect)
-    values = {"binary": "novalite-compute", "since": datetime.datetime(2000, 1, 1)}
-    params = tuple(statement.construct_params(values)[name] for name in statement.positiontup)
-    with db.connect() as conn:
-        plan = " | ".join(row[-1] for row in conn.exec_driver_sql(
-            f"EXPLAIN QUERY PLAN {statement}", params))
+    plan = sqlite_plan(db, services._ALL[True, True],
+                       {"binary": "novalite-compute", "since": datetime.datetime(2000, 1, 1)})
     assert "USING INDEX ix_services_updated_at" in plan, plan
     assert "USING INDEX ix_services_created_at" in plan, plan
     assert "SCAN services" not in plan, plan
