@@ -124,9 +124,8 @@ def service_get_all(binary: str | None = None,
     out."""
     query = _ALL[bool(binary), changed_since is not None]
     with core_reader() as s:  # plain columns: no ORM loading per row
-        rows = s.connection().execute(query, {
-            "binary": binary,
-            "since": changed_since and stamped_since(changed_since)})
+        since = None if changed_since is None else stamped_since(changed_since)
+        rows = s.connection().execute(query, {"binary": binary, "since": since})
         return [Service(*r) for r in (rows if known is None else unseen(rows, known, "id"))]
 
 
