@@ -4,9 +4,10 @@ external ones), update, and delete unless ports other than the service's own rem
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import Select, bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from novalite.db.models import network as m
@@ -76,18 +77,37 @@ _SUBNETS_OF = select(m.Subnet.id, m.Subnet.network_id).where(
     m.Subnet.network_id.in_(bindparam("ids", expanding=True)))
 _SEGMENTS_OF = select(m.NetworkSegment.__table__).where(
     m.NetworkSegment.network_id.in_(bindparam("ids", expanding=True)))
-# What a caller sees, built once (Nova lists the networks twice a boot): an admin's
-# every network, anyone's their own, the shared and the external ones.
+# What a caller sees: an admin's every network, anyone's their own, the shared and the
+# external ones.
 _ALL = select(m.Network.__table__)
 _VISIBLE = _ALL.where(or_(m.Network.project_id == bindparam("project_id"), m.Network.shared,
                           m.Network.external))
+# A list's statement by who lists and the columns it narrows, built once each (building a
+# statement cost more than running it)
+_LISTS: dict[tuple[bool, tuple[str, ...]], Select[Any]] = {}
 
 
-def list_records(s: Session, scope: Scope) -> list[Record]:
-    """Read as Core rows (the records need the columns only, not ORM objects)."""
+def _list_statement(is_admin: bool, columns: tuple[str, ...]) -> Select[Any]:
+    key = is_admin, columns
+    if key not in _LISTS:
+        query = _ALL if is_admin else _VISIBLE
+        for index, column in enumerate(columns):
+            query = query.where(m.Network.__table__.c[column].in_(
+                bindparam(f"equals_{index}", expanding=True)))
+        _LISTS[key] = query
+    return _LISTS[key]
+
+
+def list_records(s: Session, scope: Scope,
+                 equals: Sequence[tuple[str, list[Any]]] = ()) -> list[Record]:
+    """The networks the caller sees, narrowed in SQL by each (column, values) of `equals`
+    (a column's value among the values). Read as Core rows (the records need the columns
+    only, not ORM objects)."""
     connection = s.connection()
-    rows = connection.execute(_ALL if scope.is_admin else _VISIBLE,
-                              {"project_id": scope.project_id}).all()
+    params: dict[str, Any] = {"project_id": scope.project_id}
+    params.update((f"equals_{i}", values) for i, (_, values) in enumerate(equals))
+    statement = _list_statement(scope.is_admin, tuple(column for column, _ in equals))
+    rows = connection.execute(statement, params).all()
     if not rows:
         return []
     ids = [r.id for r in rows]

@@ -85,7 +85,10 @@ _FILTERED_BY_RESOURCE = {"ports": ("fixed_ips",)}
 _ALWAYS_KNOWN = {
     "networks": ("router:external", "shared", "admin_state_up", "provider:network_type",
                  "provider:physical_network", "provider:segmentation_id", "mtu",
-                 "is_default", "revision_number"),
+                 "is_default", "revision_number", "port_security_enabled", "dns_domain",
+                 "availability_zone_hints", "availability_zones", "subnets",
+                 "l2_adjacency", "qos_policy_id", "ipv4_address_scope",
+                 "ipv6_address_scope", "created_at", "updated_at"),
     "subnets": ("network_id", "cidr", "ip_version", "gateway_ip", "enable_dhcp",
                 "subnetpool_id", "ipv6_ra_mode", "ipv6_address_mode", "segment_id"),
     "ports": ("network_id", "device_id", "device_owner", "mac_address", "fixed_ips",

@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from novalite.api.network import policies
+from novalite.api.network import attributes, policies
 from novalite.api.network.resource import Resource
 from novalite.api.request import ApiRequest
 from novalite.db.models import network as m
@@ -14,6 +14,12 @@ from novalite.network import networks
 from novalite.network.records import Record
 
 PROVIDER = ("network_type", "physical_network", "segmentation_id")
+# filters the database applies too, by the column each reads
+SQL_FILTERS = {"id": "id", "name": "name", "status": "status", "project_id": "project_id",
+               "tenant_id": "project_id", "shared": "shared", "router:external": "external",
+               "admin_state_up": "admin_state_up"}
+BOOLEAN_FILTERS = {"shared", "router:external", "admin_state_up"}
+BOOLEANS = {"true": True, "false": False}
 
 
 def _target(s: Session, row: m.Network) -> dict[str, Any]:
@@ -24,7 +30,22 @@ def _target(s: Session, row: m.Network) -> dict[str, Any]:
 
 
 def _list(s: Session, sc: Any, req: ApiRequest) -> list[Record]:
-    return networks.list_records(s, sc)
+    """Narrowed in SQL by the filters on plain columns, as the API reads their values
+    (listing.apply still checks each record): a boot that names no network lists the
+    project's unshared and the shared networks, and would read every network of the
+    cloud for an admin, with their subnets and segments."""
+    equals = []
+    for key in req.query:
+        if key not in SQL_FILTERS:
+            continue
+        values: list[Any] = [attributes.filter_value("network", key, v)
+                             for v in req.query.getlist(key)]
+        if key in BOOLEAN_FILTERS:
+            if not all(v in BOOLEANS for v in values):
+                continue  # what the records' check refuses or matches as text
+            values = [BOOLEANS[v] for v in values]
+        equals.append((SQL_FILTERS[key], values))
+    return networks.list_records(s, sc, equals)
 
 
 def _create(s: Session, req: ApiRequest, values: dict[str, Any]) -> Record:

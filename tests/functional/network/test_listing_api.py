@@ -41,3 +41,21 @@ def test_a_marker_that_is_no_resource_is_its_404(net):
                     404, "NetworkNotFound")
     assert message == f"Network {marker} could not be found."
     error(net.get("/ports", params={"marker": marker}), 404, "PortNotFound")
+
+
+def test_filters_narrowed_in_sql_read_as_the_records_do(net):
+    """What Nova asks on a boot that names no network, and filters the database applies
+    alongside others it does not: each reads its value as the attribute's type."""
+    made = net.post("/networks", json={"network": {"name": "mine"}}).json()["network"]
+    project = made["project_id"]
+    for query in ({"project_id": project, "shared": "False", "router:external": "0"},
+                  {"tenant_id": project, "name": "mine", "admin_state_up": "True",
+                   "port_security_enabled": "true"},
+                  {"id": made["id"], "status": "ACTIVE", "shared": ["True", "False"]}):
+        found = net.get("/networks", params=query).json()["networks"]
+        assert made["id"] in [n["id"] for n in found], query
+    for query in ({"project_id": "nobody", "port_security_enabled": "true"},
+                  {"id": made["id"], "shared": "True"}):
+        assert net.get("/networks", params=query).json()["networks"] == [], query
+    assert error(net.get("/networks", params={"shared": "maybe"}), 400, "InvalidInput") \
+        == "Invalid input for operation: 'maybe' cannot be converted to boolean."

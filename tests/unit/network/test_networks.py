@@ -16,6 +16,7 @@ from novalite.network import (
     transaction,
 )
 from novalite.network.scope import ADMIN, Scope
+from tests.statements import statements
 from tests.unit.network.conftest import PROJECT
 
 
@@ -129,3 +130,24 @@ def test_duplicate_rule_is_a_conflict(db):
     transaction.write(lambda s: security_groups.create_rule(s, PROJECT, "p1", rule))
     with pytest.raises(errors.SecurityGroupRuleExists):
         transaction.write(lambda s: security_groups.create_rule(s, PROJECT, "p1", rule))
+
+
+def test_a_list_is_narrowed_in_sql_by_the_columns_given(make_network):
+    """A boot that names no network lists the project's unshared and the shared ones:
+    the database picks them, and reads no subnet or segment when none is left."""
+    mine, _ = make_network(project="p1")
+    make_network(project="p2")
+    shared = transaction.write(lambda s: networks.create(s, "p2", {"name": "s", "shared": True},
+                                                         {}))
+
+    def listed(scope, equals):
+        return {n["id"] for n in transaction.read(
+            lambda s: networks.list_records(s, scope, equals))}
+
+    assert listed(ADMIN, [("project_id", ["p1"]), ("shared", [False])]) == {mine["id"]}
+    assert listed(PROJECT, [("shared", [True])]) == {shared["id"]}
+    assert listed(ADMIN, [("project_id", ["p1", "p2"]), ("project_id", ["p2"]),
+                          ("name", ["s"])]) == {shared["id"]}
+    with statements() as seen:
+        assert listed(ADMIN, [("project_id", ["p3"])]) == set()
+    assert len(seen) == 1
