@@ -82,18 +82,21 @@ _SEGMENTS_OF = select(m.NetworkSegment.__table__).where(
 _ALL = select(m.Network.__table__)
 _VISIBLE = _ALL.where(or_(m.Network.project_id == bindparam("project_id"), m.Network.shared,
                           m.Network.external))
-# A list's statement by who lists and the columns it narrows, built once each (building a
-# statement cost more than running it)
-_LISTS: dict[tuple[bool, tuple[str, ...]], Select[Any]] = {}
+# A list's statement by who lists and the columns it narrows (to one value, or among
+# several), built once each: building a statement cost more than running it, and an IN
+# of one value cost a rewrite of the statement's text at each run.
+_LISTS: dict[tuple[bool, tuple[tuple[str, bool], ...]], Select[Any]] = {}
 
 
-def _list_statement(is_admin: bool, columns: tuple[str, ...]) -> Select[Any]:
-    key = is_admin, columns
+def _list_statement(is_admin: bool, narrowed: tuple[tuple[str, bool], ...]) -> Select[Any]:
+    key = is_admin, narrowed
     if key not in _LISTS:
         query = _ALL if is_admin else _VISIBLE
-        for index, column in enumerate(columns):
-            query = query.where(m.Network.__table__.c[column].in_(
-                bindparam(f"equals_{index}", expanding=True)))
+        for index, (name, among) in enumerate(narrowed):
+            column = m.Network.__table__.c[name]
+            query = query.where(
+                column.in_(bindparam(f"equals_{index}", expanding=True)) if among
+                else column == bindparam(f"equals_{index}"))
         _LISTS[key] = query
     return _LISTS[key]
 
@@ -105,8 +108,10 @@ def list_records(s: Session, scope: Scope,
     only, not ORM objects)."""
     connection = s.connection()
     params: dict[str, Any] = {"project_id": scope.project_id}
-    params.update((f"equals_{i}", values) for i, (_, values) in enumerate(equals))
-    statement = _list_statement(scope.is_admin, tuple(column for column, _ in equals))
+    params.update((f"equals_{i}", values[0] if len(values) == 1 else values)
+                  for i, (_, values) in enumerate(equals))
+    statement = _list_statement(scope.is_admin, tuple(
+        (column, len(values) != 1) for column, values in equals))
     rows = connection.execute(statement, params).all()
     if not rows:
         return []

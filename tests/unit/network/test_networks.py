@@ -148,6 +148,7 @@ def test_a_list_is_narrowed_in_sql_by_the_columns_given(make_network):
     assert listed(PROJECT, [("shared", [True])]) == {shared["id"]}
     assert listed(ADMIN, [("project_id", ["p1", "p2"]), ("project_id", ["p2"]),
                           ("name", ["s"])]) == {shared["id"]}
+    assert listed(ADMIN, [("name", [])]) == set()
     with statements() as seen:
         assert listed(ADMIN, [("project_id", ["p3"])]) == set()
     assert len(seen) == 1
