@@ -3,6 +3,7 @@ external ones), update, and delete unless ports other than the service's own rem
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -82,23 +83,19 @@ _SEGMENTS_OF = select(m.NetworkSegment.__table__).where(
 _ALL = select(m.Network.__table__)
 _VISIBLE = _ALL.where(or_(m.Network.project_id == bindparam("project_id"), m.Network.shared,
                           m.Network.external))
-# A list's statement by who lists and the columns it narrows (to one value, or among
-# several), built once each: building a statement cost more than running it, and an IN
-# of one value cost a rewrite of the statement's text at each run.
-_LISTS: dict[tuple[bool, tuple[tuple[str, bool], ...]], Select[Any]] = {}
 
 
+@functools.lru_cache(maxsize=256)
 def _list_statement(is_admin: bool, narrowed: tuple[tuple[str, bool], ...]) -> Select[Any]:
-    key = is_admin, narrowed
-    if key not in _LISTS:
-        query = _ALL if is_admin else _VISIBLE
-        for index, (name, among) in enumerate(narrowed):
-            column = m.Network.__table__.c[name]
-            query = query.where(
-                column.in_(bindparam(f"equals_{index}", expanding=True)) if among
-                else column == bindparam(f"equals_{index}"))
-        _LISTS[key] = query
-    return _LISTS[key]
+    """A list's statement, by who lists and the columns it narrows (to one value, or
+    among several), in column order: building a statement cost more than running it,
+    and an IN of one value cost a rewrite of the statement's text at each run."""
+    query = _ALL if is_admin else _VISIBLE
+    for index, (name, among) in enumerate(narrowed):
+        column = m.Network.__table__.c[name]
+        query = query.where(column.in_(bindparam(f"equals_{index}", expanding=True))
+                            if among else column == bindparam(f"equals_{index}"))
+    return query
 
 
 def list_records(s: Session, scope: Scope,
@@ -107,6 +104,7 @@ def list_records(s: Session, scope: Scope,
     (a column's value among the values). Read as Core rows (the records need the columns
     only, not ORM objects)."""
     connection = s.connection()
+    equals = sorted(equals, key=lambda narrowing: narrowing[0])
     params: dict[str, Any] = {"project_id": scope.project_id}
     params.update((f"equals_{i}", values[0] if len(values) == 1 else values)
                   for i, (_, values) in enumerate(equals))
