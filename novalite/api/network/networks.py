@@ -18,7 +18,6 @@ PROVIDER = ("network_type", "physical_network", "segmentation_id")
 SQL_FILTERS = {"id": "id", "name": "name", "status": "status", "project_id": "project_id",
                "tenant_id": "project_id", "shared": "shared", "router:external": "external",
                "admin_state_up": "admin_state_up"}
-BOOLEAN_FILTERS = {"shared", "router:external", "admin_state_up"}
 BOOLEANS = {"true": True, "false": False}
 
 
@@ -40,7 +39,8 @@ def _list(s: Session, sc: Any, req: ApiRequest) -> list[Record]:
             continue
         values: list[Any] = [attributes.filter_value("network", key, v)
                              for v in req.query.getlist(key)]
-        if key in BOOLEAN_FILTERS:
+        attr = attributes.SPECS["network"].get(key)
+        if attr is not None and attr.kind == "bool":
             if not all(v in BOOLEANS for v in values):
                 continue  # what the records' check refuses or matches as text
             values = [BOOLEANS[v] for v in values]
