@@ -108,13 +108,14 @@ def _candidates(conn: Connection, group: RequestGroup, params: RequestWideParams
     found: list[tuple[int, offers.Offer]] = []
     every = offers.in_id_order(conn)
     try:
-        for rp_id, offer in every:
-            if (allowed is not None and rp_id not in allowed) or rp_id in excluded:
-                continue
-            if offer.admits(asked):
-                found.append((rp_id, offer))
-                if stop is not None and len(found) >= stop:
-                    break
+        for batch in every:
+            if allowed is not None or excluded:
+                batch = [pair for pair in batch if pair[0] not in excluded
+                         and (allowed is None or pair[0] in allowed)]
+            found += [pair for pair in batch if pair[1].admits(asked)]
+            if stop is not None and len(found) >= stop:
+                del found[stop:]
+                break
     finally:
         every.close()
     return found, names

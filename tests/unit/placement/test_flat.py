@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from urllib.parse import parse_qsl
+
 import pytest
 
+from novalite.api.placement import allocation_candidates_query as query
+from novalite.placement import allocation_candidates
+from novalite.placement.candidates import offers
+from novalite.placement.candidates.request import Options
 from tests.unit.placement.helpers import allocs, candidates, named, provs
 
 COMPUTE = {"VCPU": 8, "MEMORY_MB": 4096, "DISK_GB": 100}
@@ -15,7 +22,6 @@ def general(request):
 
 
 def names(topo, qs, general, version=(1, 39), **opts):
-    from novalite.placement.candidates.request import Options
     body = candidates(topo, qs, version, Options(**opts), general=general)
     return sorted(sorted(topo.names[u] for u in r["allocations"])[0]
                   for r in body["allocation_requests"])
@@ -97,7 +103,6 @@ def test_limit_keeps_the_first_in_provider_order(topo, general):
 def test_randomized_limit_samples_and_summarises_the_sample(topo, general):
     for i in range(6):
         topo.provider(f"cn{i}", inventory=COMPUTE)
-    from novalite.placement.candidates.request import Options
     seen = set()
     for _ in range(10):
         body = candidates(topo, "resources=VCPU:1&limit=2", options=Options(randomize=True),
@@ -139,8 +144,6 @@ def test_body_shapes_per_microversion(topo, general):
 
 @pytest.mark.parametrize("randomize", [False, True], ids=["first", "sampled"])
 def test_summaries_carry_their_own_traits(topo, randomize):
-    from novalite.placement.candidates.request import Options
-
     for i in range(8):
         topo.provider(f"cn{i}", inventory=COMPUTE, traits=[f"CUSTOM_T{i}", "CUSTOM_ALL"])
     body = candidates(topo, "resources=VCPU:1&limit=4", options=Options(randomize=randomize))
@@ -154,7 +157,6 @@ def test_offers_are_read_in_batches_on_every_backend(backend_db, monkeypatch):
     """Generations come from the DB-API cursor a batch at a time, each driver's own way,
     and a stale batch's offers are read beside the open cursor."""
     from novalite.db import session
-    from novalite.placement.candidates import offers
     from tests.unit.placement.topology import Topology
 
     monkeypatch.setattr(offers, "_BATCH", 2)
@@ -165,6 +167,25 @@ def test_offers_are_read_in_batches_on_every_backend(backend_db, monkeypatch):
         _, sums = named(topo, candidates(topo, "resources=VCPU:1&limit=3"))
     assert {name: summary["traits"] for name, summary in sums.items()} == {
         f"cn{i}": sorted([f"CUSTOM_T{i}", "CUSTOM_ALL"]) for i in range(3)}
+
+
+def test_filters_and_the_limit_hold_across_batches_read_or_kept(topo, monkeypatch):
+    """Batches of two, some providers denied and one full: the limit stops inside a
+    batch, in id order, whether the offers are read (the first query) or kept (the
+    second, with nothing changed)."""
+    monkeypatch.setattr(offers, "_BATCH", 2)
+    for i in range(7):
+        vcpu = {"total": 4, "reserved": 4 if i == 2 else 0}  # cn2 full
+        topo.provider(f"cn{i}", inventory={"VCPU": vcpu},
+                      traits=["CUSTOM_DENIED"] if i in (1, 6) else [])
+    groups, params = query.parse(parse_qsl("resources=VCPU:1&required=!CUSTOM_DENIED"
+                                           "&limit=3"), (1, 39))
+    offers.forget(topo.conn.engine)
+    for _ in range(2):
+        body = json.loads(allocation_candidates.get(topo.conn, groups, params, (1, 39),
+                                                    Options()))
+        assert [topo.names[u] for r in body["allocation_requests"]
+                for u in r["allocations"]] == ["cn0", "cn3", "cn4"]
 
 
 def test_suffixed_single_group_maps_its_suffix(topo, general):
