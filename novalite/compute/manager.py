@@ -285,12 +285,17 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
             self.scheduler.sync_instance_info(ctx, self.host, self.rt.instance_uuids())
 
     def _update(self, ctx: RequestContext, instance: Instance, expected: list | None,
-                expected_host: str | None = None, **values) -> Instance:
-        """Guarded update; `expected=None` means "whatever the task state is"."""
+                expected_host: str | None = None, starts_event: str | None = None,
+                ends_event: str | None = None, **values) -> Instance:
+        """Guarded update; `expected=None` means "whatever the task state is". The
+        action event it starts or ends (see ConductorAPI.instance_update) commits with
+        it."""
         updated = self.conductor.instance_update(ctx, instance.uuid, values,
                                                  expected_task_state=expected,
                                                  check_task_state=expected is not None,
-                                                 expected_host=expected_host)
+                                                 expected_host=expected_host,
+                                                 starts_event=starts_event,
+                                                 ends_event=ends_event)
         instance_action.updated(ctx, instance, updated, self.host)  # instance.update
         return updated
 
@@ -355,14 +360,16 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
             failed = None
         self.rt.build_finished(ctx, node, instance_uuid, failed)
 
-    def _take_build(self, ctx: RequestContext, instance: Instance) -> Instance | BuildResult:
-        """Take the build: out of SCHEDULING, on this host, in one guarded update. A
-        build sent twice (a conductor died before its message was acknowledged, and
-        its successor sent it again) is taken once: the second finds it taken (here,
-        or on the host a reschedule chose after a failure here) and does nothing."""
+    def _take_build(self, ctx: RequestContext, instance: Instance, event: str
+                    ) -> Instance | BuildResult:
+        """Take the build: out of SCHEDULING, on this host, in one guarded update that
+        also starts the build's action event. A build sent twice (a conductor died
+        before its message was acknowledged, and its successor sent it again) is taken
+        once: the second finds it taken (here, or on the host a reschedule chose after
+        a failure here) and does nothing."""
         try:
             return self._update(ctx, instance, [states.SCHEDULING], self.host,
-                                task_state=None)
+                                starts_event=event, task_state=None)
         except _GONE:
             return BuildResult.SKIPPED
         except exception.UnexpectedTaskStateError:
@@ -386,8 +393,9 @@ class ComputeManager(RunningDeletedCleanup, LiveMoveSteps, VolumeSteps, Interfac
             devices = self._prep_block_devices(ctx, instance)
             self.driver.spawn(ctx, instance, spec.image, block_device_info=devices)
             spawned = True
-            self._update(ctx, instance, [states.SPAWNING], self.host, vm_state=states.ACTIVE,
-                         task_state=None, power_state=states.RUNNING, launched_at=utcnow(),
+            self._update(ctx, instance, [states.SPAWNING], self.host, ends_event=BUILD_EVENT,
+                         vm_state=states.ACTIVE, task_state=None,
+                         power_state=states.RUNNING, launched_at=utcnow(),
                          device_metadata=self._tagged_devices(
                              ctx, instance, {device.serial: device.tag for device in devices}))
         except _GONE:

@@ -13,7 +13,8 @@ neither waits for that step's lock nor ends its task; a failure only writes the 
 
 `tracked_build(event)` is the build's variant: the build semaphore as well as the lock,
 then the manager's `_take_build` (a build this host was sent twice is taken once: the
-second finds it taken and leaves no trace), instance.create.start/.end/.error around each
+second finds it taken and leaves no trace), the event started and (for a build that went
+ACTIVE) ended by the instance's updates, instance.create.start/.end/.error around each
 attempt; the body returns a BuildResult or raises, and a raised failure goes to the manager's
 `_build_failed`, which reschedules or buries the instance. A failure of that handling
 itself (the conductor unreachable) is logged; the build watchdogs end such a build.
@@ -67,7 +68,7 @@ class ActionHost(Protocol):
 class BuildHost(ActionHost, Protocol):
     _build_semaphore: contextlib.AbstractContextManager
 
-    def _take_build(self, ctx: RequestContext, instance: Instance
+    def _take_build(self, ctx: RequestContext, instance: Instance, event: str
                     ) -> Instance | BuildResult: ...
 
     def _build_failed(self, ctx: RequestContext, instance: Instance, spec: RequestSpec,
@@ -137,6 +138,9 @@ BuildFn = Callable[[B, RequestContext, Instance, "RequestSpec", "FilterPropertie
 
 
 def tracked_build(event: str) -> Callable[[BuildFn[B]], BuildFn[B]]:
+    """Take the build and run it as `event`: the update that takes the build starts
+    the event, and the wrapped build ends it with the update that makes the instance
+    ACTIVE, each in that update's transaction; any other outcome is ended here."""
     def decorate(fn: BuildFn[B]) -> BuildFn[B]:
         @functools.wraps(fn)
         def wrapper(self: B, ctx: RequestContext, instance: Instance, spec: RequestSpec,
@@ -145,10 +149,12 @@ def tracked_build(event: str) -> Callable[[BuildFn[B]], BuildFn[B]]:
             with self._build_semaphore, self._locks(instance.uuid):
                 note = InstanceAction(ctx, instance, self.host, "create")
                 try:
-                    taken = self._take_build(ctx, instance)
+                    taken = self._take_build(ctx, instance, event)
                     if taken is BuildResult.DUPLICATE:
                         return taken  # the first delivery's build records itself
-                    self.conductor.action_event_start(ctx, instance.uuid, event, self.host)
+                    if taken is BuildResult.SKIPPED:  # gone: no update started it
+                        self.conductor.action_event_start(ctx, instance.uuid, event,
+                                                          self.host)
                     if isinstance(taken, Instance):  # as Nova's: before the claim sets
                         note.instance = dataclasses.replace(taken, host=None, node=None)
                     note.start()
@@ -167,12 +173,11 @@ def tracked_build(event: str) -> Callable[[BuildFn[B]], BuildFn[B]]:
                                       "it", instance.uuid, exc)
                         return BuildResult.FAILED
                     return result
-                outcome = "Success" if result is BuildResult.ACTIVE else "Error"
                 if result is BuildResult.ACTIVE:
                     note.end()
-                else:  # deleted before or during the build
-                    note.error(None)
-                self.conductor.action_event_finish(ctx, instance.uuid, event, outcome)
+                    return result
+                note.error(None)  # deleted before or during the build
+                self.conductor.action_event_finish(ctx, instance.uuid, event, "Error")
                 return result
         return wrapper
     return decorate

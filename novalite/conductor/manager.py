@@ -32,6 +32,7 @@ from novalite.db.api import (
     services,
     stuck_builds,
 )
+from novalite.db.session import Unit
 from novalite.notifications import notifier
 from novalite.objects import network_info as network_info_model
 from novalite.objects.aggregate import Aggregate
@@ -159,7 +160,7 @@ class ConductorManager(Manager):
     event already started or finished is left). The others (destroy, guarded moves,
     an action's start) keep the early acknowledgement."""
 
-    target = Target(version="1.10")
+    target = Target(version="1.11")
 
     def __init__(self, host: str) -> None:
         super().__init__(host)
@@ -243,12 +244,24 @@ class ConductorManager(Manager):
     def instance_update(self, ctx: RequestContext, instance_uuid: str, values: dict[str, Any],
                         expected_task_state: list | None = None,
                         check_task_state: bool = True,
-                        expected_host: str | None = None) -> Instance:
+                        expected_host: str | None = None,
+                        starts_event: str | None = None,
+                        ends_event: str | None = None) -> Instance:
+        """A redelivered update found made already answers with the instance: its
+        events, committed with it, are recorded already too."""
         expected = expected_task_state if check_task_state else instances.ANY
+
+        def events(unit: Unit) -> None:
+            if starts_event:
+                actions.add_event(unit, ctx, instance_uuid, starts_event, expected_host)
+            if ends_event:
+                actions.finish_event(unit, ctx, instance_uuid, ends_event)
+
         try:
             return instances.instance_update(
                 instance_uuid, values, expected_task_state=expected,
                 expected_host=instances.ANY if expected_host is None else expected_host,
+                along=events if starts_event or ends_event else None,
                 with_tags=notifier.enabled())  # what the compute's notifications show
         except exception.UnexpectedTaskStateError:
             if rpc.redelivered():  # made by the handling that died before replying?

@@ -38,7 +38,9 @@ class RecordingConductor:
         return node
 
     def instance_update(self, ctx, uuid, values, expected_task_state=None,
-                        check_task_state=True, expected_host=None):
+                        check_task_state=True, expected_host=None, starts_event=None,
+                        ends_event=None):
+        self.events += ["start"] * bool(starts_event) + ["finish"] * bool(ends_event)
         return Instance(uuid=uuid, flavor=builders.flavor(), **{
             k: v for k, v in values.items() if k in Instance.__dataclass_fields__})
 

@@ -6,7 +6,7 @@ import pytest
 from novalite import exception
 from novalite.compute import manager as compute_manager
 from novalite.compute.host_boot import Step
-from novalite.compute.manager import ComputeManager
+from novalite.compute.manager import BUILD_EVENT, ComputeManager
 from novalite.compute.wrapping import BuildResult
 from novalite.context import get_admin_context
 from novalite.objects import states
@@ -22,10 +22,12 @@ class RecordingConductor:
 
     def __init__(self):
         self.calls = []
+        self.options = []  # each call's keyword arguments, beside it in `calls`
 
     def __getattr__(self, name):
         def record(ctx, *args, **kwargs):
             self.calls.append((name, args))
+            self.options.append(kwargs)
             if name == "instance_update":
                 return Instance(uuid=args[0], **{k: v for k, v in args[1].items()
                                                  if k in ("vm_state", "task_state")})
@@ -112,7 +114,8 @@ def test_a_build_that_fails_is_rescheduled_and_its_event_finished_with_the_error
     assert result is BuildResult.RESCHEDULED
     assert rescheduled and props.last_error == "RuntimeError: no disk"
     names = manager.conductor.names()
-    assert names[:2] == ["instance_update", "action_event_start"]  # taken, then begun
+    assert names[0] == "instance_update" and "action_event_start" not in names
+    assert manager.conductor.options[0]["starts_event"] == BUILD_EVENT  # begun as taken
     assert names[-1] == "action_event_finish"
     assert manager.conductor.calls[-1][1][2] == "Error"
     assert "instance_fault_create" not in names  # a reschedule is not the end
@@ -134,7 +137,12 @@ def test_a_build_that_goes_active_finishes_its_event_with_success(manager, build
     instance = Instance(uuid=spec.instance_uuid, task_state=states.SCHEDULING)
     manager.rt.instance_claim = lambda *args: None
     assert manager._build(CTX, instance, spec, props, hosts, "h1") is BuildResult.ACTIVE
-    assert manager.conductor.calls[-1][1][2] == "Success"
+    updates = [(args[1], options) for (name, args), options in zip(
+        manager.conductor.calls, manager.conductor.options, strict=True)
+        if name == "instance_update"]
+    active, options = updates[-1]
+    assert active["vm_state"] == states.ACTIVE and options["ends_event"] == BUILD_EVENT
+    assert "action_event_finish" not in manager.conductor.names()  # ended by the update
 
 
 def test_every_start_up_step_but_nothing_has_a_handler(manager):
@@ -191,5 +199,6 @@ def test_a_build_sent_twice_is_taken_once_and_the_second_leaves_no_trace(
     before = list(manager.conductor.calls)
     manager.build_and_run_instance(CTX, instance, spec, props, hosts, "h1")
     assert refused == [{"expected_task_state": [states.SCHEDULING],
-                        "check_task_state": True, "expected_host": "h1"}]
+                        "check_task_state": True, "expected_host": "h1",
+                        "starts_event": BUILD_EVENT, "ends_event": None}]
     assert manager.conductor.calls == before and counted == []

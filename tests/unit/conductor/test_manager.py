@@ -20,8 +20,8 @@ def manager(db):
     return ConductorManager("c1")
 
 
-@pytest.fixture
-def uuid(db):
+def _building() -> str:
+    """An instance in BUILD on h1, waiting to be taken, with its create action."""
     inst = builders.instance()
     instances.instance_create({"uuid": inst.uuid, "display_name": "vm", "project_id": "p1",
                                "user_id": "u1", "flavor": builders.flavor(),
@@ -29,6 +29,11 @@ def uuid(db):
                                "task_state": states.SCHEDULING})
     actions.action_start(CTX, inst.uuid, "create")
     return inst.uuid
+
+
+@pytest.fixture
+def uuid(db):
+    return _building()
 
 
 def test_a_redelivered_guarded_update_already_made_answers_with_the_instance(
@@ -53,6 +58,60 @@ def test_a_redelivered_event_start_or_finish_is_recorded_once(manager, uuid, mon
         manager.action_event_finish(CTX, uuid, BUILD, "Success")
     events = actions.actions_get(uuid)[0]["events"]
     assert [(e["event"], e["result"]) for e in events] == [(BUILD, "Success")]
+
+
+def _events(uuid: str) -> list[tuple]:
+    return [(e["event"], e["host"], e["result"])
+            for e in actions.actions_get(uuid)[0]["events"]]
+
+
+def test_a_redelivered_update_that_started_an_event_answers_without_a_second(
+        manager, uuid, monkeypatch):
+    take = {"values": {"task_state": None}, "expected_task_state": [states.SCHEDULING],
+            "expected_host": "h1", "starts_event": BUILD}
+    monkeypatch.setattr(rpc, "redelivered", lambda: True)
+    for _ in range(2):
+        assert manager.instance_update(CTX, uuid, **take).task_state is None
+    assert _events(uuid) == [(BUILD, "h1", None)]
+
+
+def test_an_update_failing_its_guard_starts_no_event(manager, uuid):
+    with pytest.raises(exception.UnexpectedTaskStateError):
+        manager.instance_update(CTX, uuid, {"task_state": None},
+                                expected_task_state=[states.SPAWNING], starts_event=BUILD)
+    assert _events(uuid) == []
+
+
+def test_a_build_starts_and_ends_its_event_with_its_updates_or_apart_before_1_11(
+        db, conf, monkeypatch):
+    from novalite.service.base import DBServiceRecords, Service
+
+    conductor = Service("novalite-conductor", conductor_rpcapi.TOPIC, ConductorManager("c1"),
+                        DBServiceRecords(), "c1")
+    conductor.start()
+    calls: list[str] = []
+    call = rpc.RPCClient.call
+    monkeypatch.setattr(rpc.RPCClient, "call", lambda self, ctx, method, **kw: (
+        calls.append(method), call(self, ctx, method, **kw))[1])
+    try:
+        for cap, sent in ((None, ["instance_update"] * 3),
+                          ("1.10", ["instance_update", "action_event_start",
+                                    "instance_update", "instance_update",
+                                    "action_event_finish"])):
+            conf.set_override("conductor", cap, group="upgrade_levels")
+            api, uuid = conductor_rpcapi.ConductorAPI(), _building()
+            calls.clear()
+            api.instance_update(CTX, uuid, {"task_state": None}, [states.SCHEDULING],
+                                expected_host="h1", starts_event=BUILD)
+            assert _events(uuid) == [(BUILD, "h1", None)]
+            api.instance_update(CTX, uuid, {"task_state": states.SPAWNING}, [None],
+                                expected_host="h1")
+            api.instance_update(CTX, uuid, {"vm_state": states.ACTIVE, "task_state": None},
+                                [states.SPAWNING], expected_host="h1", ends_event=BUILD)
+            assert _events(uuid) == [(BUILD, "h1", "Success")]
+            assert calls == sent, cap
+    finally:
+        conductor.stop()
 
 
 def test_the_builds_and_moves_and_the_builds_calls_are_acked_late():
