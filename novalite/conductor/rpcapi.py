@@ -231,11 +231,10 @@ class ConductorAPI:
         client = self.client
         if expected_host is not None and client.can_send_version("1.8"):
             client, kwargs["expected_host"] = client.prepare(version="1.8"), expected_host
-        events = {"starts_event": starts_event, "ends_event": ends_event}
-        along = any(events.values()) and client.can_send_version("1.11")
+        along = bool(starts_event or ends_event) and client.can_send_version("1.11")
         if along:
             client = client.prepare(version="1.11")
-            kwargs.update((name, event) for name, event in events.items() if event)
+            kwargs.update(starts_event=starts_event, ends_event=ends_event)
         updated = instance_action.record(client.call(
             ctx, "instance_update", instance_uuid=instance_uuid, values=values,
             expected_task_state=expected_task_state, check_task_state=check_task_state,
